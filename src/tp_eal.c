@@ -73,14 +73,18 @@ tp_eal_init(int argc, char **argv, const char *const *defaults, bool *fell_back)
 		eargv[eargc++] = (char *)*defaults;
 	if (tp_eal_free_hugepages() == 0) {
 		fprintf(stderr, "%s: warning: no free hugepages configured; running with "
-			"--no-huge --in-memory (slower; see README: Hugepages)\n", argv[0]);
+			"--no-huge --no-shconf (slower; see README: Hugepages)\n", argv[0]);
+		/* DPDK 22.11 refuses --in-memory with --no-huge, which implies
+		 * the legacy memory layout; --no-shconf leaves no files behind. */
 		eargv[eargc++] = (char *)"--no-huge";
+		eargv[eargc++] = (char *)"--no-shconf";
 		eargv[eargc++] = (char *)"-m";
 		eargv[eargc++] = (char *)"1024";
 		if (fell_back != NULL)
 			*fell_back = true;
+	} else {
+		eargv[eargc++] = (char *)"--in-memory";
 	}
-	eargv[eargc++] = (char *)"--in-memory";
 	snprintf(prefix, sizeof(prefix), "--file-prefix=tagpipe_%d", (int)getpid());
 	eargv[eargc++] = prefix;
 	eargv[eargc] = NULL;

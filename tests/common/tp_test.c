@@ -28,7 +28,9 @@ tp_test_eal_init(const char *const *vdevs)
 	snprintf(prefix, sizeof(prefix), "--file-prefix=tp_test_%d", (int)getpid());
 	argv[argc++] = (char *)"tp_test";
 	argv[argc++] = (char *)"--no-huge";
-	argv[argc++] = (char *)"--in-memory";
+	/* DPDK 22.11 rejects --no-huge with --in-memory (--no-huge implies the
+	 * legacy memory layout); --no-shconf keeps the run file-free instead. */
+	argv[argc++] = (char *)"--no-shconf";
 	argv[argc++] = (char *)"--no-pci";
 	argv[argc++] = (char *)"--no-telemetry";
 	argv[argc++] = (char *)"-l";

@@ -5,9 +5,11 @@
  *
  * Include after <cmocka.h>'s prerequisites; this header includes cmocka.
  *
- * EAL: tp_test_eal_init() starts DPDK with --no-huge --in-memory --no-pci,
+ * EAL: tp_test_eal_init() starts DPDK with --no-huge --no-shconf --no-pci,
  * one lcore, a --file-prefix unique to the process, and only the vdevs the
  * test asks for. It may be called many times; the EAL starts once.
+ * (DPDK 22.11 refuses --no-huge together with --in-memory: "--legacy-mem is
+ * not compatible with --in-memory"; --no-shconf gives the same isolation.)
  */
 #ifndef TP_TEST_H
 #define TP_TEST_H
