@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Tagger registry, metadata field and configuration checks (tp_dsa_tag.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_mbuf_dyn.h>
+
+#include "tag_impl.h"
+
+#define MAX_TAGGERS 64
+
+int tp_dsa_meta_offset = -1;
+
+const struct tp_dsa_conf tp_dsa_default_conf;
+
+/* Filled by constructors before main(); read-only afterwards. */
+static const struct tp_dsa_tagger *by_proto[TP_DSA_PROTO_MAX];
+static const struct tp_dsa_tagger *all[MAX_TAGGERS];
+static unsigned int n_all;
+
+static const char *const drop_names[] = {
+#define TP_DSA_X_NAME(e, s) [TP_DSA_DROP_##e] = s,
+	TP_DSA_DROP_REASONS(TP_DSA_X_NAME)
+#undef TP_DSA_X_NAME
+};
+
+const char *
+tp_dsa_drop_name(unsigned int reason)
+{
+	return reason < TP_DSA_DROP_MAX ? drop_names[reason] : NULL;
+}
+
+void
+tp_dsa_tagger_register(const struct tp_dsa_tagger *t)
+{
+	unsigned int i;
+
+	if (t->proto >= TP_DSA_PROTO_MAX || by_proto[t->proto] != NULL ||
+	    n_all == MAX_TAGGERS) {
+		fprintf(stderr, "tp_dsa_tag: cannot register tagger '%s' (proto %u)\n",
+			t->name, t->proto);
+		return;
+	}
+	by_proto[t->proto] = t;
+	/* Keep all[] sorted by protocol id. */
+	for (i = n_all; i > 0 && all[i - 1]->proto > t->proto; i--)
+		all[i] = all[i - 1];
+	all[i] = t;
+	n_all++;
+}
+
+const struct tp_dsa_tagger *
+tp_dsa_tagger_find(const char *name)
+{
+	unsigned int i;
+
+	if (name == NULL)
+		return NULL;
+	for (i = 0; i < n_all; i++)
+		if (strcmp(all[i]->name, name) == 0)
+			return all[i];
+	return NULL;
+}
+
+const struct tp_dsa_tagger *
+tp_dsa_tagger_find_proto(unsigned int proto)
+{
+	return proto < TP_DSA_PROTO_MAX ? by_proto[proto] : NULL;
+}
+
+unsigned int
+tp_dsa_tagger_list(const struct tp_dsa_tagger **out, unsigned int max)
+{
+	unsigned int i;
+
+	for (i = 0; i < n_all && i < max; i++)
+		out[i] = all[i];
+	return n_all;
+}
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	const struct tp_dsa_tagger *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
+int
+tp_dsa_tagger_names(char *buf, size_t len)
+{
+	const struct tp_dsa_tagger *sorted[MAX_TAGGERS];
+	size_t used = 0;
+	unsigned int i;
+
+	memcpy(sorted, all, n_all * sizeof(all[0]));
+	qsort(sorted, n_all, sizeof(sorted[0]), cmp_name);
+	for (i = 0; i < n_all; i++) {
+		const char *parts[2] = { i ? ", " : "", sorted[i]->name };
+		unsigned int j;
+
+		for (j = 0; j < 2; j++) {
+			size_t pl = strlen(parts[j]);
+
+			/* Copy what fits, always leaving room for the NUL. */
+			if (buf != NULL && used + 1 < len)
+				memcpy(buf + used, parts[j], RTE_MIN(pl, len - 1 - used));
+			used += pl;
+		}
+	}
+	if (buf != NULL && len > 0)
+		buf[RTE_MIN(used, len - 1)] = '\0';
+	return (int)used;
+}
+
+int
+tp_dsa_meta_register(void)
+{
+	static const struct rte_mbuf_dynfield desc = {
+		.name = "tp_dsa_meta",
+		.size = sizeof(struct tp_dsa_meta),
+		.align = __alignof__(struct tp_dsa_meta),
+	};
+	int off;
+
+	if (tp_dsa_meta_offset >= 0)
+		return 0;
+	off = rte_mbuf_dynfield_register(&desc);
+	if (off < 0)
+		return -rte_errno;
+	tp_dsa_meta_offset = off;
+	return 0;
+}
+
+int
+tp_dsa_conf_check(const struct tp_dsa_tagger *t, const struct tp_dsa_conf *c)
+{
+	if (t == NULL) {
+		fprintf(stderr, "tp_dsa_tag: no tagger\n");
+		return -EINVAL;
+	}
+	if (c == NULL)
+		c = &tp_dsa_default_conf;
+	if (t->position == TP_DSA_POS_NONE)
+		return 0; /* nothing to configure */
+	if ((t->proto == TP_DSA_PROTO_OCELOT || t->proto == TP_DSA_PROTO_SEVILLE ||
+	     t->proto == TP_DSA_PROTO_MXL862) && !(c->flags & TP_DSA_CONF_F_CPU_PORT)) {
+		fprintf(stderr, "tp_dsa_tag: tagger '%s' needs the CPU port number for TX\n",
+			t->name);
+		return -EINVAL;
+	}
+	if (c->n_ports > t->rx_ports && c->n_ports > t->tx_ports) {
+		fprintf(stderr, "tp_dsa_tag: n_ports %u: tagger '%s' names at most %u ports\n",
+			c->n_ports, t->name, RTE_MAX(t->rx_ports, t->tx_ports));
+		return -EINVAL;
+	}
+	if (c->n_devices > t->devices) {
+		fprintf(stderr, "tp_dsa_tag: n_devices %u: tagger '%s' names at most %u devices\n",
+			c->n_devices, t->name, t->devices);
+		return -EINVAL;
+	}
+	if (c->flags & TP_DSA_CONF_F_VBID_MAP) {
+		unsigned int v;
+
+		for (v = 1; v < RTE_DIM(c->vbid_port); v++) {
+			if (c->vbid_port[v] != 0xFF && c->vbid_port[v] >= t->rx_ports) {
+				fprintf(stderr, "tp_dsa_tag: vbid_port[%u] = %u: tagger '%s' has ports 0..%u\n",
+					v, c->vbid_port[v], t->name, t->rx_ports - 1);
+				return -EINVAL;
+			}
+		}
+	}
+	if ((c->flags & TP_DSA_CONF_F_TX_PORT) &&
+	    (c->tx_port >= t->tx_ports || c->tx_device >= t->devices)) {
+		fprintf(stderr, "tp_dsa_tag: tx port %u device %u: tagger '%s' "
+			"addresses ports 0..%u, devices 0..%u\n", c->tx_port, c->tx_device,
+			t->name, t->tx_ports - 1, t->devices - 1);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * "ar9331": 2 bytes before the DA, a LITTLE-endian word (net/dsa/tag_ar9331.c,
+ * doc §6.1). Bits: 15:14 version (1), 13:12 priority, 10:8 type,
+ * 7 broadcast, 6 from-CPU, 5:4 reserved (0b11), 3:0 port (an index).
+ *   RX  version must be 1 and from-CPU 0 (the only checks the kernel makes).
+ *   TX  0x4000 | 0x0040 | 0x0030 | port, written low byte first.
+ */
+#include "tag_impl.h"
+
+#define AR9331_LEN 2
+#define AR9331_VERSION 1
+#define AR9331_FROM_CPU 0x0040
+
+static __rte_always_inline int
+ar9331_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	uint16_t w = (uint16_t)(t[0] | t[1] << 8);
+
+	(void)avail;
+	(void)c;
+	if ((w >> 14) != AR9331_VERSION)
+		return TAG_ERR(TP_DSA_DROP_BAD_VERSION);
+	if (w & AR9331_FROM_CPU)
+		return TAG_ERR(TP_DSA_DROP_BAD_TYPE);
+	md->port = w & 0x0F;
+	md->prio = (w >> 12) & 3;
+	return AR9331_LEN;
+}
+
+static __rte_always_inline int
+ar9331_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	uint16_t w = (uint16_t)(t[0] | t[1] << 8);
+
+	(void)avail;
+	(void)c;
+	if ((w >> 14) != AR9331_VERSION)
+		return TAG_ERR(TP_DSA_DROP_BAD_VERSION);
+	if (!(w & AR9331_FROM_CPU))
+		return TAG_ERR(TP_DSA_DROP_BAD_TYPE);
+	md->port = w & 0x0F;
+	md->prio = (w >> 12) & 3;
+	md->frame_type = TP_DSA_FT_FROM_CPU;
+	return AR9331_LEN;
+}
+
+static __rte_always_inline int
+ar9331_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
+	  const struct tp_dsa_conf *c)
+{
+	uint8_t *t = tag_tx_before_da(m, AR9331_LEN);
+	uint16_t w = (uint16_t)(AR9331_VERSION << 14 | AR9331_FROM_CPU | 0x0030 | port);
+
+	(void)dev;
+	(void)prio;
+	(void)c;
+	if (t == NULL)
+		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	t[0] = (uint8_t)w;
+	t[1] = (uint8_t)(w >> 8);
+	return 0;
+}
+
+TP_DSA_TAGGER_DEFINE(tp_tagger_ar9331, "ar9331", TP_DSA_PROTO_AR9331, TP_DSA_POS_BEFORE_DA,
+		     AR9331_LEN, AR9331_LEN, 16, 16, 1, 0, ar9331_rx, ar9331_sw, ar9331_tx);
+TP_DSA_TAGGER_REGISTER(tp_tagger_ar9331)

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * "brcm-legacy": BCM63xx/BCM5325 6-byte tag after the SA
+ * (net/dsa/tag_brcm.c, doc §3, §4, §5.2).
+ *   RX  88 74 | T2 7:5 op | T3 T4 unused | T5 3:0 source port.
+ *       The kernel checks neither 0x8874 nor op. The optional extra 802.1Q
+ *       header of cascaded switches is not stripped (configuration).
+ *   TX  pad to 66, then 88 74 40 00 00 port.
+ */
+#include "tag_impl.h"
+
+#define BRCML_LEN 6
+#define BRCML_TX_PAD 66 /* ETH_ZLEN + 6 */
+
+static __rte_always_inline int
+brcml_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	(void)avail;
+	(void)c;
+	md->port = t[5] & 0x0F;
+	return BRCML_LEN;
+}
+
+static __rte_always_inline int
+brcml_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	(void)avail;
+	(void)c;
+	if (t[0] != 0x88 || t[1] != 0x74)
+		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
+	if ((t[2] >> 5) != 2)
+		return TAG_ERR(TP_DSA_DROP_BAD_TYPE);
+	md->port = t[5] & 0x0F;
+	md->frame_type = TP_DSA_FT_FROM_CPU;
+	return BRCML_LEN;
+}
+
+static __rte_always_inline int
+brcml_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
+	 const struct tp_dsa_conf *c)
+{
+	uint8_t *t;
+	int r;
+
+	(void)dev;
+	(void)prio;
+	(void)c;
+	r = tag_tx_pad(m, BRCML_TX_PAD);
+	if (r < 0)
+		return r;
+	t = tag_tx_after_sa(m, BRCML_LEN);
+	if (t == NULL)
+		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	t[0] = 0x88;
+	t[1] = 0x74;
+	t[2] = 0x40; /* op 2: egress */
+	t[3] = 0;
+	t[4] = 0;
+	t[5] = (uint8_t)(port & 0x0F);
+	return 0;
+}
+
+TP_DSA_TAGGER_DEFINE(tp_tagger_brcm_legacy, "brcm-legacy", TP_DSA_PROTO_BRCM_LEGACY,
+		     TP_DSA_POS_AFTER_SA, BRCML_LEN, BRCML_LEN, 16, 16, 1, BRCML_TX_PAD,
+		     brcml_rx, brcml_sw, brcml_tx);
+TP_DSA_TAGGER_REGISTER(tp_tagger_brcm_legacy)

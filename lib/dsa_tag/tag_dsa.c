@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * "dsa": Marvell 4-byte tag in the EtherType slot (net/dsa/tag_dsa.c, doc
+ * §5.1, §6.2). Layout in tag_marvell.h.
+ *   RX  DA SA [T0 T1 T2 T3] EtherType ...  -> tag removed, or rewritten to
+ *       81 00 TCI when "tagged" is set (no bytes removed then).
+ *   TX  FROM_CPU, device, port, VID conf->tx_vid; an 802.1Q frame is
+ *       converted in place (0x8100 overwritten, nothing inserted).
+ */
+#include "tag_marvell.h"
+
+static __rte_always_inline int
+dsa_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	(void)avail;
+	return mv_rx(t, 0, md, c);
+}
+
+static __rte_always_inline int
+dsa_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	(void)avail;
+	(void)c;
+	return mv_sw(t, 0, md);
+}
+
+static __rte_always_inline int
+dsa_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
+       const struct tp_dsa_conf *c)
+{
+	uint8_t *t;
+
+	(void)prio;
+	if (mv_is_8021q(m)) {
+		mv_tx_convert(rte_pktmbuf_mtod(m, uint8_t *) + TAG_MACS, port, dev);
+		return 0;
+	}
+	t = tag_tx_after_sa(m, 4);
+	if (t == NULL)
+		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	mv_tx_untagged(t, port, dev, c->tx_vid);
+	return 0;
+}
+
+TP_DSA_TAGGER_DEFINE(tp_tagger_dsa, "dsa", TP_DSA_PROTO_DSA, TP_DSA_POS_AFTER_SA,
+		     4, 4, 32, 32, 32, 0, dsa_rx, dsa_sw, dsa_tx);
+TP_DSA_TAGGER_REGISTER(tp_tagger_dsa)

@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Private: the inline strip/insert workers every tag_<name>.c instantiates.
+ *
+ * A tagger file provides small static inline functions and one
+ * TP_DSA_TAGGER_DEFINE() line, which expands into its two burst functions:
+ * each is one loop with the tagger's constant position and length, calling
+ * the tagger's decode/encode through a constant function pointer that the
+ * compiler inlines (no per-packet indirect call).
+ *
+ *  rx(tag, avail, md, conf)   RX decode, kernel rules (doc §3)
+ *  sw(tag, avail, md, conf)   switch-side decode of the TX format (doc §4)
+ *     before-DA / after-SA: tag = first tag byte, avail = bytes from there
+ *     to the end of the first segment (>= the tagger's length);
+ *     tail: tag = one past the last frame byte, avail = bytes before it in
+ *     the last segment (>= the tagger's length).
+ *     Returns the number of bytes to remove (after-SA: counted from the tag
+ *     start; the rest of the tag stays, e.g. dsa's rewritten 802.1Q header)
+ *     or TAG_ERR(TP_DSA_DROP_x), or TAG_PASS to keep the frame unchanged,
+ *     no meta.
+ *  tx(m, port, dev, prio, conf)  build the tag into m; 0 or TAG_ERR(reason).
+ */
+#ifndef TP_DSA_TAG_IMPL_H
+#define TP_DSA_TAG_IMPL_H
+
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_mbuf.h>
+
+#include "tp_dsa_tag.h"
+
+#define TAG_ETH_HLEN 14    /* DA + SA + EtherType */
+#define TAG_MACS 12
+#define TAG_PASS (-1000)   /* rx/sw: leave the frame as it is, no tag info */
+
+/* Drop reason r (enum tp_dsa_drop, 0 included) as a negative return value. */
+#define TAG_ERR(r) (-(int)(r) - 1)
+#define TAG_REASON(ret) (-(ret) - 1)
+
+typedef int (*tag_dec_fn)(uint8_t *tag, uint32_t avail, struct tp_dsa_meta *md,
+			  const struct tp_dsa_conf *c);
+typedef int (*tag_enc_fn)(struct rte_mbuf *m, unsigned int port, unsigned int dev,
+			  unsigned int prio, const struct tp_dsa_conf *c);
+
+extern const struct tp_dsa_conf tp_dsa_default_conf;
+
+/* ---- byte helpers ---- */
+
+static inline uint16_t
+tag_rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline void
+tag_wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* Lowest set bit of a port map, or -NO_PORT for an empty map. */
+static inline int
+tag_map_port(uint32_t map)
+{
+	return map != 0 ? (int)__builtin_ctz(map) : TAG_ERR(TP_DSA_DROP_NO_PORT);
+}
+
+/* DA 01:80:C2:00:00:0x (IEEE link-local, the kernel's is_link_local_ether_addr). */
+static inline int
+tag_da_link_local(const uint8_t *da)
+{
+	return da[0] == 0x01 && da[1] == 0x80 && da[2] == 0xC2 && da[3] == 0 &&
+	       da[4] == 0 && (da[5] & 0xF0) == 0;
+}
+
+/* Move the 12 MAC bytes at p by delta bytes (registers only). */
+static inline void
+tag_move_macs(uint8_t *p, int delta)
+{
+	uint64_t a;
+	uint32_t b;
+
+	memcpy(&a, p, 8);
+	memcpy(&b, p + 8, 4);
+	memcpy(p + delta, &a, 8);
+	memcpy(p + delta + 8, &b, 4);
+}
+
+/* ---- TX building blocks ---- */
+
+/* Pad the frame with zeros to `len` bytes (kernel __skb_put_padto). */
+static inline int
+tag_tx_pad(struct rte_mbuf *m, uint32_t len)
+{
+	char *p;
+	uint32_t add;
+
+	if (m->pkt_len >= len)
+		return 0;
+	add = len - m->pkt_len;
+	p = rte_pktmbuf_append(m, (uint16_t)add);
+	if (p == NULL)
+		return TAG_ERR(TP_DSA_DROP_NO_TAILROOM);
+	memset(p, 0, add);
+	return 0;
+}
+
+/* Room for `len` bytes in front of the DA; returns the tag start or NULL. */
+static inline uint8_t *
+tag_tx_before_da(struct rte_mbuf *m, uint16_t len)
+{
+	return (uint8_t *)rte_pktmbuf_prepend(m, len);
+}
+
+/* Room for `len` bytes after the SA (doc §1.1 dsa_alloc_etype_header):
+ * only the 12 MAC bytes move. Caller checked data_len >= 12. */
+static inline uint8_t *
+tag_tx_after_sa(struct rte_mbuf *m, uint16_t len)
+{
+	uint8_t *old = rte_pktmbuf_mtod(m, uint8_t *);
+
+	if (rte_pktmbuf_headroom(m) < len)
+		return NULL;
+	m->data_off -= len;
+	m->data_len += len;
+	m->pkt_len += len;
+	tag_move_macs(old, -(int)len);
+	return old - len + TAG_MACS;
+}
+
+/* Room for `len` bytes at the tail; NULL without tailroom. */
+static inline uint8_t *
+tag_tx_tail(struct rte_mbuf *m, uint16_t len)
+{
+	return (uint8_t *)rte_pktmbuf_append(m, len);
+}
+
+/* ---- the burst workers ---- */
+
+/* Keep pkts[i] as the k-th survivor; no store while nothing was dropped. */
+#define TP_KEEP(pkts, i, k, m) do { if ((k) != (i)) (pkts)[k] = (m); (k)++; } while (0)
+
+static __rte_always_inline void
+tag_drop(struct rte_mbuf *m, struct rte_mbuf **drops, uint16_t *nd,
+	 struct tp_dsa_stats *st, int reason)
+{
+	st->drop[reason]++;
+	if (drops != NULL)
+		drops[(*nd)++] = m;
+	else
+		rte_pktmbuf_free(m);
+}
+
+static __rte_always_inline int
+tag_need(const struct rte_mbuf *m, uint32_t need)
+{
+	return m->pkt_len >= need ? TAG_ERR(TP_DSA_DROP_SEGMENTED) : TAG_ERR(TP_DSA_DROP_TOO_SHORT);
+}
+
+/* Decode + remove one frame's tag; returns 1 (kept, meta filled), 0 (no tag
+ * at all: "none"), TAG_PASS (kept unchanged) or TAG_ERR(drop reason). */
+static __rte_always_inline int
+tag_strip_one(struct rte_mbuf *m, struct tp_dsa_meta *md,
+	      const struct tp_dsa_conf *c, enum tp_dsa_position pos,
+	      uint32_t len, tag_dec_fn dec)
+{
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	int r;
+
+	if (pos == TP_DSA_POS_NONE)
+		return 0;
+	if (pos == TP_DSA_POS_BEFORE_DA) {
+		if (unlikely(m->data_len < len + TAG_ETH_HLEN))
+			return tag_need(m, len + TAG_ETH_HLEN);
+		r = dec(p, m->data_len, md, c);
+		if (r < 0)
+			return r;
+		m->data_off += r;
+		m->data_len -= r;
+		m->pkt_len -= r;
+	} else if (pos == TP_DSA_POS_AFTER_SA) {
+		if (unlikely(m->data_len < len + TAG_ETH_HLEN))
+			return tag_need(m, len + TAG_ETH_HLEN);
+		r = dec(p + TAG_MACS, m->data_len - TAG_MACS, md, c);
+		if (r < 0)
+			return r;
+		if (r > 0)
+			tag_move_macs(p, r);
+		m->data_off += r;
+		m->data_len -= r;
+		m->pkt_len -= r;
+	} else {
+		struct rte_mbuf *last = rte_pktmbuf_lastseg(m);
+
+		if (unlikely(m->pkt_len < len + TAG_ETH_HLEN))
+			return TAG_ERR(TP_DSA_DROP_TOO_SHORT);
+		if (unlikely(last->data_len < len))
+			return TAG_ERR(TP_DSA_DROP_SEGMENTED);
+		r = dec(rte_pktmbuf_mtod(last, uint8_t *) + last->data_len,
+			last->data_len, md, c);
+		if (r < 0)
+			return r;
+		if (unlikely(m->pkt_len < (uint32_t)r + TAG_ETH_HLEN))
+			return TAG_ERR(TP_DSA_DROP_TOO_SHORT);
+		last->data_len -= r;
+		m->pkt_len -= r;
+	}
+	return 1;
+}
+
+/* Range checks common to every tagger (doc §1.2 dsa_conduit_find_user). */
+static __rte_always_inline int
+tag_check_ranges(const struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	if (c->n_ports != 0 && md->port >= c->n_ports)
+		return TAG_ERR(TP_DSA_DROP_PORT_RANGE);
+	if (c->n_devices != 0 && md->device >= c->n_devices)
+		return TAG_ERR(TP_DSA_DROP_DEVICE_RANGE);
+	return 0;
+}
+
+static __rte_always_inline uint16_t
+tag_strip_loop(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *conf,
+	       struct rte_mbuf **drops, struct tp_dsa_stats *st, uint8_t proto,
+	       enum tp_dsa_position pos, uint32_t len, tag_dec_fn dec, uint8_t side_flag)
+{
+	const int off = tp_dsa_meta_offset;
+	/* A local copy: byte stores into the frame (tag rewrite, MAC move)
+	 * may alias *conf and would force conf reloads on every packet. */
+	const struct tp_dsa_conf lc = *conf;
+	uint16_t i, k = 0, nd = 0;
+
+	st->in += n;
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct tp_dsa_meta md = { .proto = proto,
+					  .flags = TP_DSA_META_F_VALID | side_flag };
+		int r;
+
+		r = tag_strip_one(m, &md, &lc, pos, len, dec);
+		if (r > 0) {
+			r = tag_check_ranges(&md, &lc);
+		} else if (r == TAG_PASS || r == 0) {
+			md = (struct tp_dsa_meta){ .proto = proto };
+			st->passed += (r == TAG_PASS);
+			r = 0;
+		}
+		/* One 8-byte store of the meta built in registers. */
+		if (off >= 0)
+			memcpy(RTE_MBUF_DYNFIELD(m, off, void *), &md, sizeof(md));
+		if (unlikely(r < 0)) {
+			tag_drop(m, drops, &nd, st, TAG_REASON(r));
+			continue;
+		}
+		TP_KEEP(pkts, i, k, m);
+	}
+	st->out += k;
+	return k;
+}
+
+static __rte_always_inline uint16_t
+tag_insert_loop(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *c,
+		struct rte_mbuf **drops, struct tp_dsa_stats *st,
+		enum tp_dsa_position pos, uint16_t tx_ports, uint8_t devices,
+		tag_enc_fn enc)
+{
+	const int off = tp_dsa_meta_offset;
+	uint16_t i, k = 0, nd = 0;
+
+	st->in += n;
+	if (pos == TP_DSA_POS_NONE) {
+		st->out += n;
+		return n;
+	}
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		unsigned int port, dev, prio;
+		int r;
+
+		if (c->flags & TP_DSA_CONF_F_TX_PORT) {
+			port = c->tx_port;
+			dev = c->tx_device;
+			prio = c->tx_prio;
+		} else if (off >= 0 &&
+			   (RTE_MBUF_DYNFIELD(m, off, struct tp_dsa_meta *)->flags &
+			    TP_DSA_META_F_VALID)) {
+			const struct tp_dsa_meta *md =
+				RTE_MBUF_DYNFIELD(m, off, struct tp_dsa_meta *);
+
+			port = md->port;
+			dev = md->device;
+			prio = md->prio;
+		} else {
+			tag_drop(m, drops, &nd, st, TP_DSA_DROP_NO_DEST);
+			continue;
+		}
+		if (port >= tx_ports || (c->n_ports != 0 && port >= c->n_ports))
+			r = TAG_ERR(TP_DSA_DROP_PORT_RANGE);
+		else if (dev >= devices || (c->n_devices != 0 && dev >= c->n_devices))
+			r = TAG_ERR(TP_DSA_DROP_DEVICE_RANGE);
+		else if (pos == TP_DSA_POS_AFTER_SA && m->data_len < TAG_ETH_HLEN)
+			r = tag_need(m, TAG_ETH_HLEN);
+		else if (m->pkt_len < TAG_ETH_HLEN)
+			r = TAG_ERR(TP_DSA_DROP_TOO_SHORT);
+		else
+			r = enc(m, port, dev, prio, c);
+		if (unlikely(r < 0)) {
+			tag_drop(m, drops, &nd, st, TAG_REASON(r));
+			continue;
+		}
+		TP_KEEP(pkts, i, k, m);
+	}
+	st->out += k;
+	return k;
+}
+
+/*
+ * One line per tagger file: burst functions and the const ops table.
+ *   var: C name; NAME: kernel name; PROTO; POS; RXLEN/TXLEN: minimum tag
+ *   lengths on RX/TX (the switch-side decode uses TXLEN); RXP/TXP: ports the
+ *   tags name; DEVS: devices; PAD: TX padding; rx/sw/tx: the functions.
+ */
+/* No per-burst preparation (the usual case). */
+static __rte_always_inline void
+tag_no_pre(struct rte_mbuf **pkts, uint16_t n)
+{
+	(void)pkts;
+	(void)n;
+}
+
+/*
+ * One line per tagger file: burst functions and the const ops table.
+ *   var: C name; NAME: kernel name; PROTO; POS; RXLEN/TXLEN: minimum tag
+ *   lengths on RX/TX (the switch-side decode uses TXLEN); RXP/TXP: ports the
+ *   tags name; DEVS: devices; PAD: TX padding; rx/sw/tx: the functions;
+ *   pre: run once over the burst before an RX strip (see tag_8021q.h).
+ */
+#define TP_DSA_TAGGER_DEFINE_PRE(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS, \
+				 PAD, rx, sw, tx, pre)                                \
+	static uint16_t var##_strip(struct rte_mbuf **pkts, uint16_t n,                 \
+				    const struct tp_dsa_conf *c,                       \
+				    struct rte_mbuf **drops, struct tp_dsa_stats *st)  \
+	{                                                                               \
+		if (c == NULL)                                                          \
+			c = &tp_dsa_default_conf;                                       \
+		if (c->flags & TP_DSA_CONF_F_SWITCH_SIDE)                               \
+			return tag_strip_loop(pkts, n, c, drops, st, PROTO, POS, TXLEN, \
+					      sw, TP_DSA_META_F_SWITCH_SIDE);           \
+		pre(pkts, n);                                                           \
+		return tag_strip_loop(pkts, n, c, drops, st, PROTO, POS, RXLEN, rx, 0); \
+	}                                                                               \
+	static uint16_t var##_insert(struct rte_mbuf **pkts, uint16_t n,                \
+				     const struct tp_dsa_conf *c,                      \
+				     struct rte_mbuf **drops, struct tp_dsa_stats *st) \
+	{                                                                               \
+		if (c == NULL)                                                          \
+			c = &tp_dsa_default_conf;                                       \
+		return tag_insert_loop(pkts, n, c, drops, st, POS, TXP, DEVS, tx);      \
+	}                                                                               \
+	static const struct tp_dsa_tagger var = {                                       \
+		.name = NAME,                                                           \
+		.proto = PROTO,                                                         \
+		.position = POS,                                                        \
+		.rx_len = RXLEN,                                                        \
+		.tx_len = TXLEN,                                                        \
+		.rx_ports = RXP,                                                        \
+		.tx_ports = TXP,                                                        \
+		.devices = DEVS,                                                        \
+		.tx_pad = PAD,                                                          \
+		.strip_burst = var##_strip,                                             \
+		.insert_burst = var##_insert,                                           \
+	}
+
+#define TP_DSA_TAGGER_DEFINE(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS, PAD, \
+			     rx, sw, tx)                                               \
+	TP_DSA_TAGGER_DEFINE_PRE(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS,   \
+				 PAD, rx, sw, tx, tag_no_pre)
+
+#endif /* TP_DSA_TAG_IMPL_H */

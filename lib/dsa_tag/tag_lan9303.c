@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * "lan9303": SMSC/Microchip LAN9303 4-byte VLAN-shaped tag after the SA
+ * (net/dsa/tag_lan9303.c, doc §3, §4, §7).
+ *   RX  W0 must be 0x8100; W1 1:0 source port, bit 3 IGMP trap, bit 4 STP
+ *       trap (either: TO_CPU, no fwd mark; else FORWARD).
+ *   TX  81 00, W1 = port | 0x10 (STP-state override), or 0x0008 (ALR lookup)
+ *       for a unicast DA when TP_DSA_CONF_F_LAN9303_ALR (ports bridged).
+ * Every frame carries the tag, so one a NIC stripped into vlan_tci is put
+ * back first (tag_8021q.h style, any VID).
+ */
+#include "tag_impl.h"
+
+#define LAN9303_LEN 4
+#define LAN9303_TPID 0x8100
+#define LAN9303_ALR 0x0008
+#define LAN9303_STP_OVR 0x0010
+
+static __rte_always_inline int
+lan9303_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	(void)avail;
+	(void)c;
+	if (tag_rd16(t) != LAN9303_TPID)
+		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
+	md->port = t[3] & 0x03;
+	md->frame_type = (t[3] & 0x18) ? TP_DSA_FT_TO_CPU : TP_DSA_FT_FORWARD;
+	return LAN9303_LEN;
+}
+
+static __rte_always_inline int
+lan9303_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	(void)avail;
+	(void)c;
+	if (tag_rd16(t) != LAN9303_TPID)
+		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
+	if (t[3] & LAN9303_ALR)
+		return TAG_ERR(TP_DSA_DROP_NO_PORT); /* switch looks the DA up itself */
+	md->port = t[3] & 0x03;
+	md->frame_type = TP_DSA_FT_FROM_CPU;
+	return LAN9303_LEN;
+}
+
+static __rte_always_inline int
+lan9303_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
+	   const struct tp_dsa_conf *c)
+{
+	int alr = (c->flags & TP_DSA_CONF_F_LAN9303_ALR) &&
+		  !(rte_pktmbuf_mtod(m, const uint8_t *)[0] & 0x01);
+	uint8_t *t = tag_tx_after_sa(m, LAN9303_LEN);
+
+	(void)dev;
+	(void)prio;
+	if (t == NULL)
+		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	tag_wr16(t, LAN9303_TPID);
+	tag_wr16(t + 2, (uint16_t)(alr ? LAN9303_ALR : (port | LAN9303_STP_OVR)));
+	return 0;
+}
+
+/* Put a NIC-stripped lan9303 tag back in front of the EtherType. */
+static __rte_always_inline void
+lan9303_unhw(struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint8_t *t;
+
+		if (!(m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) ||
+		    (m->ol_flags & RTE_MBUF_F_RX_QINQ_STRIPPED) ||
+		    m->data_len < TAG_MACS || rte_pktmbuf_headroom(m) < LAN9303_LEN)
+			continue;
+		t = tag_tx_after_sa(m, LAN9303_LEN);
+		tag_wr16(t, LAN9303_TPID);
+		tag_wr16(t + 2, m->vlan_tci);
+		m->vlan_tci = 0;
+		m->ol_flags &= ~(RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED);
+	}
+}
+
+TP_DSA_TAGGER_DEFINE_PRE(tp_tagger_lan9303, "lan9303", TP_DSA_PROTO_LAN9303,
+			 TP_DSA_POS_AFTER_SA, LAN9303_LEN, LAN9303_LEN, 4, 4, 1, 0,
+			 lan9303_rx, lan9303_sw, lan9303_tx, lan9303_unhw);
+TP_DSA_TAGGER_REGISTER(tp_tagger_lan9303)

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Private: the Marvell 4-byte DSA tag shared by "dsa" and "edsa"
+ * (net/dsa/tag_dsa.c; doc §3, §4, §5.1, §6.2, §6.3).
+ *
+ *   T0: 7:6 cmd (0 TO_CPU, 1 FROM_CPU, 2 TO_SNIFFER, 3 FORWARD), 5 tagged,
+ *       4:0 device
+ *   T1: 7:3 port (or trunk id), 2 trunk (FORWARD) / code[2] (TO_CPU),
+ *       1 code[1], 0 the frame's CFI/DEI
+ *   T2: 7:5 PCP, 4 code[0] (TO_CPU), 3:0 VID[11:8];  T3: VID[7:0]
+ *
+ * A tag with "tagged" set turns back into 81 00 + TCI in place (4 bytes
+ * kept); otherwise the whole tag goes.
+ */
+#ifndef TP_DSA_TAG_MARVELL_H
+#define TP_DSA_TAG_MARVELL_H
+
+#include "tag_impl.h"
+
+#define MV_CMD_TO_CPU 0
+#define MV_CMD_FROM_CPU 1
+#define MV_CMD_TO_SNIFFER 2
+#define MV_CMD_FORWARD 3
+#define MV_TAGGED 0x20
+#define MV_EDSA_HDR 4 /* 0xDADA + 2 reserved zero bytes (doc §3 edsa) */
+
+/* Rewrite the 4 tag bytes at t into 0x8100 + TCI (DEI from T1 bit 0). */
+static inline void
+mv_to_8021q(uint8_t *t)
+{
+	uint8_t hi = (uint8_t)((t[2] & 0xEF) | (t[1] & 1) << 4);
+
+	t[0] = 0x81;
+	t[1] = 0x00;
+	t[2] = hi;
+}
+
+static inline void
+mv_fields(const uint8_t *t, struct tp_dsa_meta *md)
+{
+	md->device = t[0] & 0x1F;
+	md->port = t[1] >> 3;
+	md->prio = t[2] >> 5;
+	md->tag_vid = (uint16_t)((t[2] & 0x0F) << 8 | t[3]);
+}
+
+/* RX decode of the tag at t; hdr = bytes before it (0 dsa, 4 edsa). */
+static __rte_always_inline int
+mv_rx(uint8_t *t, unsigned int hdr, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	unsigned int cmd = t[0] >> 6;
+
+	if (cmd == MV_CMD_FROM_CPU || cmd == MV_CMD_TO_SNIFFER)
+		return TAG_ERR(TP_DSA_DROP_BAD_TYPE);
+	if (cmd == MV_CMD_TO_CPU) {
+		unsigned int code = (t[1] & 0x06) | ((t[2] >> 4) & 1);
+
+		/* 1 FRAME2REG, 6 and 7 reserved: dropped by the kernel. */
+		if (code == 1 || code >= 6)
+			return TAG_ERR(TP_DSA_DROP_BAD_TYPE);
+		md->frame_type = TP_DSA_FT_TO_CPU;
+	} else {
+		md->frame_type = TP_DSA_FT_FORWARD;
+		if (t[1] & 0x04) {
+			if (c->flags & TP_DSA_CONF_F_NO_TRUNK)
+				return TAG_ERR(TP_DSA_DROP_TRUNK);
+			md->flags |= TP_DSA_META_F_TRUNK;
+		}
+	}
+	mv_fields(t, md);
+	if (t[0] & MV_TAGGED) {
+		md->flags |= TP_DSA_META_F_TAG_VLAN;
+		mv_to_8021q(t);
+		return (int)hdr;
+	}
+	return (int)hdr + 4;
+}
+
+/* Switch-side decode: only FROM_CPU is a CPU-to-switch frame. */
+static __rte_always_inline int
+mv_sw(uint8_t *t, unsigned int hdr, struct tp_dsa_meta *md)
+{
+	if (t[0] >> 6 != MV_CMD_FROM_CPU)
+		return TAG_ERR(TP_DSA_DROP_BAD_TYPE);
+	md->frame_type = TP_DSA_FT_FROM_CPU;
+	mv_fields(t, md);
+	if (t[0] & MV_TAGGED) {
+		md->flags |= TP_DSA_META_F_TAG_VLAN;
+		mv_to_8021q(t);
+		return (int)hdr;
+	}
+	return (int)hdr + 4;
+}
+
+/* Write a FROM_CPU tag at t for an untagged frame (standalone port). */
+static inline void
+mv_tx_untagged(uint8_t *t, unsigned int port, unsigned int dev, uint16_t vid)
+{
+	t[0] = (uint8_t)(MV_CMD_FROM_CPU << 6 | dev);
+	t[1] = (uint8_t)(port << 3);
+	t[2] = (uint8_t)((vid >> 8) & 0x0F);
+	t[3] = (uint8_t)vid;
+}
+
+/* Convert the 802.1Q header at t (81 00 TCI) into a FROM_CPU tagged tag. */
+static inline void
+mv_tx_convert(uint8_t *t, unsigned int port, unsigned int dev)
+{
+	uint8_t hi = t[2];
+
+	t[0] = (uint8_t)(MV_CMD_FROM_CPU << 6 | MV_TAGGED | dev);
+	t[1] = (uint8_t)(port << 3 | ((hi >> 4) & 1));
+	t[2] = hi & 0xEF;
+}
+
+/* Is the frame 802.1Q tagged with its TCI in the first segment? */
+static inline int
+mv_is_8021q(const struct rte_mbuf *m)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+
+	return m->data_len >= 16 && p[12] == 0x81 && p[13] == 0x00;
+}
+
+#endif /* TP_DSA_TAG_MARVELL_H */

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * "mtk": MediaTek 4-byte tag after the SA (net/dsa/tag_mtk.c, doc §3, §4).
+ *   RX  W0 2:0 source port; the rest ignored; 4 bytes always removed.
+ *   TX  pad to 60. Frame tagged 0x8100 / 0x88A8: nothing inserted, the TPID
+ *       is overwritten with T0 = 1 / 2, T1 = BIT(port) (5:0), TCI kept.
+ *       Untagged: insert 00 BIT(port) 00 00. T1 bit 7 (passthrough) when
+ *       the device (switch index) is not 0.
+ */
+#include "tag_impl.h"
+
+#define MTK_LEN 4
+#define MTK_TX_PAD 60
+#define MTK_UNTAGGED 0
+#define MTK_8021Q 1
+#define MTK_8021AD 2
+
+static __rte_always_inline int
+mtk_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	(void)avail;
+	(void)c;
+	md->port = t[1] & 0x07;
+	return MTK_LEN;
+}
+
+static __rte_always_inline int
+mtk_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	int port = tag_map_port(t[1] & 0x3F);
+	int remove = 0;
+
+	(void)avail;
+	(void)c;
+	if (port < 0)
+		return port;
+	md->port = (uint8_t)port;
+	md->device = t[1] >> 7;
+	md->frame_type = TP_DSA_FT_FROM_CPU;
+	if (t[0] == MTK_UNTAGGED) {
+		remove = MTK_LEN;
+	} else if (t[0] == MTK_8021Q) {
+		tag_wr16(t, 0x8100);
+		md->flags |= TP_DSA_META_F_TAG_VLAN;
+	} else if (t[0] == MTK_8021AD) {
+		tag_wr16(t, 0x88A8);
+		md->flags |= TP_DSA_META_F_TAG_VLAN;
+	} else {
+		return TAG_ERR(TP_DSA_DROP_BAD_TYPE);
+	}
+	return remove;
+}
+
+static __rte_always_inline int
+mtk_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
+       const struct tp_dsa_conf *c)
+{
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	uint8_t map = (uint8_t)((1u << port) | (dev != 0 ? 0x80 : 0));
+	uint16_t et = tag_rd16(p + TAG_MACS);
+	uint8_t *t;
+	int r;
+
+	(void)prio;
+	(void)c;
+	r = tag_tx_pad(m, MTK_TX_PAD);
+	if (r < 0)
+		return r;
+	if (et == 0x8100 || et == 0x88A8) {
+		p[TAG_MACS] = et == 0x8100 ? MTK_8021Q : MTK_8021AD;
+		p[TAG_MACS + 1] = map;
+		return 0;
+	}
+	t = tag_tx_after_sa(m, MTK_LEN);
+	if (t == NULL)
+		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	t[0] = MTK_UNTAGGED;
+	t[1] = map;
+	t[2] = 0;
+	t[3] = 0;
+	return 0;
+}
+
+TP_DSA_TAGGER_DEFINE(tp_tagger_mtk, "mtk", TP_DSA_PROTO_MTK, TP_DSA_POS_AFTER_SA,
+		     MTK_LEN, MTK_LEN, 8, 6, 2, MTK_TX_PAD, mtk_rx, mtk_sw, mtk_tx);
+TP_DSA_TAGGER_REGISTER(tp_tagger_mtk)

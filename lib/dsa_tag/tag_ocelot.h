@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Private: the Microchip/NXP Felix ("ocelot", "seville") 20-byte tag before
+ * the DA: a 4-byte prefix (88 80 00 0A ocelot, 88 80 00 05 seville; not
+ * checked on RX) and a 16-byte header, bits 127..0 with bit 127 the MSB of
+ * its first byte (net/dsa/tag_ocelot.c, include/linux/dsa/ocelot.h; doc §3,
+ * §4, §5.3).
+ *   RX extraction: SRC_PORT 46:43, QOS_CLASS 19:17, TAG_TYPE 16, PCP 15:13,
+ *      DEI 12, VID 11:0 (classified VLAN).
+ *   TX injection: BYPASS 127, DEST BIT(port) at 67:56 (ocelot, 12 bits) or
+ *      67:57 (seville, 11 bits), SRC_PORT 46:43 = CPU port, QOS_CLASS 19:17;
+ *      VLAN fields 0 (standalone port).
+ */
+#ifndef TP_DSA_TAG_OCELOT_H
+#define TP_DSA_TAG_OCELOT_H
+
+#include <rte_byteorder.h>
+
+#include "tag_impl.h"
+
+#define OCELOT_PREFIX_LEN 4
+#define OCELOT_LEN 20
+#define OCELOT_ETYPE 0x8880
+
+static inline uint64_t
+oc_ld64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return rte_be_to_cpu_64(v);
+}
+
+static inline void
+oc_st64(uint8_t *p, uint64_t v)
+{
+	v = rte_cpu_to_be_64(v);
+	memcpy(p, &v, 8);
+}
+
+static __rte_always_inline int
+oc_rx(const uint8_t *t, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	uint64_t lo = oc_ld64(t + OCELOT_PREFIX_LEN + 8); /* header bits 63..0 */
+
+	md->port = (lo >> 43) & 0x0F;
+	md->prio = (lo >> 17) & 7;
+	md->tag_vid = lo & 0x0FFF;
+	/* Frames from the CPU port itself are not from a user port. */
+	if ((c->flags & TP_DSA_CONF_F_CPU_PORT) && md->port == c->cpu_port)
+		return TAG_ERR(TP_DSA_DROP_PORT_RANGE);
+	return OCELOT_LEN;
+}
+
+static __rte_always_inline int
+oc_sw(const uint8_t *t, struct tp_dsa_meta *md, uint16_t prefix2, unsigned int dest_lo,
+      unsigned int dest_bits)
+{
+	uint64_t hi = oc_ld64(t + OCELOT_PREFIX_LEN);
+	uint64_t lo = oc_ld64(t + OCELOT_PREFIX_LEN + 8);
+	uint32_t dest;
+	int port;
+
+	if (tag_rd16(t) != OCELOT_ETYPE || tag_rd16(t + 2) != prefix2)
+		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
+	if (!(hi >> 63))
+		return TAG_ERR(TP_DSA_DROP_BAD_TYPE); /* not BYPASS */
+	dest = (uint32_t)((hi << (64 - dest_lo)) | (lo >> dest_lo)) & ((1u << dest_bits) - 1);
+	port = tag_map_port(dest);
+	if (port < 0)
+		return port;
+	md->port = (uint8_t)port;
+	md->prio = (lo >> 17) & 7;
+	md->frame_type = TP_DSA_FT_FROM_CPU;
+	return OCELOT_LEN;
+}
+
+static __rte_always_inline int
+oc_tx(struct rte_mbuf *m, unsigned int port, unsigned int prio, const struct tp_dsa_conf *c,
+      uint16_t prefix2, unsigned int dest_lo)
+{
+	uint64_t dest = 1ull << port;
+	uint8_t *t;
+
+	if (!(c->flags & TP_DSA_CONF_F_CPU_PORT) || c->cpu_port > 15)
+		return TAG_ERR(TP_DSA_DROP_NO_CONFIG);
+	t = tag_tx_before_da(m, OCELOT_LEN);
+	if (t == NULL)
+		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	tag_wr16(t, OCELOT_ETYPE);
+	tag_wr16(t + 2, prefix2);
+	oc_st64(t + OCELOT_PREFIX_LEN, 1ull << 63 | dest >> (64 - dest_lo));
+	oc_st64(t + OCELOT_PREFIX_LEN + 8, dest << dest_lo |
+		(uint64_t)c->cpu_port << 43 | (uint64_t)(prio & 7) << 17);
+	return 0;
+}
+
+#endif /* TP_DSA_TAG_OCELOT_H */

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * "qca": Qualcomm 2-byte tag after the SA (net/dsa/tag_qca.c,
+ * include/linux/dsa/tag_qca.h; doc §3, §4).
+ *   W0 15:14 version (2), 13:11 priority, 10:6 type (0 normal, 1 MIB,
+ *   2 register ack), 7 from-CPU (TX), 3 "was tagged", 2:0 source port (RX)
+ *   / 6:0 port map (TX).
+ *   RX  version != 2 dropped; types 1 and 2 are management frames the
+ *       kernel consumes (dropped "mgmt_frame").
+ *   TX  0x8000 | 0x0080 | BIT(port).
+ */
+#include "tag_impl.h"
+
+#define QCA_LEN 2
+#define QCA_VERSION 2
+#define QCA_FROM_CPU 0x0080
+
+static __rte_always_inline int
+qca_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	uint16_t w = tag_rd16(t);
+	unsigned int type = (w >> 6) & 0x1F;
+
+	(void)avail;
+	(void)c;
+	if ((w >> 14) != QCA_VERSION)
+		return TAG_ERR(TP_DSA_DROP_BAD_VERSION);
+	if (type == 1 || type == 2)
+		return TAG_ERR(TP_DSA_DROP_MGMT);
+	md->port = w & 7;
+	md->prio = (w >> 11) & 7;
+	if (w & 0x0008)
+		md->flags |= TP_DSA_META_F_TAG_VLAN;
+	return QCA_LEN;
+}
+
+static __rte_always_inline int
+qca_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	uint16_t w = tag_rd16(t);
+	int port;
+
+	(void)avail;
+	(void)c;
+	if ((w >> 14) != QCA_VERSION)
+		return TAG_ERR(TP_DSA_DROP_BAD_VERSION);
+	if (!(w & QCA_FROM_CPU))
+		return TAG_ERR(TP_DSA_DROP_BAD_TYPE);
+	port = tag_map_port(w & 0x7F);
+	if (port < 0)
+		return port;
+	md->port = (uint8_t)port;
+	md->prio = (w >> 11) & 7;
+	md->frame_type = TP_DSA_FT_FROM_CPU;
+	return QCA_LEN;
+}
+
+static __rte_always_inline int
+qca_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
+       const struct tp_dsa_conf *c)
+{
+	uint8_t *t = tag_tx_after_sa(m, QCA_LEN);
+
+	(void)dev;
+	(void)prio;
+	(void)c;
+	if (t == NULL)
+		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	tag_wr16(t, (uint16_t)(QCA_VERSION << 14 | QCA_FROM_CPU | 1u << port));
+	return 0;
+}
+
+TP_DSA_TAGGER_DEFINE(tp_tagger_qca, "qca", TP_DSA_PROTO_QCA, TP_DSA_POS_AFTER_SA,
+		     QCA_LEN, QCA_LEN, 8, 7, 1, 0, qca_rx, qca_sw, qca_tx);
+TP_DSA_TAGGER_REGISTER(tp_tagger_qca)

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* VLAN configuration: TPID set and TX TPIDs (contract in tp_vlan.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vlan_private.h"
+
+const struct tp_vlan_conf tp_vlan_default_conf = {
+	.tpid = { TP_VLAN_TPID_8021Q, TP_VLAN_TPID_8021AD,
+		  TP_VLAN_TPID_8021Q, TP_VLAN_TPID_8021Q },
+	.n_tpid = 2,
+	.tx_offload = 0,
+	.tx_outer_tpid = TP_VLAN_TPID_8021AD,
+	.tx_inner_tpid = TP_VLAN_TPID_8021Q,
+};
+
+static const char *const drop_names[] = {
+#define TP_VLAN_X_NAME(e, s) [TP_VLAN_DROP_##e] = s,
+	TP_VLAN_DROP_REASONS(TP_VLAN_X_NAME)
+#undef TP_VLAN_X_NAME
+};
+
+const char *
+tp_vlan_drop_name(unsigned int reason)
+{
+	return reason < TP_VLAN_DROP_MAX ? drop_names[reason] : NULL;
+}
+
+int
+tp_vlan_conf_init(struct tp_vlan_conf *conf)
+{
+	if (conf == NULL)
+		return -EINVAL;
+	*conf = tp_vlan_default_conf;
+	return 0;
+}
+
+int
+tp_vlan_conf_set_tpids(struct tp_vlan_conf *conf, const uint16_t *tpids,
+		       unsigned int n)
+{
+	unsigned int i;
+
+	if (conf == NULL || tpids == NULL)
+		return -EINVAL;
+	if (n == 0 || n > TP_VLAN_MAX_TPIDS) {
+		fprintf(stderr, "tp_vlan: %u TPIDs given; need 1..%d\n", n,
+			TP_VLAN_MAX_TPIDS);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		/* EtherType values start at 0x0600; below is an 802.3 length. */
+		if (tpids[i] < 0x0600) {
+			fprintf(stderr, "tp_vlan: TPID 0x%04x is not an EtherType (< 0x0600)\n",
+				tpids[i]);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < TP_VLAN_MAX_TPIDS; i++)
+		conf->tpid[i] = i < n ? tpids[i] : tpids[0];
+	conf->n_tpid = (uint8_t)n;
+	return 0;
+}
+
+int
+tp_vlan_conf_parse_tpids(struct tp_vlan_conf *conf, const char *list)
+{
+	uint16_t tpids[TP_VLAN_MAX_TPIDS];
+	unsigned int n = 0;
+	const char *p = list;
+
+	if (conf == NULL || list == NULL)
+		return -EINVAL;
+	while (*p != '\0') {
+		char *end;
+		unsigned long v;
+
+		if (n == TP_VLAN_MAX_TPIDS) {
+			fprintf(stderr, "tp_vlan: too many TPIDs in '%s' (max %d)\n",
+				list, TP_VLAN_MAX_TPIDS);
+			return -EINVAL;
+		}
+		errno = 0;
+		v = strtoul(p, &end, 16);
+		if (end == p || errno != 0 || v > 0xFFFF ||
+		    (*end != ',' && *end != '\0')) {
+			fprintf(stderr, "tp_vlan: bad TPID '%.*s' in '%s'\n",
+				(int)strcspn(p, ","), p, list);
+			return -EINVAL;
+		}
+		tpids[n++] = (uint16_t)v;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return tp_vlan_conf_set_tpids(conf, tpids, n);
+}

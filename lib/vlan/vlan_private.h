@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Helpers shared by the VLAN strip and insert loops; not part of the API. */
+#ifndef TP_VLAN_PRIVATE_H
+#define TP_VLAN_PRIVATE_H
+
+#include <stddef.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "tp_vlan.h"
+
+#define TP_VLAN_HLEN 4     /* TPID + TCI (facts doc §8.2, VLAN_HLEN) */
+#define TP_VLAN_MACS 12    /* DA + SA */
+
+extern const struct tp_vlan_conf tp_vlan_default_conf;
+
+static inline uint16_t
+tp_vlan_rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline void
+tp_vlan_wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* Move the 12 MAC bytes at p to p + delta (delta may be negative); only
+ * these 12 bytes move, in registers, never the payload. */
+static inline void
+tp_vlan_move_macs(uint8_t *p, int delta)
+{
+	uint64_t a;
+	uint32_t b;
+
+	memcpy(&a, p, 8);
+	memcpy(&b, p + 8, 4);
+	memcpy(p + delta, &a, 8);
+	memcpy(p + delta + 8, &b, 4);
+}
+
+/* Set pkt_len, data_len and vlan_tci, which rte_mbuf_core.h lays out
+ * back to back (36, 40, 42 on 64-bit), with one 8-byte store: stores are
+ * the cost of a strip. */
+static inline void
+tp_vlan_set_len_tci(struct rte_mbuf *m, uint32_t pkt_len, uint16_t data_len, uint16_t tci)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	uint64_t v = (uint64_t)pkt_len | (uint64_t)data_len << 32 | (uint64_t)tci << 48;
+
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, data_len) !=
+			 offsetof(struct rte_mbuf, pkt_len) + 4);
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, vlan_tci) !=
+			 offsetof(struct rte_mbuf, pkt_len) + 6);
+	memcpy((char *)m + offsetof(struct rte_mbuf, pkt_len), &v, sizeof(v));
+#else
+	m->pkt_len = pkt_len;
+	m->data_len = data_len;
+	m->vlan_tci = tci;
+#endif
+}
+
+/* Keep pkts[i] as the k-th survivor; no store while nothing was dropped. */
+#define TP_KEEP(pkts, i, k, m) do { if ((k) != (i)) (pkts)[k] = (m); (k)++; } while (0)
+
+/* Hand dropped mbufs to the caller, or free them (drops == NULL). */
+static inline void
+tp_vlan_drop(struct rte_mbuf *m, struct rte_mbuf **drops, uint16_t *nd,
+	     struct tp_vlan_stats *st, unsigned int reason)
+{
+	st->drop[reason]++;
+	if (drops != NULL)
+		drops[(*nd)++] = m;
+	else
+		rte_pktmbuf_free(m);
+}
+
+#endif /* TP_VLAN_PRIVATE_H */

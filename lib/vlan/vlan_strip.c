@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * VLAN / QinQ strip (contract in tp_vlan.h).
+ *
+ * Frame offsets (facts doc §8.2): 0 DA, 6 SA, 12 TPID1, 14 TCI1, 16 TPID2 or
+ * EtherType, 18 TCI2, 20 EtherType. A tag is only taken when the bytes up to
+ * and including the EtherType that follows it are in the first segment.
+ */
+#include "vlan_private.h"
+
+#define F_VLAN (RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED)
+#define F_QINQ (RTE_MBUF_F_RX_QINQ | RTE_MBUF_F_RX_QINQ_STRIPPED)
+
+/* The TPID set as big-endian words, so frames are compared without swaps. */
+struct tpid_set {
+	uint16_t t[TP_VLAN_MAX_TPIDS];
+};
+
+static inline int
+is_tpid(const struct tpid_set *s, uint16_t be)
+{
+	return (be == s->t[0]) | (be == s->t[1]) | (be == s->t[2]) | (be == s->t[3]);
+}
+
+static inline uint16_t
+ld16(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+/* Not enough bytes in the first segment for `need`: cut frame or chain. */
+static inline unsigned int
+short_reason(const struct rte_mbuf *m, uint32_t need)
+{
+	return m->pkt_len >= need ? TP_VLAN_DROP_SEGMENTED : TP_VLAN_DROP_TOO_SHORT;
+}
+
+/* Remove `by` tag bytes after the SA; vlan_tci gets tci. */
+static inline void
+pull(struct rte_mbuf *m, uint8_t *p, uint16_t by, uint16_t tci)
+{
+	tp_vlan_move_macs(p, by);
+	m->data_off += by;
+	tp_vlan_set_len_tci(m, m->pkt_len - by, (uint16_t)(m->data_len - by), tci);
+}
+
+uint16_t
+tp_vlan_strip_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
+		    uint16_t n, struct rte_mbuf **drops, struct tp_vlan_stats *st)
+{
+	struct tpid_set s;
+	uint16_t i, k = 0, nd = 0;
+	uint64_t n_nic = 0, n_untagged = 0, n_single = 0, n_qinq = 0;
+	unsigned int j;
+
+	if (conf == NULL)
+		conf = &tp_vlan_default_conf;
+	for (j = 0; j < TP_VLAN_MAX_TPIDS; j++)
+		s.t[j] = rte_cpu_to_be_16(conf->tpid[j]);
+	st->in += n;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+		uint64_t ol = m->ol_flags;
+		uint16_t dl = m->data_len;
+
+		if (ol & RTE_MBUF_F_RX_QINQ_STRIPPED) {
+			/* Both tags already taken by the NIC. */
+			n_nic++;
+			TP_KEEP(pkts, i, k, m);
+			continue;
+		}
+		if (dl < 14 || !is_tpid(&s, ld16(p + 12))) {
+			if (dl < 14 && m->pkt_len >= 14) {
+				tp_vlan_drop(m, drops, &nd, st, TP_VLAN_DROP_SEGMENTED);
+				continue;
+			}
+			if (ol & RTE_MBUF_F_RX_VLAN_STRIPPED)
+				n_nic++;
+			else
+				n_untagged++;
+			TP_KEEP(pkts, i, k, m);
+			continue;
+		}
+		if (dl < 18) {
+			tp_vlan_drop(m, drops, &nd, st, short_reason(m, 18));
+			continue;
+		}
+		if (ol & RTE_MBUF_F_RX_VLAN_STRIPPED) {
+			/* NIC took the outer tag; the frame's tag is the inner one. */
+			m->vlan_tci_outer = m->vlan_tci;
+			m->ol_flags = ol | F_VLAN | F_QINQ;
+			pull(m, p, TP_VLAN_HLEN, tp_vlan_rd16(p + 14));
+			n_nic++;
+			TP_KEEP(pkts, i, k, m);
+			continue;
+		}
+		if (!is_tpid(&s, ld16(p + 16))) {
+			m->ol_flags = ol | F_VLAN;
+			pull(m, p, TP_VLAN_HLEN, tp_vlan_rd16(p + 14));
+			n_single++;
+			TP_KEEP(pkts, i, k, m);
+			continue;
+		}
+		if (dl < 22) {
+			tp_vlan_drop(m, drops, &nd, st, short_reason(m, 22));
+			continue;
+		}
+		m->vlan_tci_outer = tp_vlan_rd16(p + 14);
+		m->ol_flags = ol | F_VLAN | F_QINQ;
+		pull(m, p, 2 * TP_VLAN_HLEN, tp_vlan_rd16(p + 18));
+		n_qinq++;
+		TP_KEEP(pkts, i, k, m);
+	}
+	st->nic += n_nic;
+	st->untagged += n_untagged;
+	st->single += n_single;
+	st->qinq += n_qinq;
+	st->out += k;
+	return k;
+}
