@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * gro_parse.h: parse one received frame into a struct gro_pkt: L2
+ * (in-frame 802.1Q / 802.1ad tags, stripped TCIs, switch port), IPv4 or
+ * IPv6 (+ Hop-by-Hop, Routing and Destination Options headers, which Linux
+ * pulls in ipv6_gso_pull_exthdrs), TCP; and decide whether it may be held
+ * at all (doc §1b). Every read is bounds-checked against the first segment.
+ * Inline: gro_merge.c's burst loop is its only user.
+ */
+#ifndef TP_GRO_PARSE_H
+#define TP_GRO_PARSE_H
+
+#include <rte_byteorder.h>
+#include <rte_hash_crc.h>
+#include <rte_ip.h>
+#include <rte_mbuf_dyn.h>
+
+#include "gro_priv.h"
+#include "gro_dsa.h"
+
+#define ETH_HLEN 14
+#define ET_IPV4 0x0800
+#define ET_IPV6 0x86DD
+#define ET_8021Q 0x8100
+#define ET_8021AD 0x88A8
+#define NH_HOP 0
+#define NH_TCP 6
+#define NH_ROUTING 43
+#define NH_FRAG 44
+#define NH_DSTOPTS 60
+
+static inline uint16_t
+rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t
+rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Bucket hash when the NIC gave none: CRC32 over the IP addresses, read
+ * from the frame (not from the key just written byte by byte, which would
+ * stall store forwarding), and the ports. */
+static inline uint32_t
+sw_hash(const uint8_t *ip, int v6, uint32_t ports)
+{
+	uint64_t w[4];
+	uint32_t h;
+
+	if (v6) {
+		memcpy(w, ip + 8, 32);
+		h = rte_hash_crc_8byte(w[0], 0x7467726fu);
+		h = rte_hash_crc_8byte(w[1], h);
+		h = rte_hash_crc_8byte(w[2], h);
+		h = rte_hash_crc_8byte(w[3], h);
+	} else {
+		memcpy(w, ip + 12, 8);
+		h = rte_hash_crc_8byte(w[0], 0x7467726fu);
+	}
+	return rte_hash_crc_4byte(ports, h);
+}
+
+/* Checksum status from the NIC: 1 good, 0 bad, -1 unknown. NONE means the
+ * field is not a checksum but the data was verified: good. */
+static inline int
+ip_csum_state(uint64_t ol)
+{
+	uint64_t v = ol & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+
+	if (v == RTE_MBUF_F_RX_IP_CKSUM_UNKNOWN)
+		return -1;
+	return v != RTE_MBUF_F_RX_IP_CKSUM_BAD;
+}
+
+static inline int
+l4_csum_state(uint64_t ol)
+{
+	uint64_t v = ol & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+
+	if (v == RTE_MBUF_F_RX_L4_CKSUM_UNKNOWN)
+		return -1;
+	return v != RTE_MBUF_F_RX_L4_CKSUM_BAD;
+}
+
+/* Checksums and the remaining holdability checks once headers are known. */
+static inline void
+finish(struct tp_gro *g, struct gro_pkt *p, const uint8_t *l3,
+       const uint8_t *th)
+{
+	struct rte_mbuf *m = p->m;
+	struct tp_gro_stats *st = &g->st;
+	int s;
+
+	if (p->tcpw & (GRO_TCPW_URG | GRO_TCPW_RST | GRO_TCPW_SYN)) {
+		p->pass = TP_GRO_PASS_TCP_FLAGS;
+		return;
+	}
+	if (p->paylen == 0) {
+		p->pass = TP_GRO_PASS_ZERO_PAYLOAD;
+		return;
+	}
+	if (!p->v6) {
+		s = ip_csum_state(m->ol_flags);
+		if (s < 0) {
+			if (g->conf.no_sw_csum) {
+				st->csum_unverified++;
+			} else {
+				st->csum_sw_ip++;
+				s = gro_ipv4_hdr_ok(l3);
+			}
+		}
+		if (s == 0) {
+			p->pass = TP_GRO_PASS_BAD_IP_CSUM;
+			return;
+		}
+	}
+	s = l4_csum_state(m->ol_flags);
+	if (s < 0) {
+		if (g->conf.no_sw_csum) {
+			st->csum_unverified++;
+		} else {
+			st->csum_sw_l4++;
+			s = m->nb_segs == 1 ?
+			    gro_tcp_csum_ok(l3, p->v6, th, p->ip_len - p->l3_len) :
+			    gro_tcp_csum_ok_mbuf(m, l3, p->v6, p->l2_len + p->l3_len,
+						 p->ip_len - p->l3_len);
+		}
+	}
+	if (s == 0) {
+		p->pass = TP_GRO_PASS_BAD_L4_CSUM;
+		return;
+	}
+	p->pass = GRO_HOLDABLE;
+}
+
+/* Bytes after the IP datagram: Ethernet padding of a frame shorter than
+ * the 60-byte minimum is trimmed on merge (doc §3 case 3, data_lrg_1byte);
+ * any other trailer makes the IP length differ from what was received, and
+ * Linux does not merge such a packet (inet_gro_receive / ipv6_gro_receive
+ * length check, doc §1b). Padding is only trimmed in single-mbuf frames. */
+static inline int
+trailer(struct gro_pkt *p, uint32_t frame)
+{
+	if (p->ip_len == frame ||
+	    (p->l2_len + p->ip_len < 60 && p->m->nb_segs == 1))
+		return 0;
+	p->pass = TP_GRO_PASS_TRAILER;
+	return 1;
+}
+
+/* The first mbuf is shorter than a header that needs `need` bytes from
+ * here: the frame is truncated, or its headers span mbufs (then it cannot
+ * be parsed in place and is passed through). */
+static inline void
+short_hdr(struct gro_pkt *p, uint32_t need, uint32_t frame)
+{
+	p->pass = need <= frame ? TP_GRO_PASS_HDR_SPLIT : TP_GRO_PASS_BAD_LEN;
+}
+
+/* TCP header at l3 + l3_len; ip_len already known. Returns 0 when the key
+ * could be completed. */
+static inline int
+parse_tcp(struct gro_pkt *p, const uint8_t *l3, uint32_t avail, uint32_t frame)
+{
+	const uint8_t *th = l3 + p->l3_len;
+	uint32_t doff;
+
+	if (p->ip_len < (uint32_t)p->l3_len + 20) {
+		p->pass = TP_GRO_PASS_BAD_LEN;
+		return -1;
+	}
+	if (avail < (uint32_t)p->l3_len + 20) {
+		short_hdr(p, p->l3_len + 20u, frame);
+		return -1;
+	}
+	doff = (uint32_t)(th[12] >> 4) * 4;
+	if (doff < 20 || p->ip_len < p->l3_len + doff) {
+		p->pass = TP_GRO_PASS_BAD_LEN;
+		return -1;
+	}
+	if (avail < p->l3_len + doff) {
+		short_hdr(p, p->l3_len + doff, frame);
+		return -1;
+	}
+	memcpy(&p->key.ports, th, 4);
+	p->l4_len = (uint16_t)doff;
+	p->optlen = (uint8_t)(doff - 20);
+	p->opts = th + 20;
+	p->paylen = (uint16_t)(p->ip_len - p->l3_len - doff);
+	p->seq = rd32(th + 4);
+	p->ack = rd32(th + 8);
+	p->tcpw = rd32(th + 12);
+	p->has_key = 1;
+	return 0;
+}
+
+static inline void
+parse_ipv4(struct tp_gro *g, struct gro_pkt *p, const uint8_t *ip,
+	   uint32_t avail, uint32_t frame)
+{
+	uint32_t ihl, tot;
+	uint16_t fragw;
+
+	if (avail < 20) {
+		short_hdr(p, 20, frame);
+		return;
+	}
+	if ((ip[0] >> 4) != 4 || (ip[0] & 0xF) < 5) {
+		p->pass = TP_GRO_PASS_IP_HDR;
+		return;
+	}
+	ihl = (uint32_t)(ip[0] & 0xF) * 4;
+	tot = rd16(ip + 2);
+	if (tot < ihl || tot > frame) {
+		p->pass = TP_GRO_PASS_BAD_LEN;
+		return;
+	}
+	if (avail < ihl) {
+		short_hdr(p, ihl, frame);
+		return;
+	}
+	if (ip[9] != NH_TCP) {
+		p->pass = TP_GRO_PASS_NOT_TCP;
+		return;
+	}
+	fragw = rd16(ip + 6);
+	if (fragw & 0x1FFF) {                /* non-first fragment: no TCP header */
+		p->pass = TP_GRO_PASS_IP_FRAG;
+		return;
+	}
+	memcpy(p->key.src, ip + 12, 4);
+	memcpy(p->key.dst, ip + 16, 4);
+	p->l3_len = (uint16_t)ihl;
+	p->ip_len = tot;
+	p->ip_id = rd16(ip + 4);
+	p->l3w = (uint32_t)ip[8] << 16 | (uint32_t)ip[1] << 8 | ((fragw >> 14) & 1);
+	if (parse_tcp(p, ip, avail, frame) < 0)
+		return;
+	/* doc §1b: IHL != 5, MF, reserved bit: never held */
+	if (ihl != 20) {
+		p->pass = TP_GRO_PASS_IP_OPTS;
+		return;
+	}
+	if (fragw & 0x2000) {
+		p->pass = TP_GRO_PASS_IP_FRAG;
+		return;
+	}
+	if (fragw & 0x8000) {
+		p->pass = TP_GRO_PASS_IP_HDR;
+		return;
+	}
+	if (trailer(p, frame))
+		return;
+	finish(g, p, ip, ip + ihl);
+}
+
+static inline void
+parse_ipv6(struct tp_gro *g, struct gro_pkt *p, const uint8_t *ip,
+	   uint32_t avail, uint32_t frame)
+{
+	uint32_t w0, pl, off = 40, last = 0;
+	uint8_t nh;
+
+	if (avail < 40) {
+		short_hdr(p, 40, frame);
+		return;
+	}
+	w0 = rd32(ip);
+	if ((w0 >> 28) != 6) {
+		p->pass = TP_GRO_PASS_IP_HDR;
+		return;
+	}
+	pl = rd16(ip + 4);
+	if (pl == 0 || 40 + pl > frame) {    /* 0: jumbogram, not handled */
+		p->pass = TP_GRO_PASS_BAD_LEN;
+		return;
+	}
+	nh = ip[6];
+	p->key.ext_first = nh;
+	while (nh == NH_HOP || nh == NH_ROUTING || nh == NH_DSTOPTS) {
+		uint32_t hl;
+
+		if (40 + pl < off + 8) {
+			p->pass = TP_GRO_PASS_BAD_LEN;
+			return;
+		}
+		if (avail < off + 8) {
+			short_hdr(p, off + 8, frame);
+			return;
+		}
+		hl = ((uint32_t)ip[off + 1] + 1) * 8;
+		if (40 + pl < off + hl) {
+			p->pass = TP_GRO_PASS_BAD_LEN;
+			return;
+		}
+		if (avail < off + hl) {
+			short_hdr(p, off + hl, frame);
+			return;
+		}
+		nh = ip[off];
+		last = off;
+		off += hl;
+		if (off - 40 > GRO_EXT_MAX) {
+			p->pass = TP_GRO_PASS_IP_HDR;
+			return;
+		}
+	}
+	if (nh != NH_TCP && nh != NH_FRAG) {
+		p->pass = TP_GRO_PASS_NOT_TCP;
+		return;
+	}
+	p->v6 = 1;
+	p->key.flags |= GRO_KF_V6;
+	p->key.v6w0 = rte_cpu_to_be_32(w0 & 0xF00FFFFFu);
+	memcpy(p->key.src, ip + 8, 16);
+	memcpy(p->key.dst, ip + 24, 16);
+	p->key.ext_len = (uint8_t)(off - 40);
+	if (off > 40)
+		p->key.ext_sum = (uint16_t)rte_raw_cksum(ip + 40, off - 40);
+	if (nh == NH_FRAG) {
+		/* never merged (doc §1b); a first fragment carrying TCP still
+		 * gets its flow's key, as if the fragment header were not there
+		 * (the next-header byte before it reads as TCP), so the held
+		 * aggregate of that flow leaves before it */
+		p->pass = TP_GRO_PASS_IP_FRAG;
+		if (avail >= off + 8 + 4 && 40 + pl >= off + 8 + 4 &&
+		    ip[off] == NH_TCP && (rd16(ip + off + 2) & 0xFFF8) == 0) {
+			if (off == 40) {
+				p->key.ext_first = NH_TCP;
+			} else {
+				uint8_t tmp[GRO_EXT_MAX];
+
+				memcpy(tmp, ip + 40, off - 40);
+				tmp[last - 40] = NH_TCP;
+				p->key.ext_sum = (uint16_t)rte_raw_cksum(tmp, off - 40);
+				p->ext_patch = (uint16_t)(last - 40);
+			}
+			memcpy(&p->key.ports, ip + off + 8, 4);
+			p->has_key = 1;
+		}
+		return;
+	}
+	p->l3_len = (uint16_t)off;
+	p->ip_len = 40 + pl;
+	p->ip_id = 0;
+	p->l3w = ((w0 >> 20) & 0xFF) << 8 | ip[7];
+	if (parse_tcp(p, ip, avail, frame) < 0)
+		return;
+	if (trailer(p, frame))
+		return;
+	finish(g, p, ip, ip + off);
+}
+
+static inline void
+gro_parse(struct tp_gro *g, struct gro_pkt *p, struct rte_mbuf *m)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t dlen = m->data_len, l2 = ETH_HLEN;
+	uint16_t et;
+	int i;
+
+	memset(&p->key, 0, sizeof(p->key));
+	p->m = m;
+	p->has_key = 0;
+	p->v6 = 0;
+	p->optlen = 0;
+	p->paylen = 0;
+	p->ext_patch = GRO_NIL;
+	if (m->ol_flags & RTE_MBUF_F_RX_LRO) {
+		p->pass = TP_GRO_PASS_LRO;
+		return;
+	}
+	if (dlen < ETH_HLEN) {
+		p->pass = m->pkt_len >= ETH_HLEN ? TP_GRO_PASS_HDR_SPLIT : TP_GRO_PASS_NOT_IP;
+		return;
+	}
+	et = rd16(d + 12);
+	/* in-frame tags are part of the compared MAC header (vlan_gro_receive) */
+	for (i = 0; i < 2 && (et == ET_8021Q || et == ET_8021AD); i++) {
+		if (dlen < l2 + 4) {
+			p->pass = m->pkt_len >= l2 + 4 ? TP_GRO_PASS_HDR_SPLIT :
+							 TP_GRO_PASS_NOT_IP;
+			return;
+		}
+		et = rd16(d + l2 + 2);
+		l2 += 4;
+	}
+	if (et != ET_IPV4 && et != ET_IPV6) {
+		p->pass = TP_GRO_PASS_NOT_IP;
+		return;
+	}
+	memcpy(p->key.l2, d, l2);
+	p->key.l2_len = (uint8_t)l2;
+	p->l2_len = (uint16_t)l2;
+	if (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) {
+		p->key.flags |= GRO_KF_VLAN;
+		p->key.vlan_tci = m->vlan_tci;
+	}
+	if (m->ol_flags & RTE_MBUF_F_RX_QINQ_STRIPPED) {
+		p->key.flags |= GRO_KF_QINQ;
+		p->key.vlan_tci_outer = m->vlan_tci_outer;
+	}
+	if (g->dsa_off >= 0)
+		gro_dsa_key(m, g->dsa_off, &p->key);
+	if (et == ET_IPV4)
+		parse_ipv4(g, p, d + l2, dlen - l2, m->pkt_len - l2);
+	else
+		parse_ipv6(g, p, d + l2, dlen - l2, m->pkt_len - l2);
+	if (p->has_key)
+		p->hash = (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH) ? m->hash.rss :
+			  sw_hash(d + l2, p->key.flags & GRO_KF_V6, p->key.ports);
+}
+
+#endif /* TP_GRO_PARSE_H */

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * tp_gro internals: the parsed view of a packet, the flow key, the flow
+ * entries and the bucketed table. Private to lib/gro.
+ *
+ * Table invariants:
+ *  - a flow entry is either on the free stack or held (in exactly one bucket
+ *    slot and on the age list); one held entry per key.
+ *  - bucket b = hash & bucket_mask holds at most GRO_BUCKET_SLOTS entries
+ *    (Linux MAX_GRO_SKBS = 8, doc §2); `used` has one bit per slot.
+ *  - the age list is in the order aggregates were started: head = oldest.
+ *  - held_segs = sum of segs over held entries.
+ */
+#ifndef TP_GRO_PRIV_H
+#define TP_GRO_PRIV_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "tp_gro.h"
+
+#define GRO_BUCKET_SLOTS 8     /* MAX_GRO_SKBS in Linux (doc §2) */
+#define GRO_NIL 0xFFFFu        /* no flow index */
+#define GRO_MAX_FLOWS 65535u
+#define GRO_L2_MAX 24          /* Ethernet + two tags (22) rounded up */
+#define GRO_OPT_MAX 40         /* TCP options: data offset 15 => 40 bytes */
+#define GRO_EXT_MAX 255        /* IPv6 extension bytes kept in the key */
+
+/* TCP flag bits inside the 32-bit flag word (bytes 12..15 of the TCP header,
+ * host order: doff/reserved/AE, flags, window). */
+#define GRO_TCPW_FIN 0x00010000u
+#define GRO_TCPW_SYN 0x00020000u
+#define GRO_TCPW_RST 0x00040000u
+#define GRO_TCPW_PSH 0x00080000u
+#define GRO_TCPW_URG 0x00200000u
+
+/* The flow key, compared as 10 64-bit words (doc §1a). */
+struct gro_key {
+	union {
+		uint64_t w[10];
+		struct {
+			uint8_t l2[GRO_L2_MAX];  /* MAC header + in-frame tags */
+			uint8_t src[16];         /* IPv4: first 4 bytes */
+			uint8_t dst[16];
+			uint32_t ports;          /* sport, dport as on the wire */
+			uint32_t v6w0;           /* IPv6 word 0 & 0xF00FFFFF; IPv4: 0 */
+			uint16_t vlan_tci;       /* stripped TCIs (0 if absent) */
+			uint16_t vlan_tci_outer;
+			uint8_t dsa_port;
+			uint8_t dsa_dev;
+			uint8_t flags;           /* GRO_KF_* */
+			uint8_t l2_len;
+			uint8_t ext_len;         /* IPv6 extension header bytes */
+			uint8_t ext_first;       /* IPv6 next header after fixed hdr */
+			uint16_t ext_sum;        /* quick check of extension bytes */
+			uint32_t pad;
+		};
+	};
+};
+
+#define GRO_KF_V6 0x01
+#define GRO_KF_VLAN 0x02     /* RTE_MBUF_F_RX_VLAN_STRIPPED */
+#define GRO_KF_QINQ 0x04     /* RTE_MBUF_F_RX_QINQ_STRIPPED */
+#define GRO_KF_DSA 0x08      /* switch port metadata valid */
+
+/* One packet as parsed by the burst loop. */
+struct gro_pkt {
+	struct rte_mbuf *m;
+	uint32_t hash;
+	uint8_t pass;          /* 0xFF: holdable; else enum tp_gro_pass_reason */
+	uint8_t has_key;       /* key valid (TCP ports known) */
+	uint8_t optlen;
+	uint8_t v6;
+	uint16_t l2_len;
+	uint16_t l3_len;       /* IP header (+ IPv6 extension headers) */
+	uint16_t l4_len;
+	uint16_t paylen;       /* TCP payload bytes */
+	uint32_t ip_len;       /* IPv4 total length; IPv6 40 + payload length */
+	uint32_t seq;
+	uint32_t ack;
+	uint32_t tcpw;         /* flag word, host order */
+	uint32_t l3w;          /* IPv4: ttl<<16|tos<<8|df; IPv6: tc<<8|hlim */
+	uint16_t ip_id;
+	uint16_t ext_patch;    /* fragment: its next-header byte in the ext
+				* bytes, compared as TCP; GRO_NIL: none */
+	const uint8_t *opts;
+	struct gro_key key;
+};
+
+#define GRO_HOLDABLE 0xFF
+
+enum gro_id_mode { GRO_ID_NONE = 0, GRO_ID_INC = 1, GRO_ID_FIXED = 2 };
+
+/* A held aggregate. Line 0 has everything a merge decision reads. */
+struct gro_flow {
+	uint32_t next_seq;
+	uint32_t ack;
+	uint32_t tcpw;        /* head's flag word */
+	uint32_t l3w;
+	uint32_t ip_len;      /* IP length of the aggregate so far */
+	uint32_t hash;
+	uint16_t mss;         /* first segment's payload */
+	uint16_t segs;        /* packets (TCP segments) in the aggregate */
+	uint16_t first_id;
+	uint16_t hdr_len;     /* l2 + l3 + l4 */
+	uint8_t id_mode;
+	uint8_t psh_fin;      /* FIN/PSH bits of the last segment (flag byte) */
+	uint8_t optlen;
+	uint8_t v6;
+	uint16_t age_prev;
+	uint16_t age_next;
+	uint32_t bucket;
+	uint32_t birth;       /* start order, for the bucket's oldest */
+	uint8_t slot;
+	uint8_t head_single;  /* the first packet is one mbuf (may be trimmed) */
+	uint16_t mbufs;       /* mbufs in the chain */
+	uint64_t start_tsc;
+	struct rte_mbuf *head;
+	struct rte_mbuf *tail;
+	uint16_t l2_len;
+	uint16_t l3_len;      /* IP header (+ IPv6 extension headers) */
+	uint8_t opts[GRO_OPT_MAX];
+	struct gro_key key;
+} __rte_cache_aligned;
+
+struct gro_bucket {
+	uint32_t hash[GRO_BUCKET_SLOTS];
+	uint16_t flow[GRO_BUCKET_SLOTS];
+	uint8_t used;
+	uint8_t pad[15];
+} __rte_cache_aligned;
+
+struct tp_gro {
+	struct tp_gro_conf conf;
+	uint32_t max_ip_len;
+	uint32_t max_segs;
+	uint32_t bucket_mask;
+	uint32_t nb_flows;
+	uint32_t held_flows;
+	uint32_t held_segs;
+	uint16_t age_head;     /* oldest */
+	uint16_t age_tail;     /* newest */
+	uint32_t nb_free;
+	uint32_t births;
+	int dsa_off;           /* tp_dsa_meta dynfield offset or -1 */
+	uint64_t fixedid_flag; /* ol_flags bit of TP_GRO_DYNFLAG_FIXEDID */
+	struct tp_gro_stats st;
+	size_t mem;
+	uint16_t *free_stack;
+	struct gro_bucket *buckets;
+	struct gro_flow *flows;
+};
+
+/* gro_csum.c */
+int gro_ipv4_hdr_ok(const void *iph);
+int gro_tcp_csum_ok(const uint8_t *l3, int v6, const uint8_t *l4, uint32_t l4_len);
+int gro_tcp_csum_ok_mbuf(const struct rte_mbuf *m, const uint8_t *l3, int v6,
+			 uint32_t l4_off, uint32_t l4_len);
+uint16_t gro_tcp_phdr_nolen(const uint8_t *l3, int v6);
+uint16_t gro_tcp_csum_full(const uint8_t *l3, int v6, const struct rte_mbuf *m,
+			   uint32_t l4_off, uint32_t l4_len);
+
+/* gro_table.c */
+uint16_t gro_flow_alloc(struct tp_gro *g);
+void gro_flow_unlink(struct tp_gro *g, uint16_t idx);
+void gro_flow_link(struct tp_gro *g, uint16_t idx, uint32_t bucket, uint8_t slot);
+uint64_t gro_fixedid_flag(void);
+
+/* gro_complete.c: complete held flow idx (removed from the table), return
+ * the packet to hand back. */
+struct rte_mbuf *gro_complete(struct tp_gro *g, uint16_t idx,
+			      enum tp_gro_flush_reason why);
+
+#endif /* TP_GRO_PRIV_H */

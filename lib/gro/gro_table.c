@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The tp_gro table: creation, the free stack of flow entries, bucket slots
+ * and the age list (invariants in gro_priv.h), and the flush calls.
+ */
+#include <errno.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+#include <rte_mbuf_dyn.h>
+
+#include "gro_priv.h"
+#include "gro_dsa.h"
+
+#define X_NAME(e, s) s,
+const char *const tp_gro_flush_reason_names[TP_GRO_FLUSH_MAX] = {
+	TP_GRO_FLUSH_REASONS(X_NAME)
+};
+const char *const tp_gro_pass_reason_names[TP_GRO_PASS_MAX] = {
+	TP_GRO_PASS_REASONS(X_NAME)
+};
+#undef X_NAME
+
+#define GRO_LOG(...) rte_log(RTE_LOG_ERR, RTE_LOGTYPE_USER1, "tp_gro: " __VA_ARGS__)
+
+uint64_t
+tp_gro_usec_to_tsc(uint64_t usec)
+{
+	return usec * rte_get_tsc_hz() / 1000000;
+}
+
+uint64_t
+gro_fixedid_flag(void)
+{
+	static const struct rte_mbuf_dynflag desc = { .name = TP_GRO_DYNFLAG_FIXEDID };
+	int bit = rte_mbuf_dynflag_lookup(TP_GRO_DYNFLAG_FIXEDID, NULL);
+
+	if (bit < 0)
+		bit = rte_mbuf_dynflag_register(&desc);
+	return bit < 0 ? 0 : RTE_BIT64(bit);
+}
+
+struct tp_gro *
+tp_gro_create(const struct tp_gro_conf *conf)
+{
+	struct tp_gro_conf c = { 0 };
+	struct tp_gro *g;
+	uint32_t nb_buckets, i;
+	int socket;
+
+	if (conf != NULL)
+		c = *conf;
+	else
+		c.socket_id = SOCKET_ID_ANY;
+	if (c.max_flows == 0)
+		c.max_flows = 1024;
+	if (c.max_flows > GRO_MAX_FLOWS) {
+		GRO_LOG("max_flows %u out of range 1..%u\n", c.max_flows, GRO_MAX_FLOWS);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (c.max_segs == 1) {
+		GRO_LOG("max_segs 1 out of range (0 or 2..65535)\n");
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (c.max_ip_len != 0 && (c.max_ip_len < 128 || c.max_ip_len > 65535)) {
+		GRO_LOG("max_ip_len %u out of range 128..65535\n", c.max_ip_len);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (c.mode != TP_GRO_MODE_BURST && c.mode != TP_GRO_MODE_AGE) {
+		GRO_LOG("mode %d is neither burst (0) nor age (1)\n", (int)c.mode);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	socket = c.socket_id;
+	/* one bucket per flow on average, so 8-slot buckets rarely fill */
+	nb_buckets = rte_align32pow2(c.max_flows);
+	g = rte_zmalloc_socket("tp_gro", sizeof(*g), RTE_CACHE_LINE_SIZE, socket);
+	if (g == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	g->conf = c;
+	g->max_ip_len = c.max_ip_len ? c.max_ip_len : 65535;
+	g->max_segs = c.max_segs ? c.max_segs : UINT32_MAX;
+	g->bucket_mask = nb_buckets - 1;
+	g->nb_flows = c.max_flows;
+	g->age_head = g->age_tail = GRO_NIL;
+	g->st.sw_csum_off = c.no_sw_csum != 0;
+	g->dsa_off = gro_dsa_offset();
+	g->fixedid_flag = gro_fixedid_flag();
+	g->buckets = rte_zmalloc_socket("tp_gro_b", sizeof(*g->buckets) * nb_buckets,
+					RTE_CACHE_LINE_SIZE, socket);
+	g->flows = rte_zmalloc_socket("tp_gro_f", sizeof(*g->flows) * c.max_flows,
+				      RTE_CACHE_LINE_SIZE, socket);
+	g->free_stack = rte_zmalloc_socket("tp_gro_s", sizeof(uint16_t) * c.max_flows,
+					   RTE_CACHE_LINE_SIZE, socket);
+	if (g->buckets == NULL || g->flows == NULL || g->free_stack == NULL ||
+	    g->fixedid_flag == 0) {
+		tp_gro_destroy(g);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	for (i = 0; i < c.max_flows; i++)
+		g->free_stack[i] = (uint16_t)(c.max_flows - 1 - i);
+	g->nb_free = c.max_flows;
+	g->mem = sizeof(*g) + sizeof(*g->buckets) * nb_buckets +
+		 sizeof(*g->flows) * c.max_flows + sizeof(uint16_t) * c.max_flows;
+	return g;
+}
+
+void
+tp_gro_destroy(struct tp_gro *g)
+{
+	if (g == NULL)
+		return;
+	if (g->flows != NULL) {
+		while (g->age_head != GRO_NIL) {
+			uint16_t idx = g->age_head;
+			struct rte_mbuf *h = g->flows[idx].head;
+
+			gro_flow_unlink(g, idx);
+			/* the chain is linked; head counters not fixed yet */
+			h->nb_segs = 1;
+			rte_pktmbuf_free(h);
+		}
+	}
+	rte_free(g->free_stack);
+	rte_free(g->flows);
+	rte_free(g->buckets);
+	rte_free(g);
+}
+
+size_t
+tp_gro_memory(const struct tp_gro *g)
+{
+	return g->mem;
+}
+
+uint16_t
+gro_flow_alloc(struct tp_gro *g)
+{
+	return g->free_stack[--g->nb_free];
+}
+
+void
+gro_flow_link(struct tp_gro *g, uint16_t idx, uint32_t bucket, uint8_t slot)
+{
+	struct gro_flow *f = &g->flows[idx];
+	struct gro_bucket *b = &g->buckets[bucket];
+
+	b->hash[slot] = f->hash;
+	b->flow[slot] = idx;
+	b->used |= (uint8_t)(1u << slot);
+	f->bucket = bucket;
+	f->slot = slot;
+	f->age_next = GRO_NIL;
+	f->age_prev = g->age_tail;
+	if (g->age_tail != GRO_NIL)
+		g->flows[g->age_tail].age_next = idx;
+	else
+		g->age_head = idx;
+	g->age_tail = idx;
+	g->held_flows++;
+	g->held_segs += f->segs;
+}
+
+void
+gro_flow_unlink(struct tp_gro *g, uint16_t idx)
+{
+	struct gro_flow *f = &g->flows[idx];
+
+	g->buckets[f->bucket].used &= (uint8_t)~(1u << f->slot);
+	if (f->age_prev != GRO_NIL)
+		g->flows[f->age_prev].age_next = f->age_next;
+	else
+		g->age_head = f->age_next;
+	if (f->age_next != GRO_NIL)
+		g->flows[f->age_next].age_prev = f->age_prev;
+	else
+		g->age_tail = f->age_prev;
+	g->held_flows--;
+	g->held_segs -= f->segs;
+	g->free_stack[g->nb_free++] = idx;
+}
+
+uint16_t
+tp_gro_flush(struct tp_gro *g, uint64_t now_tsc, struct rte_mbuf **out, uint16_t max)
+{
+	uint16_t n = 0;
+
+	while (n < max && g->age_head != GRO_NIL &&
+	       g->flows[g->age_head].start_tsc + g->conf.age_tsc <= now_tsc)
+		out[n++] = gro_complete(g, g->age_head, TP_GRO_FLUSH_AGE);
+	g->st.pkts_out += n;
+	return n;
+}
+
+uint16_t
+tp_gro_flush_all(struct tp_gro *g, struct rte_mbuf **out, uint16_t max)
+{
+	uint16_t n = 0;
+
+	while (n < max && g->age_head != GRO_NIL)
+		out[n++] = gro_complete(g, g->age_head, TP_GRO_FLUSH_ALL);
+	g->st.pkts_out += n;
+	return n;
+}
+
+uint32_t
+tp_gro_held(const struct tp_gro *g)
+{
+	return g->held_segs;
+}
+
+uint32_t
+tp_gro_held_flows(const struct tp_gro *g)
+{
+	return g->held_flows;
+}
+
+void
+tp_gro_stats_get(const struct tp_gro *g, struct tp_gro_stats *st)
+{
+	*st = g->st;
+}
+
+void
+tp_gro_stats_reset(struct tp_gro *g)
+{
+	int off = g->st.sw_csum_off;
+
+	memset(&g->st, 0, sizeof(g->st));
+	g->st.sw_csum_off = off;
+}

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * tp_gro: TCP receive-side coalescing with the Linux kernel's GRO rules.
+ *
+ * WHAT IT DOES
+ * Merges in-order TCP segments of one flow (TCP over IPv4 and over IPv6,
+ * IPv6 Hop-by-Hop, Routing and Destination Options headers included) into
+ * one mbuf chain, with the same-flow keys and flush rules of Linux GRO
+ * (shared/docs/gro-rules.md §1, net/ipv4/tcp_offload.c, net/core/gro.c):
+ *
+ *  - flow key: switch source port and device (struct tp_dsa_meta, when
+ *    lib/dsa_tag marked it valid; the "tp_dsa_meta" dynfield must be
+ *    registered before tp_gro_create(), which looks it up), stripped VLAN
+ *    TCIs (RTE_MBUF_F_RX_VLAN_STRIPPED / RTE_MBUF_F_RX_QINQ_STRIPPED:
+ *    presence and full TCI in vlan_tci / vlan_tci_outer), the whole MAC
+ *    header byte for byte including up to two in-frame 802.1Q/802.1ad tags,
+ *    IP addresses (IPv6: also version+flow label, every extension header
+ *    byte), TCP ports. The RSS hash (RTE_MBUF_F_RX_RSS_HASH) picks the
+ *    bucket when present, as skb->hash does; a different hash is a
+ *    different flow.
+ *  - flush rules (held aggregate completed, the new segment starts a new
+ *    one): TCP flag word except PSH/FIN (includes data offset, CWR and ECE,
+ *    and the window, Linux 7.0 rule for CWR), ACK number, options bytes,
+ *    sequence not exactly next, payload larger than the first segment's,
+ *    IPv4 TTL/TOS/DF, IPv4 ID neither incrementing nor fixed, IPv6 traffic
+ *    class/hop limit, merged IP length over 65535 (or conf.max_ip_len),
+ *    conf.max_segs reached.
+ *  - a segment with PSH or FIN, or shorter than the first, is appended and
+ *    then the aggregate is completed at once.
+ *  - never held ("passed through", counted by reason, see
+ *    TP_GRO_PASS_REASONS): non-TCP, IPv4 options, fragments, bad IP header
+ *    or TCP checksum, zero payload, SYN/RST/URG, truncated or inconsistent
+ *    lengths, PSH/FIN segments with nothing to join.
+ *  - L2 padding after the IP datagram of a frame shorter than 60 bytes is
+ *    trimmed before appending; any other bytes after the IP datagram make
+ *    the frame unmergeable (Linux compares the IP length with what it got).
+ *  - table full: the oldest aggregate of the bucket (8 per bucket, as the
+ *    kernel's MAX_GRO_SKBS) or of the whole table is completed first.
+ *
+ * ONE DELIBERATE DIFFERENCE FROM LINUX: ORDER. Linux lets a packet that
+ * cannot be merged (bad checksum, zero payload, SYN, ...) overtake the held
+ * aggregate of its own flow. tp_gro completes that aggregate first, so the
+ * output keeps every flow in arrival order. The merge results of the
+ * kernel's selftest (doc §3) are unchanged by this; a later segment that the
+ * kernel would still have appended to the overtaken aggregate starts a new
+ * one here instead. Frames without a TCP header to key on (non-first IPv4
+ * fragments, truncated frames, headers split over mbufs) cannot be matched
+ * to a flow and may still overtake a held aggregate.
+ *
+ * WHAT IT DOES NOT DO
+ *  - no locks: one struct tp_gro per lcore (per RX queue); never share one.
+ *  - no UDP, no tunnels (IPIP/VXLAN), no TCP over fragments, no BIG TCP.
+ *  - input mbufs may be chained (scattered jumbo frames), but all headers
+ *    must lie in the first mbuf (else passed through, "headers_split");
+ *    more than two in-frame VLAN tags, or IPv6 extension headers longer
+ *    than 255 bytes in total, pass through.
+ *  - never drops and never frees a packet: every mbuf given to it comes back
+ *    exactly once, alone or inside an aggregate.
+ *  - does not set TX offload flags: egress asks for TSO or calls
+ *    tp_gro_segment().
+ *
+ * OUTPUT FORMAT OF A MERGED PACKET (an "aggregate" of 2 or more segments)
+ *  - one chain: the first segment's mbuf(s) hold its headers and payload,
+ *    then each later segment's mbuf(s) with its payload only (its headers
+ *    are cut off with the data offset, still in the headroom). With
+ *    single-mbuf inputs that is exactly one mbuf per segment.
+ *  - headers are the first segment's, with: IPv4 total length and header
+ *    checksum rewritten, or IPv6 payload length rewritten; PSH/FIN of the
+ *    last segment OR-ed into the TCP flags; TCP checksum = the pseudo-header
+ *    checksum WITHOUT the length, folded and not complemented (what DPDK TSO
+ *    expects, rte_ipv4_phdr_cksum/rte_ipv6_phdr_cksum with
+ *    RTE_MBUF_F_TX_TCP_SEG). For IPv6 the pseudo-header uses the IPv6
+ *    header's destination and next header 6 (TCP), also behind extension
+ *    headers (where rte_ipv6_phdr_cksum would take the first next header).
+ *  - mbuf fields: RTE_MBUF_F_RX_LRO set; tso_segsz = first segment's TCP
+ *    payload (every segment but the last has exactly this size, the last
+ *    1..tso_segsz); l2_len (Ethernet + in-frame tags), l3_len (IP header +
+ *    IPv6 extension headers), l4_len (TCP header with options);
+ *    RX L4 checksum flag = RTE_MBUF_F_RX_L4_CKSUM_NONE (integrity verified,
+ *    field not a full checksum), IPv4 header checksum flag = GOOD;
+ *    the TP_GRO_DYNFLAG_FIXEDID dynamic flag when the IPv4 IDs were fixed.
+ *    Segment count: tp_gro_segs(), computed from those fields.
+ *  - a 1-segment aggregate is the original mbuf, bytes and fields untouched.
+ *
+ * Checksums: an mbuf whose ol_flags say GOOD (or NONE) is trusted, BAD is
+ * passed through; UNKNOWN is verified in software unless conf.no_sw_csum
+ * (then trusted, and counted in stats.csum_unverified).
+ */
+#ifndef TP_GRO_H
+#define TP_GRO_H
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Why an aggregate was completed. */
+#define TP_GRO_FLUSH_REASONS(X) \
+	X(PSH_FIN, "psh_fin")         /* PSH or FIN segment appended */        \
+	X(SHORT, "short_segment")     /* appended segment < tso_segsz */       \
+	X(FLAGS, "tcp_flag_word")     /* flags/doff/window differ */           \
+	X(ACK, "tcp_ack")             /* ACK number differs */                 \
+	X(OPTS, "tcp_options")        /* option bytes differ */                \
+	X(SEQ, "tcp_seq")             /* not the next in-order byte */         \
+	X(MSS, "larger_segment")      /* payload > first segment's */          \
+	X(L3, "ip_fields")            /* TTL/TOS/DF or TC/hop limit differ */  \
+	X(IPID, "ip_id")              /* IPv4 ID not inc/fixed */              \
+	X(SIZE, "ip_len_cap")         /* would exceed max IP length */         \
+	X(MAX_SEGS, "max_segs")       /* conf.max_segs reached */              \
+	X(BYPASS, "same_flow_bypass") /* unmergeable packet of this flow */    \
+	X(BUCKET_FULL, "bucket_full") /* oldest of a full bucket */            \
+	X(TABLE_FULL, "table_full")   /* oldest of a full table */             \
+	X(AGE, "age")                 /* tp_gro_flush() / age mode */          \
+	X(BURST, "burst_end")         /* end of burst, burst mode */           \
+	X(ALL, "flush_all")           /* tp_gro_flush_all() */
+
+/* Why a packet was passed through without being held. */
+#define TP_GRO_PASS_REASONS(X) \
+	X(NOT_IP, "not_ip")             /* not IPv4/IPv6 (after tags) */       \
+	X(NOT_TCP, "not_tcp")           /* IP but not TCP */                   \
+	X(IP_OPTS, "ipv4_options")      /* IHL != 5 */                         \
+	X(IP_FRAG, "ip_fragment")       /* IPv4 MF/offset, IPv6 frag hdr */    \
+	X(IP_HDR, "ip_header")          /* reserved bit, version, ext hdrs */  \
+	X(BAD_LEN, "bad_length")        /* IP/TCP lengths vs frame */          \
+	X(TRAILER, "l2_trailer")        /* bytes after IP, not padding */      \
+	X(BAD_IP_CSUM, "bad_ip_csum")   /* IPv4 header checksum */             \
+	X(BAD_L4_CSUM, "bad_tcp_csum")  /* TCP checksum */                     \
+	X(ZERO_PAYLOAD, "zero_payload") /* pure ACK etc. */                    \
+	X(TCP_FLAGS, "syn_rst_urg")     /* SYN, RST or URG */                  \
+	X(PSH_FIN, "psh_fin_alone")     /* PSH/FIN, nothing to join */         \
+	X(HDR_SPLIT, "headers_split")   /* headers span input mbufs */         \
+	X(LRO, "already_merged")        /* input already RX_LRO */
+
+#define TP_GRO_X_ENUM(e, s) TP_GRO_FLUSH_##e,
+enum tp_gro_flush_reason { TP_GRO_FLUSH_REASONS(TP_GRO_X_ENUM) TP_GRO_FLUSH_MAX };
+#undef TP_GRO_X_ENUM
+#define TP_GRO_X_ENUM(e, s) TP_GRO_PASS_##e,
+enum tp_gro_pass_reason { TP_GRO_PASS_REASONS(TP_GRO_X_ENUM) TP_GRO_PASS_MAX };
+#undef TP_GRO_X_ENUM
+
+/* Names of the reasons, indexed by the enums above. */
+extern const char *const tp_gro_flush_reason_names[TP_GRO_FLUSH_MAX];
+extern const char *const tp_gro_pass_reason_names[TP_GRO_PASS_MAX];
+
+enum tp_gro_flush_mode {
+	TP_GRO_MODE_BURST = 0, /* everything completed at the end of each merge_burst */
+	TP_GRO_MODE_AGE = 1,   /* held across bursts until older than age_tsc */
+};
+
+struct tp_gro_conf {
+	uint32_t max_flows;   /* aggregates held at once, 1..65535 (0: 1024) */
+	uint16_t max_segs;    /* segments per aggregate, 2..65535 (0: no limit
+			       * but the IP length, as Linux) */
+	uint32_t max_ip_len;  /* merged IP datagram length cap, 0: 65535
+			       * (gro_max_size 65536 => <= 65535) */
+	enum tp_gro_flush_mode mode;
+	uint64_t age_tsc;     /* AGE mode: complete aggregates started at least
+			       * this many TSC cycles ago (see tp_gro_usec_to_tsc) */
+	int no_sw_csum;       /* 1: trust checksums whose status is UNKNOWN */
+	int socket_id;        /* memory for the table; SOCKET_ID_ANY ok */
+};
+
+struct tp_gro_stats {
+	uint64_t pkts_in;        /* mbufs given to merge_burst */
+	uint64_t pkts_out;       /* mbufs handed back (passed through + aggregates) */
+	uint64_t passed;         /* of pkts_out, never held */
+	uint64_t aggregates_out; /* of pkts_out, completed aggregates (any size) */
+	uint64_t merged_out;     /* of aggregates_out, those with >= 2 segments */
+	uint64_t segs_merged;    /* input segments that left inside a merged packet */
+	uint64_t flush[TP_GRO_FLUSH_MAX];
+	uint64_t pass[TP_GRO_PASS_MAX];
+	uint64_t csum_sw_ip;     /* IPv4 header checksums verified in software */
+	uint64_t csum_sw_l4;     /* TCP checksums verified in software */
+	uint64_t csum_unverified;/* UNKNOWN checksums trusted (no_sw_csum) */
+	int sw_csum_off;         /* conf.no_sw_csum was set */
+	/* tp_gro never drops: there is no drop counter. */
+};
+
+struct tp_gro;
+
+/* Name of the dynamic ol_flags bit set on a merged IPv4 packet whose IDs were
+ * fixed (all equal) rather than incrementing (Linux SKB_GSO_TCP_FIXEDID).
+ * Registered by tp_gro_create(); tp_gro_segment() reads it. */
+#define TP_GRO_DYNFLAG_FIXEDID "tp_gro_fixedid"
+
+/* Convert microseconds to TSC cycles for conf.age_tsc. */
+uint64_t tp_gro_usec_to_tsc(uint64_t usec);
+
+/* Create a table. Returns NULL with rte_errno = EINVAL (a field out of range;
+ * the message is logged naming it) or ENOMEM. conf NULL = defaults. */
+struct tp_gro *tp_gro_create(const struct tp_gro_conf *conf);
+
+/* Free the table. Held mbufs are freed too (use tp_gro_flush_all first to
+ * keep them). NULL is a no-op. */
+void tp_gro_destroy(struct tp_gro *g);
+
+/* Memory the table uses, bytes (for benchmarks and sizing). */
+size_t tp_gro_memory(const struct tp_gro *g);
+
+/*
+ * Give a burst of n received mbufs to GRO. tp_gro takes ownership of all n.
+ * It writes to out[] the mbufs it hands back and returns their count:
+ *  - packets passed through unchanged (never held),
+ *  - aggregates completed by this burst (flush rules, table full),
+ *  - BURST mode: then every aggregate still held, oldest first (after the
+ *    call nothing is held);
+ *  - AGE mode: then aggregates started at or before now_tsc - conf.age_tsc,
+ *    oldest first, as long as out[] has room (the rest come out later).
+ * Order: events in arrival order; within a flow the output is always in
+ * arrival order. Everything else stays held (tp_gro_held()).
+ * out must have room for 2 * n mbufs (a same-flow unmergeable packet hands
+ * back the held aggregate and itself) and must not overlap pkts; pkts[] is
+ * left as it was (its pointers are not owned by the caller any more).
+ * n may be 0 (AGE mode: just the aged flush).
+ * Returns the count (0..2n), or -EINVAL when out_max < 2 * n (nothing taken).
+ */
+int tp_gro_merge_burst(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n,
+		       struct rte_mbuf **out, uint16_t out_max, uint64_t now_tsc);
+
+/* Complete aggregates started at or before now_tsc - conf.age_tsc (any mode),
+ * oldest first, at most max. Returns how many were written to out. */
+uint16_t tp_gro_flush(struct tp_gro *g, uint64_t now_tsc,
+		      struct rte_mbuf **out, uint16_t max);
+
+/* Complete every held aggregate, oldest first, at most max; call again while
+ * tp_gro_held_flows() > 0. Returns how many were written to out. */
+uint16_t tp_gro_flush_all(struct tp_gro *g, struct rte_mbuf **out, uint16_t max);
+
+/* mbufs (segments) held right now: the pipeline's held_in_gro. */
+uint32_t tp_gro_held(const struct tp_gro *g);
+/* aggregates held right now. */
+uint32_t tp_gro_held_flows(const struct tp_gro *g);
+
+/* Counters since create (or the last reset). */
+void tp_gro_stats_get(const struct tp_gro *g, struct tp_gro_stats *st);
+void tp_gro_stats_reset(struct tp_gro *g);
+
+/* Segment count of a packet out of tp_gro: ceil(TCP payload / tso_segsz) for
+ * a merged packet (RTE_MBUF_F_RX_LRO), 1 otherwise. */
+static inline uint16_t
+tp_gro_segs(const struct rte_mbuf *m)
+{
+	uint32_t hdr, pay;
+
+	if (!(m->ol_flags & RTE_MBUF_F_RX_LRO) || m->tso_segsz == 0)
+		return 1;
+	hdr = (uint32_t)m->l2_len + m->l3_len + m->l4_len;
+	pay = m->pkt_len > hdr ? m->pkt_len - hdr : 0;
+	return (uint16_t)((pay + m->tso_segsz - 1) / m->tso_segsz);
+}
+
+/*
+ * The inverse (GSO, software): split a merged packet from tp_gro back into
+ * its original segments: headers of the merged packet with, per segment,
+ * the sequence number advanced, IPv4 total length / IPv6 payload length set,
+ * IPv4 ID = first + i (or the first for all, TP_GRO_DYNFLAG_FIXEDID), PSH/FIN
+ * only on the last, IPv4 header and TCP checksums complete and valid.
+ * Segments get the merged packet's mbuf metadata (port, vlan TCIs, hash,
+ * packet_type, dynfields, ol_flags without RTE_MBUF_F_RX_LRO and the fixed-ID
+ * flag, RX L4 checksum GOOD) with l2/l3/l4_len set and tso_segsz 0.
+ * The original L2 padding of tiny frames is not restored.
+ *
+ * A packet without RTE_MBUF_F_RX_LRO (or with tso_segsz 0) is returned
+ * unchanged as out[0], result 1. (An RX_LRO packet whose payload fits one
+ * tso_segsz becomes one segment with its headers and checksums made whole.)
+ *
+ * Layout: when m is laid out as tp_gro produces it (each chained mbuf holds
+ * one segment's payload, with headroom for the headers and refcnt 1) the
+ * segments are made in place without allocating. Otherwise each segment is
+ * copied into a new mbuf from pool (NULL: not allowed, -EINVAL) and m is
+ * freed on success.
+ *
+ * Returns the number of segments written to out (1..max), or a negative
+ * errno with m untouched and still owned by the caller: -ENOSPC (more than
+ * max segments), -EINVAL (inconsistent metadata or headers), -ENOMEM.
+ */
+int tp_gro_segment(struct rte_mbuf *m, struct rte_mbuf **out, uint16_t max,
+		   struct rte_mempool *pool);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TP_GRO_H */
