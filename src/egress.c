@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Egress for TP_TX and TP_REDIRECT-to-port (contract: tp_pipeline.h):
+ *
+ *   merged packet -> hardware TSO flags (port has TSO, IP IDs incrementing)
+ *                    or tp_gro_segment() back into its frames
+ *   -> VLAN insert (lib/vlan: software, or NIC flags when the port offers it)
+ *   -> DSA tag insert for the packet's (or the map entry's) switch port
+ *   -> rte_eth_tx_burst with bounded retry, or conf->egress_cb
+ *
+ * Work is done in chunks of at most TP_EGRESS_MAX_SEGS mbufs: one insert
+ * call per library and one transmit per chunk.
+ *
+ * TSO and tags inserted in software: the NIC copies the first l2_len +
+ * l3_len + l4_len bytes in front of every segment, so l2_len grows by what
+ * the inserts add in front of the IP header (not allowed for tail taggers,
+ * refused at create).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_mbuf_dyn.h>
+
+#include "pipeline_priv.h"
+
+static void
+set_tso(struct rte_mbuf *m)
+{
+	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, m->l2_len);
+	uint64_t f = m->ol_flags & ~RTE_MBUF_F_RX_LRO;
+
+	if ((ip[0] >> 4) == 4)
+		f |= RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
+	else
+		f |= RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV6;
+	m->ol_flags = f;
+}
+
+/* After an insert burst: grow l2_len of kept TSO packets by what was added. */
+static void
+fix_l2(struct tp_pipeline *pl, uint16_t n0, struct rte_mbuf **kept, uint16_t nk)
+{
+	for (uint16_t i = 0, j = 0; i < n0 && j < nk; i++) {
+		struct rte_mbuf *m = kept[j];
+
+		if (pl->eg_orig[i] != m)
+			continue; /* dropped by the insert */
+		if (m->ol_flags & RTE_MBUF_F_TX_TCP_SEG)
+			m->l2_len += m->pkt_len - pl->eg_len[i];
+		j++;
+	}
+}
+
+static void
+remember(struct tp_pipeline *pl, uint16_t k)
+{
+	memcpy(pl->eg_orig, pl->eg, k * sizeof(pl->eg[0]));
+	for (uint16_t i = 0; i < k; i++)
+		pl->eg_len[i] = pl->eg[i]->pkt_len;
+}
+
+static uint16_t
+insert_tags(struct tp_pipeline *pl, const struct pl_port *op, int switch_port,
+	    uint16_t k)
+{
+	uint64_t vb[TP_VLAN_DROP_MAX], db[TP_DSA_DROP_MAX];
+	bool tso = pl->eg_has_tso;
+	uint16_t kept;
+
+	if (tso)
+		remember(pl, k);
+	memcpy(vb, pl->vlan_tx.drop, sizeof(vb));
+	kept = tp_vlan_insert_burst(&op->vlan, pl->eg, k, pl->eg_drops, &pl->vlan_tx);
+	if (kept < k)
+		pl_drop_lib(pl, TP_DROP_VLAN_BASE, vb, pl->vlan_tx.drop,
+			    TP_VLAN_DROP_MAX, pl->eg_drops, k - kept);
+	if (tso)
+		fix_l2(pl, k, pl->eg, kept);
+	k = kept;
+	if (!op->tag_insert || k == 0)
+		return k;
+
+	{
+		struct tp_dsa_conf c = op->dsa;
+
+		if (switch_port >= 0) {
+			c.flags |= TP_DSA_CONF_F_TX_PORT;
+			c.tx_port = (uint8_t)switch_port;
+			c.tx_device = 0;
+		}
+		if (tso)
+			remember(pl, k);
+		memcpy(db, pl->dsa_tx.drop, sizeof(db));
+		kept = tp_dsa_insert_burst(op->tagger, pl->eg, k, &c, pl->eg_drops,
+					   &pl->dsa_tx);
+		if (kept < k)
+			pl_drop_lib(pl, TP_DROP_DSA_BASE, db, pl->dsa_tx.drop,
+				    TP_DSA_DROP_MAX, pl->eg_drops, k - kept);
+		if (tso)
+			fix_l2(pl, k, pl->eg, kept);
+	}
+	return kept;
+}
+
+/* Re-tag and transmit pl->eg[0..k). */
+static void
+send_chunk(struct tp_pipeline *pl, enum tp_verdict v, uint16_t port,
+	   uint16_t queue, int switch_port, uint16_t k)
+{
+	const struct pl_port *op = &pl->port[port];
+	struct tp_port_stats *ps = &pl->st.port[port];
+	uint64_t wsent = 0, wrest = 0;
+	uint16_t sent = 0;
+
+	k = insert_tags(pl, op, switch_port, k);
+	pl->eg_has_tso = false;
+	if (k == 0)
+		return;
+	/* Weights first: once on a TX ring an mbuf may be freed at any time. */
+	for (uint16_t i = 0; i < k; i++)
+		pl->eg_w[i] = pl_weight(pl->eg[i]);
+	if (pl->conf.egress_cb != NULL) {
+		pl->conf.egress_cb(pl->conf.egress_arg, v, port, queue, pl->eg, k);
+		sent = k;
+	} else {
+		unsigned int tries = 0;
+
+		while (sent < k) {
+			sent += rte_eth_tx_burst(port, queue, pl->eg + sent, k - sent);
+			if (sent == k || tries++ >= pl->conf.tx_retries)
+				break;
+			pl->st.tx_retries++;
+		}
+	}
+	for (uint16_t i = 0; i < k; i++) {
+		if (i < sent)
+			wsent += pl->eg_w[i];
+		else
+			wrest += pl->eg_w[i];
+	}
+	if (v == TP_TX)
+		pl->st.tx += wsent;
+	else
+		pl->st.redirect += wsent;
+	ps->tx += wsent;
+	ps->tx_wire += sent;
+	if (sent < k) {
+		ps->tx_full += wrest;
+		pl_drop(pl, TP_DROP_TX_FULL, pl->eg + sent, k - sent);
+	}
+}
+
+void
+pl_egress(struct tp_pipeline *pl, enum tp_verdict v, uint16_t port,
+	  uint16_t queue, int switch_port, struct rte_mbuf **pkts, uint16_t n)
+{
+	const struct pl_port *op;
+	uint16_t k = 0;
+
+	if (port >= TP_PIPELINE_MAX_PORTS || !pl->port[port].enabled) {
+		pl_drop(pl, TP_DROP_NO_PORT, pkts, n);
+		return;
+	}
+	op = &pl->port[port];
+	pl->eg_has_tso = false;
+	if (pl->fixedid_flag == 0) {
+		int b = rte_mbuf_dynflag_lookup(TP_GRO_DYNFLAG_FIXEDID, NULL);
+
+		if (b >= 0)
+			pl->fixedid_flag = 1ULL << b;
+	}
+	for (uint16_t i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint16_t segs = tp_gro_segs(m);
+		int rc;
+
+		if (segs <= 1 || (op->tso && !(m->ol_flags & pl->fixedid_flag))) {
+			if (k == TP_EGRESS_MAX_SEGS) {
+				send_chunk(pl, v, port, queue, switch_port, k);
+				k = 0;
+			}
+			if (segs > 1) {
+				/* Hardware TSO increments IP IDs: fixed-ID
+				 * aggregates take the software path instead. */
+				set_tso(m);
+				pl->eg_has_tso = true;
+				pl->st.tso++;
+			}
+			pl->eg[k++] = m;
+			continue;
+		}
+		if (segs > TP_EGRESS_MAX_SEGS) {
+			pl_drop(pl, TP_DROP_TOO_MANY_SEGS, &pkts[i], 1);
+			continue;
+		}
+		if (k + segs > TP_EGRESS_MAX_SEGS) {
+			send_chunk(pl, v, port, queue, switch_port, k);
+			k = 0;
+		}
+		rc = tp_gro_segment(m, pl->eg + k, TP_EGRESS_MAX_SEGS - k,
+				    pl->conf.seg_pool);
+		if (rc < 0) {
+			pl_drop(pl, rc == -ENOMEM ? TP_DROP_NO_MBUF :
+				    rc == -ENOSPC ? TP_DROP_TOO_MANY_SEGS :
+				    TP_DROP_SEGMENT, &pkts[i], 1);
+			continue;
+		}
+		pl->st.segmented++;
+		k += (uint16_t)rc;
+	}
+	if (k > 0)
+		send_chunk(pl, v, port, queue, switch_port, k);
+}

@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Pipeline configuration, creation, counters (contract: tp_pipeline.h).
+ * The datapath is in pipeline_rx.c and egress.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+
+#include "pipeline_priv.h"
+#include "prog_priv.h"
+
+RTE_LOG_REGISTER(tp_pipeline_logtype, tagpipe.pipeline, NOTICE);
+
+/* The names and their counters come from the same list (tp_stats.h). */
+_Static_assert(TP_DROP_VLAN_BASE + TP_VLAN_DROP_MAX == TP_DROP_VERDICT,
+	       "drop reason list order");
+_Static_assert(TP_STATS_MAX_PORTS == TP_PIPELINE_MAX_PORTS, "port count");
+_Static_assert(TP_NB_VERDICTS == 5, "XDP has five actions");
+
+static unsigned int pl_count;
+
+/* Write the message to err and the log; returns -EINVAL. */
+static int __attribute__((format(printf, 3, 4)))
+conf_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (err != NULL && errlen > 0)
+		snprintf(err, errlen, "%s", buf);
+	PL_LOG(ERR, "%s", buf);
+	return -EINVAL;
+}
+
+void
+tp_pipeline_conf_init(struct tp_pipeline_conf *conf)
+{
+	memset(conf, 0, sizeof(*conf));
+	for (unsigned int p = 0; p < TP_PIPELINE_MAX_PORTS; p++) {
+		snprintf(conf->port[p].tagger, sizeof(conf->port[p].tagger), "none");
+		conf->port[p].vlan = TP_VLAN_POLICY_STRIP;
+		tp_vlan_conf_init(&conf->port[p].vlan_conf);
+	}
+	conf->gro.mode = TP_GRO_BURST;
+	conf->hook = TP_HOOK_AFTER_GRO;
+	conf->tx_retries = 4;
+	conf->socket_id = SOCKET_ID_ANY;
+}
+
+static int
+parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || x < lo || x > hi)
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+int
+tp_pipeline_parse_gro(struct tp_pipeline_gro *gro, const char *s, char *err,
+		      size_t errlen)
+{
+	char buf[128], *tok, *save = NULL;
+	struct tp_pipeline_gro g = *gro;
+	uint32_t v;
+	int first = 1;
+
+	if (s == NULL || strlen(s) >= sizeof(buf))
+		return conf_err(err, errlen, "gro: bad value '%s'", s ? s : "(null)");
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (first) {
+			first = 0;
+			if (strcmp(tok, "off") == 0) {
+				g.mode = TP_GRO_OFF;
+			} else if (strcmp(tok, "burst") == 0) {
+				g.mode = TP_GRO_BURST;
+			} else if (strncmp(tok, "age:", 4) == 0 &&
+				   parse_u32(tok + 4, 1, 1000000, &v) == 0) {
+				g.mode = TP_GRO_AGE;
+				g.age_usec = v;
+			} else {
+				return conf_err(err, errlen, "gro: bad mode '%s' (off, burst, "
+						"age:USEC with USEC 1..1000000)", tok);
+			}
+		} else if (strncmp(tok, "flows=", 6) == 0) {
+			if (parse_u32(tok + 6, 1, 65535, &v) < 0)
+				return conf_err(err, errlen, "gro: bad flows '%s' (1..65535)", tok + 6);
+			g.max_flows = v;
+		} else if (strncmp(tok, "segs=", 5) == 0) {
+			if (parse_u32(tok + 5, 2, 65535, &v) < 0)
+				return conf_err(err, errlen, "gro: bad segs '%s' (2..65535)", tok + 5);
+			g.max_segs = (uint16_t)v;
+		} else if (strcmp(tok, "nocsum") == 0) {
+			g.no_sw_csum = true;
+		} else {
+			return conf_err(err, errlen, "gro: bad option '%s' (flows=N, segs=N, nocsum)",
+					tok);
+		}
+	}
+	if (first)
+		return conf_err(err, errlen, "gro: bad value '%s'", s);
+	*gro = g;
+	return 0;
+}
+
+int
+tp_pipeline_parse_vlan(struct tp_port_conf *pc, const char *s, char *err,
+		       size_t errlen)
+{
+	const char *colon;
+	size_t n;
+
+	if (s == NULL)
+		return conf_err(err, errlen, "vlan: no value");
+	colon = strchr(s, ':');
+	n = colon ? (size_t)(colon - s) : strlen(s);
+	if (n == 5 && strncmp(s, "strip", 5) == 0)
+		pc->vlan = TP_VLAN_POLICY_STRIP;
+	else if (n == 4 && strncmp(s, "keep", 4) == 0)
+		pc->vlan = TP_VLAN_POLICY_KEEP;
+	else
+		return conf_err(err, errlen, "vlan: bad policy '%.*s' (strip, keep)",
+				(int)n, s);
+	if (colon != NULL && tp_vlan_conf_parse_tpids(&pc->vlan_conf, colon + 1) < 0)
+		return conf_err(err, errlen, "vlan: bad TPID list '%s'", colon + 1);
+	return 0;
+}
+
+static int
+port_setup(struct tp_pipeline *pl, unsigned int p, const struct tp_port_conf *pc,
+	   char *err, size_t errlen)
+{
+	struct pl_port *pp = &pl->port[p];
+	const char *tn = pc->tagger[0] != '\0' ? pc->tagger : "none";
+	const struct tp_pipeline_gro *g = &pl->conf.gro;
+
+	pp->enabled = true;
+	if (memchr(pc->tagger, '\0', sizeof(pc->tagger)) == NULL)
+		return conf_err(err, errlen, "port %u: tagger name not terminated", p);
+	pp->tagger = tp_dsa_tagger_find(tn);
+	if (pp->tagger == NULL) {
+		char names[1024];
+
+		tp_dsa_tagger_names(names, sizeof(names));
+		return conf_err(err, errlen, "port %u: unknown tagger '%s' (known: %s)",
+				p, tn, names);
+	}
+	pp->tag_insert = pp->tagger->proto != TP_DSA_PROTO_NONE;
+	pp->dsa = pc->dsa;
+	if (tp_dsa_conf_check(pp->tagger, &pp->dsa) < 0)
+		return conf_err(err, errlen, "port %u: tagger '%s' refuses its "
+				"configuration (n_ports %u, n_devices %u, cpu_port %u, "
+				"flags 0x%x)", p, tn, pc->dsa.n_ports, pc->dsa.n_devices,
+				pc->dsa.cpu_port, pc->dsa.flags);
+	if (pc->vlan != TP_VLAN_POLICY_STRIP && pc->vlan != TP_VLAN_POLICY_KEEP)
+		return conf_err(err, errlen, "port %u: bad VLAN policy %d", p, (int)pc->vlan);
+	pp->vlan_strip = pc->vlan == TP_VLAN_POLICY_STRIP;
+	pp->vlan = pc->vlan_conf;
+	if (pp->vlan.n_tpid == 0 || pp->vlan.n_tpid > TP_VLAN_MAX_TPIDS)
+		return conf_err(err, errlen, "port %u: bad TPID count %u (1..%u)", p,
+				pp->vlan.n_tpid, TP_VLAN_MAX_TPIDS);
+	for (unsigned int i = 0; i < pp->vlan.n_tpid; i++)
+		if (pp->vlan.tpid[i] < 0x0600)
+			return conf_err(err, errlen, "port %u: bad TPID 0x%04x", p,
+					pp->vlan.tpid[i]);
+	if (pc->tx_caps & ~(TP_PORT_TX_VLAN_INSERT | TP_PORT_TX_QINQ_INSERT | TP_PORT_TX_TSO))
+		return conf_err(err, errlen, "port %u: bad tx_caps 0x%x", p, pc->tx_caps);
+	pp->vlan.tx_offload = 0;
+	if (pc->tx_caps & TP_PORT_TX_VLAN_INSERT)
+		pp->vlan.tx_offload |= TP_VLAN_TX_OFFLOAD_VLAN;
+	if (pc->tx_caps & TP_PORT_TX_QINQ_INSERT)
+		pp->vlan.tx_offload |= TP_VLAN_TX_OFFLOAD_QINQ;
+	if ((pc->tx_caps & TP_PORT_TX_TSO) && pp->tagger->position == TP_DSA_POS_TAIL)
+		return conf_err(err, errlen, "port %u: TSO with tail tagger '%s' "
+				"(the trailer must end every segment)", p, tn);
+	pp->tso = (pc->tx_caps & TP_PORT_TX_TSO) != 0;
+	if (g->mode != TP_GRO_OFF) {
+		struct tp_gro_conf gc = {
+			.max_flows = g->max_flows,
+			.max_segs = g->max_segs,
+			.mode = g->mode == TP_GRO_AGE ? TP_GRO_MODE_AGE : TP_GRO_MODE_BURST,
+			.age_tsc = g->mode == TP_GRO_AGE ? tp_gro_usec_to_tsc(g->age_usec) : 0,
+			.no_sw_csum = g->no_sw_csum,
+			.socket_id = pl->conf.socket_id,
+		};
+
+		pp->gro = tp_gro_create(&gc);
+		if (pp->gro == NULL) {
+			if (rte_errno == ENOMEM)
+				return -ENOMEM;
+			return conf_err(err, errlen, "port %u: GRO refuses flows=%u segs=%u",
+					p, g->max_flows, g->max_segs);
+		}
+	}
+	return 0;
+}
+
+static int
+check_conf(const struct tp_pipeline_conf *c, char *err, size_t errlen)
+{
+	const struct tp_pipeline_gro *g = &c->gro;
+
+	if (g->mode != TP_GRO_OFF && g->mode != TP_GRO_BURST && g->mode != TP_GRO_AGE)
+		return conf_err(err, errlen, "gro: bad mode %d", (int)g->mode);
+	if (g->mode == TP_GRO_AGE && (g->age_usec == 0 || g->age_usec > 1000000))
+		return conf_err(err, errlen, "gro: bad age_usec %u (1..1000000)", g->age_usec);
+	if (g->max_flows > 65535)
+		return conf_err(err, errlen, "gro: bad max_flows %u (0..65535)", g->max_flows);
+	if (g->max_segs == 1)
+		return conf_err(err, errlen, "gro: bad max_segs 1 (0 or 2..65535)");
+	if (c->hook != TP_HOOK_AFTER_GRO && c->hook != TP_HOOK_BEFORE_GRO)
+		return conf_err(err, errlen, "hook: bad value %d", (int)c->hook);
+	if (c->tx_retries > 1000)
+		return conf_err(err, errlen, "tx_retries: bad value %u (0..1000)", c->tx_retries);
+	return 0;
+}
+
+int
+tp_pipeline_create(const struct tp_pipeline_conf *conf, struct tp_pipeline **out,
+		   char *err, size_t errlen)
+{
+	struct tp_pipeline *pl;
+	int rc;
+
+	if (conf == NULL || out == NULL)
+		return conf_err(err, errlen, "pipeline: NULL configuration or result");
+	rc = check_conf(conf, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = tp_dsa_meta_register();
+	if (rc < 0)
+		return conf_err(err, errlen, "pipeline: cannot register the switch-tag "
+				"mbuf field (%s)", strerror(-rc));
+	pl = rte_zmalloc_socket("tp_pipeline", sizeof(*pl), RTE_CACHE_LINE_SIZE,
+				conf->socket_id);
+	if (pl == NULL)
+		return -ENOMEM;
+	pl->conf = *conf;
+	if (conf->name != NULL)
+		snprintf(pl->name, sizeof(pl->name), "%s", conf->name);
+	else
+		snprintf(pl->name, sizeof(pl->name), "pipeline%u",
+			 __atomic_fetch_add(&pl_count, 1, __ATOMIC_RELAXED));
+	pl->conf.name = pl->name;
+	for (unsigned int p = 0; p < TP_PIPELINE_MAX_PORTS; p++) {
+		if (!conf->port[p].enabled)
+			continue;
+		rc = port_setup(pl, p, &conf->port[p], err, errlen);
+		if (rc < 0)
+			goto fail;
+	}
+	if (conf->prog != NULL) {
+		pl->prog = conf->prog;
+	} else {
+		rc = tp_prog_open(conf->prog_spec ? conf->prog_spec : "pass", &pl->prog,
+				  err, errlen);
+		if (rc < 0) {
+			if (rc == -EINVAL && err != NULL)
+				PL_LOG(ERR, "%s", err);
+			goto fail;
+		}
+		pl->own_prog = true;
+	}
+	pl->prog_burst = pl->prog->ops->burst;
+	pl->prog_priv = pl->prog->priv;
+	pl->rmap = conf->redirect;
+	if (pl->rmap != NULL) {
+		pl->rd_stamp = rte_zmalloc_socket("tp_rd_stamp",
+						  pl->rmap->n * sizeof(uint32_t), 0,
+						  conf->socket_id);
+		pl->rd_group = rte_zmalloc_socket("tp_rd_group",
+						  pl->rmap->n * sizeof(uint16_t), 0,
+						  conf->socket_id);
+		if (pl->rd_stamp == NULL || pl->rd_group == NULL) {
+			rc = -ENOMEM;
+			goto fail;
+		}
+	}
+	pl_registry_add(pl);
+	*out = pl;
+	return 0;
+fail:
+	pl->conf.name = NULL;
+	tp_pipeline_destroy(pl);
+	return rc;
+}
+
+void
+tp_pipeline_destroy(struct tp_pipeline *pl)
+{
+	if (pl == NULL)
+		return;
+	if (pl->conf.name != NULL)
+		pl_registry_del(pl);
+	for (unsigned int p = 0; p < TP_PIPELINE_MAX_PORTS; p++)
+		tp_gro_destroy(pl->port[p].gro);
+	if (pl->own_prog)
+		tp_prog_close(pl->prog);
+	rte_free(pl->rd_stamp);
+	rte_free(pl->rd_group);
+	rte_free(pl);
+}
+
+const char *
+tp_pipeline_name(const struct tp_pipeline *pl)
+{
+	return pl->name;
+}
+
+uint32_t
+tp_pipeline_held(const struct tp_pipeline *pl)
+{
+	uint32_t held = 0;
+
+	for (unsigned int p = 0; p < TP_PIPELINE_MAX_PORTS; p++)
+		if (pl->port[p].gro != NULL)
+			held += tp_gro_held(pl->port[p].gro);
+	return held;
+}
+
+int
+tp_pipeline_stats_get(const struct tp_pipeline *pl, struct tp_pipeline_stats *st)
+{
+	if (pl == NULL || st == NULL)
+		return -EINVAL;
+	*st = pl->st;
+	st->held_in_gro = tp_pipeline_held(pl);
+	return 0;
+}
+
+void
+tp_pipeline_stats_reset(struct tp_pipeline *pl)
+{
+	memset(&pl->st, 0, sizeof(pl->st));
+	memset(&pl->dsa_rx, 0, sizeof(pl->dsa_rx));
+	memset(&pl->dsa_tx, 0, sizeof(pl->dsa_tx));
+	memset(&pl->vlan_rx, 0, sizeof(pl->vlan_rx));
+	memset(&pl->vlan_tx, 0, sizeof(pl->vlan_tx));
+	pl->st.rx = tp_pipeline_held(pl);
+}
+
+void
+tp_pipeline_stats_add(struct tp_pipeline_stats *acc,
+		      const struct tp_pipeline_stats *a)
+{
+	/* The struct is all uint64_t counters. */
+	uint64_t *d = (uint64_t *)acc;
+	const uint64_t *s = (const uint64_t *)a;
+
+	_Static_assert(sizeof(*acc) % sizeof(uint64_t) == 0, "counters only");
+	for (size_t i = 0; i < sizeof(*acc) / sizeof(uint64_t); i++)
+		d[i] += s[i];
+}
+
+/* ---- drops ------------------------------------------------------------- */
+
+static void
+free_group(struct tp_pipeline *pl, enum tp_verdict v, struct rte_mbuf **pkts,
+	   uint16_t n)
+{
+	if (pl->conf.drop_cb != NULL)
+		pl->conf.drop_cb(pl->conf.drop_arg, v, pkts, n);
+	rte_pktmbuf_free_bulk(pkts, n);
+}
+
+void
+pl_drop(struct tp_pipeline *pl, enum tp_drop_reason r, struct rte_mbuf **pkts,
+	uint16_t n)
+{
+	uint64_t w = 0;
+
+	if (n == 0)
+		return;
+	for (uint16_t i = 0; i < n; i++)
+		w += pl_weight(pkts[i]);
+	pl->st.drop_reason[r] += w;
+	pl->st.drop += w;
+	free_group(pl, TP_DROP, pkts, n);
+}
+
+void
+pl_drop_lib(struct tp_pipeline *pl, unsigned int base, const uint64_t *before,
+	    const uint64_t *after, unsigned int nreasons, struct rte_mbuf **pkts,
+	    uint16_t n)
+{
+	uint64_t w = 0, counted = 0;
+	int first = -1;
+
+	if (n == 0)
+		return;
+	for (uint16_t i = 0; i < n; i++)
+		w += pl_weight(pkts[i]);
+	for (unsigned int r = 0; r < nreasons; r++) {
+		uint64_t d = after[r] - before[r];
+
+		if (d != 0 && first < 0)
+			first = (int)r;
+		pl->st.drop_reason[base + r] += d;
+		counted += d;
+	}
+	/* Frames of TSO packets beyond one per mbuf (and, defensively, any
+	 * drop the library did not count) go to the first reason. */
+	if (w > counted)
+		pl->st.drop_reason[base + (first < 0 ? 0 : (unsigned int)first)] +=
+			w - counted;
+	pl->st.drop += w;
+	free_group(pl, TP_DROP, pkts, n);
+}

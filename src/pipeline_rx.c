@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The datapath: stages on whole bursts, then actions grouped by verdict
+ * (contract: tp_pipeline.h).
+ *
+ *   rx_burst:  DSA strip -> VLAN strip -> GRO -> program -> actions
+ *   hook before GRO: DSA -> VLAN -> program -> actions (non-PASS) ;
+ *                    PASS -> GRO -> actions (all PASS)
+ *
+ * Each stage is one call per burst (the tagger's and the program's through
+ * one pointer each); the actions walk the verdict array once to partition
+ * the burst, then do one free / one callback / one transmit per group.
+ * Stage cycles come from one rte_rdtsc() per stage boundary.
+ */
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_prefetch.h>
+#include <rte_ring.h>
+
+#include "map_priv.h"
+#include "pipeline_priv.h"
+
+static inline void
+stage_add(struct tp_pipeline *pl, enum tp_stage s, uint32_t in, uint32_t out,
+	  uint32_t drop, uint64_t *t)
+{
+	uint64_t now = rte_rdtsc();
+	struct tp_stage_stats *ss = &pl->st.stage[s];
+
+	ss->calls++;
+	ss->in += in;
+	ss->out += out;
+	ss->drop += drop;
+	ss->cycles += now - *t;
+	*t = now;
+}
+
+static uint16_t
+stage_dsa(struct tp_pipeline *pl, struct pl_port *pp, struct rte_mbuf **pkts,
+	  uint16_t n)
+{
+	uint64_t before[TP_DSA_DROP_MAX];
+	uint16_t k;
+
+	memcpy(before, pl->dsa_rx.drop, sizeof(before));
+	k = tp_dsa_strip_burst(pp->tagger, pkts, n, &pp->dsa, pl->drops, &pl->dsa_rx);
+	if (k < n)
+		pl_drop_lib(pl, TP_DROP_DSA_BASE, before, pl->dsa_rx.drop,
+			    TP_DSA_DROP_MAX, pl->drops, n - k);
+	return k;
+}
+
+static uint16_t
+stage_vlan(struct tp_pipeline *pl, struct pl_port *pp, struct rte_mbuf **pkts,
+	   uint16_t n)
+{
+	uint64_t before[TP_VLAN_DROP_MAX];
+	uint16_t k;
+
+	memcpy(before, pl->vlan_rx.drop, sizeof(before));
+	k = tp_vlan_strip_burst(&pp->vlan, pkts, n, pl->drops, &pl->vlan_rx);
+	if (k < n)
+		pl_drop_lib(pl, TP_DROP_VLAN_BASE, before, pl->vlan_rx.drop,
+			    TP_VLAN_DROP_MAX, pl->drops, n - k);
+	return k;
+}
+
+static inline void
+run_prog(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
+	 struct rte_mbuf **pkts, uint16_t n)
+{
+	const struct tp_prog_env env = {
+		.priv = pl->prog_priv, .port = port, .queue = queue,
+	};
+
+	if (n > 0)
+		pl->prog_burst(&env, pkts, n, pl->verdict, pl->key);
+}
+
+/* ---- actions -------------------------------------------------------- */
+
+static void
+to_ring(struct tp_pipeline *pl, struct rte_ring *r, struct rte_mbuf **pkts,
+	uint16_t n)
+{
+	uint64_t w = 0;
+	unsigned int sent = 0, tries = 0;
+
+	/* Weights first: once enqueued, a worker may free the mbufs. */
+	for (uint16_t i = 0; i < n; i++)
+		w += pl_weight(pkts[i]);
+	while (sent < n) {
+		sent += rte_ring_enqueue_burst(r, (void **)(pkts + sent), n - sent, NULL);
+		if (sent == n || tries++ >= pl->conf.tx_retries)
+			break;
+		pl->st.tx_retries++;
+	}
+	if (sent < n) {
+		uint64_t wr = 0;
+
+		for (uint16_t i = (uint16_t)sent; i < n; i++)
+			wr += pl_weight(pkts[i]);
+		w -= wr;
+		pl_drop(pl, TP_DROP_RING_FULL, pkts + sent, (uint16_t)(n - sent));
+	}
+	pl->st.redirect += w;
+}
+
+/* REDIRECT: resolve each key once per burst, group by key, act per group. */
+static void
+redirect_groups(struct tp_pipeline *pl, struct rte_mbuf **pkts,
+		const uint32_t *keys, uint16_t n)
+{
+	struct tp_redirect_map *rm = pl->rmap;
+	uint16_t ng = 0, nmiss = 0, nhit;
+	uint32_t stamp;
+
+	if (rm == NULL) {
+		pl_drop(pl, TP_DROP_NO_TARGET, pkts, n);
+		return;
+	}
+	stamp = ++pl->stamp;
+	if (stamp == 0) { /* wrapped: forget every old stamp */
+		memset(pl->rd_stamp, 0, rm->n * sizeof(uint32_t));
+		stamp = pl->stamp = 1;
+	}
+	for (uint16_t i = 0; i < n; i++) {
+		uint32_t k = keys[i];
+		uint16_t g;
+
+		if (k >= rm->n) {
+			pl->gidx[i] = UINT16_MAX;
+			continue;
+		}
+		if (pl->rd_stamp[k] != stamp) {
+			pl->rd_stamp[k] = stamp;
+			pl->rd_group[k] = ng;
+			pl->gword[ng] = tp_redirect_map_word(rm, k);
+			pl->gcount[ng] = 0;
+			ng++;
+		}
+		g = pl->rd_group[k];
+		if (pl->gword[g] == 0) {
+			pl->gidx[i] = UINT16_MAX;
+			continue;
+		}
+		pl->gidx[i] = g;
+		pl->gcount[g]++;
+	}
+	/* Lay the groups out one after another in rgrp, misses at the end. */
+	nhit = 0;
+	for (uint16_t g = 0; g < ng; g++) {
+		pl->gof[g] = nhit;
+		nhit += pl->gcount[g];
+	}
+	for (uint16_t i = 0; i < n; i++) {
+		if (pl->gidx[i] == UINT16_MAX)
+			pl->rgrp[nhit + nmiss++] = pkts[i];
+		else
+			pl->rgrp[pl->gof[pl->gidx[i]]++] = pkts[i];
+	}
+	for (uint16_t g = 0, at = 0; g < ng; g++) {
+		uint64_t w = pl->gword[g];
+		uint16_t c = pl->gcount[g];
+
+		if (c == 0)
+			continue;
+		if (rd_kind(w) == TP_REDIRECT_RING)
+			to_ring(pl, rm->ring[rd_port(w)], pl->rgrp + at, c);
+		else
+			pl_egress(pl, TP_REDIRECT, rd_port(w), rd_queue(w),
+				  (rd_flags(w) & RD_F_SWPORT) ? rd_swport(w) : -1,
+				  pl->rgrp + at, c);
+		at += c;
+	}
+	if (nmiss > 0)
+		pl_drop(pl, TP_DROP_NO_TARGET, pl->rgrp + nhit, nmiss);
+}
+
+void
+pl_actions(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
+	   struct rte_mbuf **pkts, uint16_t n, struct rte_mbuf **pass_out,
+	   uint16_t *npass)
+{
+	uint16_t cnt[TP_NB_VERDICTS] = { 0 }, off[TP_NB_VERDICTS], at[TP_NB_VERDICTS];
+	uint64_t w[TP_NB_VERDICTS] = { 0 };
+	struct rte_mbuf **grp = pl->grp;
+	uint16_t o = 0;
+
+	if (n == 0)
+		return;
+	for (uint16_t i = 0; i < n; i++) {
+		uint8_t v = pl->verdict[i];
+		uint32_t wi = pl_weight(pkts[i]);
+
+		if (v > TP_REDIRECT) {
+			/* Out-of-range value: ABORTED (xdp.md §1.1). */
+			pl->st.bad_verdict += wi;
+			v = TP_ABORTED;
+			pl->verdict[i] = v;
+		}
+		cnt[v]++;
+		w[v] += wi;
+	}
+	for (unsigned int v = 0; v < TP_NB_VERDICTS; v++) {
+		off[v] = at[v] = o;
+		o += cnt[v];
+		pl->st.verdict[v] += w[v];
+		pl->st.verdict_pkts[v] += cnt[v];
+	}
+	for (uint16_t i = 0; i < n; i++) {
+		uint8_t v = pl->verdict[i];
+
+		if (v == TP_REDIRECT)
+			pl->rkey[at[v] - off[v]] = pl->key[i];
+		grp[at[v]++] = pkts[i];
+	}
+
+	if (cnt[TP_ABORTED] > 0) {
+		pl->st.aborted += w[TP_ABORTED];
+		if (pl->conf.drop_cb != NULL)
+			pl->conf.drop_cb(pl->conf.drop_arg, TP_ABORTED,
+					 grp + off[TP_ABORTED], cnt[TP_ABORTED]);
+		rte_pktmbuf_free_bulk(grp + off[TP_ABORTED], cnt[TP_ABORTED]);
+	}
+	if (cnt[TP_DROP] > 0)
+		pl_drop(pl, TP_DROP_VERDICT, grp + off[TP_DROP], cnt[TP_DROP]);
+	if (cnt[TP_PASS] > 0) {
+		pl->st.pass += w[TP_PASS];
+		if (pl->conf.pass_cb != NULL) {
+			pl->conf.pass_cb(pl->conf.pass_arg, port, queue,
+					 grp + off[TP_PASS], cnt[TP_PASS]);
+		} else {
+			memcpy(pass_out + *npass, grp + off[TP_PASS],
+			       cnt[TP_PASS] * sizeof(struct rte_mbuf *));
+			*npass += cnt[TP_PASS];
+		}
+	}
+	if (cnt[TP_TX] > 0)
+		pl_egress(pl, TP_TX, port, pl->conf.tx_queue, -1, grp + off[TP_TX],
+			  cnt[TP_TX]);
+	if (cnt[TP_REDIRECT] > 0)
+		redirect_groups(pl, grp + off[TP_REDIRECT], pl->rkey, cnt[TP_REDIRECT]);
+}
+
+/* ---- the burst -------------------------------------------------------- */
+
+/* Split pkts[0..n) after the program: non-PASS go to the actions now, PASS
+ * are compacted to the front of pkts; returns their count. */
+static uint16_t
+act_non_pass(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
+	     struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t keep = 0, other = 0;
+	uint64_t w = 0;
+
+	for (uint16_t i = 0; i < n; i++) {
+		if (pl->verdict[i] == TP_PASS) {
+			w += pl_weight(pkts[i]);
+			pkts[keep++] = pkts[i];
+			continue;
+		}
+		pl->out[other] = pkts[i];
+		pl->verdict[other] = pl->verdict[i];
+		pl->key[other] = pl->key[i];
+		other++;
+	}
+	/* PASS frames are counted as a verdict here, as pass after GRO. */
+	pl->st.verdict[TP_PASS] += w;
+	pl->st.verdict_pkts[TP_PASS] += keep;
+	pl_actions(pl, port, queue, pl->out, other, NULL, NULL);
+	return keep;
+}
+
+/* Hand GRO's output (or the untouched burst) to the program and actions. */
+static uint16_t
+finish(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
+       struct rte_mbuf **pkts, uint16_t n, struct rte_mbuf **pass_out,
+       uint64_t *t)
+{
+	uint64_t freed = pl->st.drop + pl->st.aborted;
+	uint16_t npass = 0;
+
+	if (pl->conf.hook == TP_HOOK_AFTER_GRO) {
+		run_prog(pl, port, queue, pkts, n);
+		stage_add(pl, TP_STAGE_VERDICT, n, n, 0, t);
+		pl_actions(pl, port, queue, pkts, n, pass_out, &npass);
+	} else {
+		/* Verdict ran before GRO: what GRO gives back is PASS. */
+		uint64_t w = 0;
+
+		for (uint16_t i = 0; i < n; i++)
+			w += pl_weight(pkts[i]);
+		pl->st.pass += w;
+		if (n > 0 && pl->conf.pass_cb != NULL)
+			pl->conf.pass_cb(pl->conf.pass_arg, port, queue, pkts, n);
+		else if (n > 0)
+			memcpy(pass_out, pkts, n * sizeof(*pkts));
+		npass = pl->conf.pass_cb != NULL ? 0 : n;
+	}
+	freed = pl->st.drop + pl->st.aborted - freed;
+	stage_add(pl, TP_STAGE_ACTIONS, n, n, (uint32_t)freed, t);
+	return npass;
+}
+
+uint16_t
+tp_pipeline_rx_burst(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
+		     struct rte_mbuf **pkts, uint16_t n)
+{
+	struct pl_port *pp;
+	uint16_t k, c;
+	uint64_t t, w = 0;
+
+	/* Frames, not mbufs: a NIC-merged (RX_LRO) mbuf counts its segments.
+	 * This loop is the first touch of each mbuf: start fetching the
+	 * headers every stage reads. */
+	for (uint16_t i = 0; i < n; i++) {
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+		rte_prefetch0(&pkts[i]->cacheline1); /* the tag meta dynfield */
+		w += pl_weight(pkts[i]);
+	}
+	pl->st.rx += w;
+	if (port >= TP_PIPELINE_MAX_PORTS || !pl->port[port].enabled) {
+		pl_drop(pl, TP_DROP_NO_PORT, pkts, n);
+		return 0;
+	}
+	pp = &pl->port[port];
+	pp->last_queue = queue;
+	if (n > TP_PIPELINE_MAX_BURST) {
+		for (uint16_t i = TP_PIPELINE_MAX_BURST; i < n; i++)
+			w -= pl_weight(pkts[i]);
+		pl_drop(pl, TP_DROP_BURST_TOO_LARGE, pkts + TP_PIPELINE_MAX_BURST,
+			n - TP_PIPELINE_MAX_BURST);
+		n = TP_PIPELINE_MAX_BURST;
+	}
+	pl->st.port[port].rx += w;
+	if (queue < TP_STATS_MAX_QUEUES)
+		pl->st.port[port].rx_queue[queue] += w;
+	/* pkts becomes the PASS output array. */
+	memcpy(pl->work, pkts, n * sizeof(*pkts));
+	t = rte_rdtsc();
+
+	k = stage_dsa(pl, pp, pl->work, n);
+	stage_add(pl, TP_STAGE_DSA, n, k, n - k, &t);
+	if (pp->vlan_strip) {
+		uint16_t k2 = stage_vlan(pl, pp, pl->work, k);
+
+		stage_add(pl, TP_STAGE_VLAN, k, k2, k - k2, &t);
+		k = k2;
+	}
+	if (pl->conf.hook == TP_HOOK_BEFORE_GRO) {
+		run_prog(pl, port, queue, pl->work, k);
+		stage_add(pl, TP_STAGE_VERDICT, k, k, 0, &t);
+		uint64_t freed = pl->st.drop + pl->st.aborted;
+		uint16_t k2 = act_non_pass(pl, port, queue, pl->work, k);
+
+		freed = pl->st.drop + pl->st.aborted - freed;
+		stage_add(pl, TP_STAGE_ACTIONS, k - k2, k - k2, (uint32_t)freed, &t);
+		k = k2;
+	}
+	if (pp->gro != NULL) {
+		/* Without pass_cb, PASS packets land in the caller's pkts[],
+		 * which has room for 2n: GRO (age mode) then completes aged
+		 * aggregates only as far as that room goes. */
+		uint16_t room = pl->conf.pass_cb != NULL ? RTE_DIM(pl->out) : 2 * n;
+		int r = tp_gro_merge_burst(pp->gro, pl->work, k, pl->out, room, t);
+
+		c = r < 0 ? 0 : (uint16_t)r; /* out has room for 2n: never < 0 */
+		stage_add(pl, TP_STAGE_GRO, k, c, 0, &t);
+	} else {
+		memcpy(pl->out, pl->work, k * sizeof(*pkts));
+		c = k;
+	}
+	return finish(pl, port, queue, pl->out, c, pkts, &t);
+}
+
+uint16_t
+tp_pipeline_flush(struct tp_pipeline *pl, bool all, struct rte_mbuf **pkts,
+		  uint16_t max)
+{
+	uint16_t npass = 0;
+
+	for (unsigned int p = 0; p < TP_PIPELINE_MAX_PORTS; p++) {
+		struct pl_port *pp = &pl->port[p];
+
+		if (pp->gro == NULL)
+			continue;
+		for (;;) {
+			uint16_t room = TP_PIPELINE_MAX_BURST, c;
+			uint64_t t = rte_rdtsc();
+
+			/* Each aggregate gives at most one PASS packet. */
+			if (pl->conf.pass_cb == NULL)
+				room = RTE_MIN(room, (uint16_t)(max - npass));
+			if (room == 0)
+				return npass;
+			c = all ? tp_gro_flush_all(pp->gro, pl->out, room) :
+				  tp_gro_flush(pp->gro, t, pl->out, room);
+			if (c == 0)
+				break;
+			stage_add(pl, TP_STAGE_GRO, 0, c, 0, &t);
+			npass += finish(pl, (uint16_t)p, pp->last_queue, pl->out, c,
+					pkts + npass, &t);
+		}
+	}
+	return npass;
+}

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * tp_pipeline: bursts of frames through DSA untag -> VLAN untag -> GRO ->
+ * verdict -> actions, XDP-style.
+ *
+ * Model
+ * -----
+ * A pipeline instance belongs to one lcore and serves one (port, queue) pair
+ * or several, with no lock on the datapath. Instances made from the same
+ * struct tp_pipeline_conf share its read-only parts (program, maps).
+ *
+ * Verdicts are the XDP action codes. The verdict hook runs after GRO by
+ * default (one verdict per merged packet) or before it, per frame.
+ *
+ * mbuf ownership
+ * --------------
+ * tp_pipeline_rx_burst() takes every mbuf it is given. Each one ends exactly
+ * once as one of:
+ *   - TP_PASS: handed to conf->pass_cb (which then owns it), or, without a
+ *     callback, returned in the caller's array (see tp_pipeline_rx_burst);
+ *   - TP_TX (ingress port, conf->tx_queue) / TP_REDIRECT to a port
+ *     (tp_map.h): re-segmented (hardware TSO flags or tp_gro_segment),
+ *     VLAN tags re-inserted (software or NIC flags), DSA tag inserted for
+ *     the packet's switch port (or the map entry's), then transmitted with
+ *     rte_eth_tx_burst, or given to conf->egress_cb (which then owns them)
+ *     when one is set; frames a TX queue refuses after conf->tx_retries
+ *     extra tries are freed and counted as the drop reason tx_full;
+ *   - TP_REDIRECT to a worker ring: enqueued as the pipeline sees it (tags
+ *     stripped, merged packets merged; metadata in the mbuf), the consumer
+ *     owns it; refused after the retries: freed, ring_full;
+ *   - TP_DROP / TP_ABORTED, or a stage's drop: shown to conf->drop_cb (if
+ *     any, read-only) and freed, counted by reason;
+ *   - held by GRO until a later burst or tp_pipeline_flush().
+ * Conservation holds after every call:
+ *   rx = pass + tx + redirect + drop + aborted + held_in_gro
+ * in frames as received (a merged packet of k frames counts k; tp_stats.h),
+ * where drop counts every freed frame (stage drops, DROP verdicts, tx_full).
+ *
+ * What it does NOT do
+ * -------------------
+ *  - no eBPF programs yet (tp_prog.h is the interface they will plug into);
+ *    no broadcast redirect (BPF_F_BROADCAST), no devmap/cpumap egress
+ *    programs;
+ *  - no check that (port, queue) targets exist as ethdev queues: a bad
+ *    target in the conf or the map is the caller's configuration (with
+ *    egress_cb set no ethdev is touched at all);
+ *  - no copy of packets: a PASS packet is the received mbuf, possibly the
+ *    head of a merged chain (RTE_MBUF_F_RX_LRO, tp_gro.h output format);
+ *  - no locking: one instance per lcore; maps and programs are shared
+ *    read-only (tp_map.h says what the control plane may update live).
+ *
+ * This header is the contract; private parts live in the .c files of src/.
+ */
+#ifndef TP_PIPELINE_H
+#define TP_PIPELINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "tp_dsa_tag.h"
+#include "tp_vlan.h"
+#include "tp_stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TP_PIPELINE_MAX_PORTS 32 /* = TP_STATS_MAX_PORTS */
+#define TP_PIPELINE_MAX_BURST 256
+
+/* XDP action codes (uapi linux/bpf.h enum xdp_action). */
+#define TP_VERDICTS(X) \
+	X(ABORTED, aborted, 0) \
+	X(DROP, drop, 1) \
+	X(PASS, pass, 2) \
+	X(TX, tx, 3) \
+	X(REDIRECT, redirect, 4)
+
+enum tp_verdict {
+#define X(U, l, v) TP_##U = v,
+	TP_VERDICTS(X)
+#undef X
+	TP_NB_VERDICTS
+};
+
+/* Name of a verdict ("pass"), or NULL when out of range. */
+const char *tp_verdict_name(enum tp_verdict v);
+
+struct tp_pipeline;
+struct tp_prog;
+struct tp_redirect_map;
+
+/* Called once per burst with every frame that got the same fate. */
+/* PASS: the callback owns pkts[0..n) (merged packets stay merged, tags stay
+ * stripped: metadata in the mbuf, see tp_prog.h for the fields). */
+typedef void (*tp_pass_cb_t)(void *arg, uint16_t port, uint16_t queue,
+			     struct rte_mbuf **pkts, uint16_t n);
+/* TX / REDIRECT to a port: replaces rte_eth_tx_burst; the callback owns
+ * pkts[0..n), which are exactly what would have been transmitted (re-tagged,
+ * re-segmented or TSO-flagged). Counted as sent. */
+typedef void (*tp_egress_cb_t)(void *arg, enum tp_verdict v, uint16_t out_port,
+			       uint16_t out_queue, struct rte_mbuf **pkts,
+			       uint16_t n);
+/* Frames about to be freed: v is TP_ABORTED for aborted ones, TP_DROP for
+ * every other drop (verdict, stage drops, tx_full, ...). Read-only; the
+ * pipeline frees them after the call. */
+typedef void (*tp_drop_cb_t)(void *arg, enum tp_verdict v,
+			     struct rte_mbuf *const *pkts, uint16_t n);
+
+/* ---- configuration ------------------------------------------------------ */
+
+enum tp_vlan_policy {
+	TP_VLAN_POLICY_STRIP = 0, /* RX strips up to two tags (lib/vlan) */
+	TP_VLAN_POLICY_KEEP = 1,  /* RX leaves tags in the frame */
+};
+
+/* Egress capabilities of a port (what its PMD offers and was configured
+ * with: RTE_ETH_TX_OFFLOAD_VLAN_INSERT, _QINQ_INSERT, _TCP_TSO). */
+#define TP_PORT_TX_VLAN_INSERT 0x1u
+#define TP_PORT_TX_QINQ_INSERT 0x2u
+#define TP_PORT_TX_TSO         0x4u
+
+struct tp_port_conf {
+	bool enabled;             /* the pipeline may receive on / send to it */
+	char tagger[32];          /* lib/dsa_tag name; "" or "none": no switch tag */
+	struct tp_dsa_conf dsa;   /* n_ports = switch ports 0..n_ports-1 accepted
+				   * (0: all the tag can name), cpu_port, ... */
+	enum tp_vlan_policy vlan; /* RX policy */
+	struct tp_vlan_conf vlan_conf; /* TPIDs (RX set, TX outer/inner);
+					* tx_offload is derived from tx_caps */
+	uint32_t tx_caps;         /* TP_PORT_TX_* */
+};
+
+enum tp_gro_policy {
+	TP_GRO_OFF = 0,
+	TP_GRO_BURST = 1,         /* merge within a burst, all out at its end */
+	TP_GRO_AGE = 2,           /* hold across bursts up to age_usec */
+};
+
+struct tp_pipeline_gro {
+	enum tp_gro_policy mode;
+	uint32_t age_usec;        /* TP_GRO_AGE: 1..1000000 */
+	uint32_t max_flows;       /* 0: 1024 (per ingress port) */
+	uint16_t max_segs;        /* 0: no limit but the IP length */
+	bool no_sw_csum;          /* trust UNKNOWN checksums (lib/gro) */
+};
+
+enum tp_verdict_hook {
+	TP_HOOK_AFTER_GRO = 0,    /* one verdict per merged packet (default) */
+	TP_HOOK_BEFORE_GRO = 1,   /* one verdict per frame; only PASS frames
+				   * go on to GRO and then to the application */
+};
+
+struct tp_pipeline_conf {
+	const char *name;         /* for telemetry; NULL: "pipeline<N>" */
+	struct tp_port_conf port[TP_PIPELINE_MAX_PORTS]; /* index = port id */
+	struct tp_pipeline_gro gro;
+	enum tp_verdict_hook hook;
+	/* The program: an opened one (shared, not owned; wins) or a spec that
+	 * create opens ("pass", "redirect:3", "acl:rules.txt"; NULL: "pass"). */
+	struct tp_prog *prog;
+	const char *prog_spec;
+	struct tp_redirect_map *redirect; /* shared, not owned; NULL: none */
+	struct rte_mempool *seg_pool;     /* for segmentation copies; NULL:
+					   * only in-place (tp_gro layout) */
+	uint16_t tx_queue;        /* this instance's queue for TP_TX, every port */
+	uint16_t tx_retries;      /* extra tries for a refusing ring; default 4 */
+	tp_pass_cb_t pass_cb;
+	void *pass_arg;
+	tp_egress_cb_t egress_cb;
+	void *egress_arg;
+	tp_drop_cb_t drop_cb;
+	void *drop_arg;
+	int socket_id;            /* SOCKET_ID_ANY ok */
+};
+
+/* Defaults: no port enabled; for each port tagger "none", VLAN strip with
+ * tp_vlan_conf_init() TPIDs, no TX caps; GRO burst mode; hook after GRO;
+ * program "pass"; tx_retries 4; socket SOCKET_ID_ANY. */
+void tp_pipeline_conf_init(struct tp_pipeline_conf *conf);
+
+/* Parse "off", "burst" or "age:USEC", optionally followed by
+ * ",flows=N", ",segs=N", ",nocsum". 0 or -EINVAL with err naming the token. */
+int tp_pipeline_parse_gro(struct tp_pipeline_gro *gro, const char *s,
+			  char *err, size_t errlen);
+/* Parse "strip", "keep", optionally ":TPID,TPID..." (hex) for the RX set.
+ * 0 or -EINVAL with err naming the token. */
+int tp_pipeline_parse_vlan(struct tp_port_conf *pc, const char *s,
+			   char *err, size_t errlen);
+
+/* ---- life cycle --------------------------------------------------------- */
+
+/*
+ * Create an instance for the calling lcore. Validates everything: unknown
+ * tagger, DSA conf the tagger refuses (tp_dsa_conf_check), TPIDs, GRO
+ * limits, program spec and its argument (acl file lines), TX TSO on a port
+ * whose tagger is a trailer (refused: the trailer must end every frame).
+ * Registers the lib/dsa_tag meta field and lib/gro's dynamic flag.
+ * Returns 0 and *out, or -EINVAL with a message naming the bad value in err
+ * (and logged on the 'tagpipe.pipeline' log type), or -ENOMEM.
+ * The conf is copied; prog / redirect / seg_pool must outlive the pipeline.
+ */
+int tp_pipeline_create(const struct tp_pipeline_conf *conf,
+		       struct tp_pipeline **out, char *err, size_t errlen);
+
+/* Free the instance. Frames still held in GRO are freed with it (call
+ * tp_pipeline_flush(pl, true, ...) first to keep them). NULL: no-op. */
+void tp_pipeline_destroy(struct tp_pipeline *pl);
+
+/* ---- datapath ----------------------------------------------------------- */
+
+/*
+ * Run n frames received on (port, queue) through the stages and carry out
+ * their verdicts. Takes ownership of all n mbufs (see the top for where
+ * each one ends). n is at most TP_PIPELINE_MAX_BURST: frames beyond it are
+ * freed and counted ("burst_too_large").
+ * PASS packets go to conf->pass_cb; without one they are written to
+ * pkts[0..r) and r is returned: pkts must then have room for 2 * n
+ * pointers (GRO in age mode can complete aggregates held from earlier
+ * bursts besides this burst's packets; it completes aged ones only as far
+ * as that room goes, the rest later). With pass_cb the result is 0.
+ * n = 0 is allowed: with pass_cb (or in a later tp_pipeline_flush) the
+ * aged aggregates are completed.
+ * A port that is not enabled in the conf: every frame is dropped
+ * ("port_not_configured"). Not thread-safe: one lcore per instance.
+ */
+uint16_t tp_pipeline_rx_burst(struct tp_pipeline *pl, uint16_t port,
+			      uint16_t queue, struct rte_mbuf **pkts,
+			      uint16_t n);
+
+/*
+ * Complete aggregates GRO holds and carry out their verdicts: all of them
+ * (all = true) or those older than the configured age (age mode; burst
+ * mode never holds across calls). The verdict sees the port the frames came
+ * in on and the last queue rx_burst was called with for that port.
+ * PASS packets go to pass_cb (then pkts may be NULL and max is ignored) or
+ * to pkts[0..r) (at most max; the rest stay held - call again while
+ * tp_pipeline_held() > 0). Returns r (0 with pass_cb).
+ */
+uint16_t tp_pipeline_flush(struct tp_pipeline *pl, bool all,
+			   struct rte_mbuf **pkts, uint16_t max);
+
+/* Frames held in GRO right now. */
+uint32_t tp_pipeline_held(const struct tp_pipeline *pl);
+
+/* ---- counters (tp_stats.h) ---------------------------------------------- */
+
+/* Copy the counters (held_in_gro computed now). 0 or -EINVAL (NULL). */
+int tp_pipeline_stats_get(const struct tp_pipeline *pl,
+			  struct tp_pipeline_stats *st);
+/* Zero the counters; held_in_gro stays what GRO holds, so conservation
+ * then holds with rx starting at held_in_gro. */
+void tp_pipeline_stats_reset(struct tp_pipeline *pl);
+/* Sum a into acc (for several instances). */
+void tp_pipeline_stats_add(struct tp_pipeline_stats *acc,
+			   const struct tp_pipeline_stats *a);
+
+const char *tp_pipeline_name(const struct tp_pipeline *pl);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TP_PIPELINE_H */

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * tp_prog: verdict programs, XDP-style.
+ *
+ * A program is a BURST function: given n packets it writes one verdict
+ * (enum tp_verdict, XDP action codes) per packet, and for TP_REDIRECT the
+ * redirect-map key. The pipeline calls it once per burst through one
+ * pointer; inside, the per-packet work is a static inline function the
+ * compiler inlines (TP_PROG_DEFINE), so there is no per-packet indirect call.
+ *
+ * The per-packet view is struct tp_xdp_md, modelled on the kernel's xdp_md
+ * (shared/docs/xdp.md §1.2) with real pointers and tagpipe's metadata:
+ *   data..data_end   the first segment of the packet, from the (untagged)
+ *                    Ethernet header; for a merged packet the rest of the
+ *                    payload is in further segments: use mbuf
+ *                    (rte_pktmbuf_read) and pkt_len, like the kernel's
+ *                    xdp.frags programs (xdp.md §1.5).
+ *   ingress_port, rx_queue, switch_port (-1: no switch tag), switch_device,
+ *   VLAN TCIs the pipeline or the NIC stripped (nb_vlan 0..2), gro_segs.
+ * A program may read and write packet bytes inside data..data_end (the "tx"
+ * built-in swaps MACs); it must not change the mbuf's length or chain, nor
+ * free it. A value above TP_REDIRECT is treated as TP_ABORTED and counted
+ * (bad_verdict), like the kernel's bpf_warn_invalid_xdp_action (xdp.md §1.1).
+ *
+ * Programs are found by name. Built-ins (src/prog_builtin.c, prog_acl.c):
+ *   pass               every packet TP_PASS
+ *   drop               every packet TP_DROP
+ *   tx                 swap source and destination MAC, TP_TX
+ *   redirect:N         every packet TP_REDIRECT to map key N (0..2^32-1)
+ *   by-switch-port     TP_REDIRECT to key = source switch port; packets
+ *                      without a switch tag: TP_PASS
+ *   acl:FILE           5-tuple rules from FILE, first match gives the
+ *                      verdict, no match: the file's "default" (pass if
+ *                      absent). File format: tp_acl.h.
+ * User programs: fill a struct tp_prog_ops and tp_prog_register() it before
+ * creating pipelines that name it. A spec is "NAME" or "NAME:ARG"; ARG goes
+ * to ops->init.
+ */
+#ifndef TP_PROG_H
+#define TP_PROG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "tp_dsa_tag.h"
+#include "tp_gro.h"
+#include "tp_pipeline.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The per-packet context (read-only for the program but redirect_key). */
+struct tp_xdp_md {
+	uint8_t *data;            /* first byte of the frame (MAC header) */
+	uint8_t *data_end;        /* end of the first segment's data */
+	struct rte_mbuf *mbuf;    /* the whole packet */
+	uint32_t pkt_len;         /* all segments */
+	uint16_t ingress_port;
+	uint16_t rx_queue;
+	int16_t switch_port;      /* source switch port, -1 without a tag */
+	uint8_t switch_device;
+	uint8_t nb_vlan;          /* stripped tags: 0, 1 (vlan_tci), 2 (+outer) */
+	uint16_t vlan_tci;
+	uint16_t vlan_tci_outer;
+	uint16_t gro_segs;        /* input frames in this packet (1 unless merged) */
+	uint32_t redirect_key;    /* OUT: map key when returning TP_REDIRECT (0) */
+};
+
+/* What a burst function knows besides the packets. */
+struct tp_prog_env {
+	void *priv;               /* the program's state from ops->init */
+	uint16_t port;            /* ingress port and queue of the burst */
+	uint16_t queue;
+};
+
+/* Fill verdict[0..n) (enum tp_verdict values) and key[0..n) (redirect key,
+ * read only where verdict is TP_REDIRECT). n is 1..TP_PIPELINE_MAX_BURST. */
+typedef void (*tp_prog_burst_fn)(const struct tp_prog_env *env,
+				 struct rte_mbuf **pkts, uint16_t n,
+				 uint8_t *verdict, uint32_t *key);
+
+struct tp_prog_ops {
+	const char *name;         /* [a-z0-9_-]+, unique */
+	const char *usage;        /* one line, e.g. "redirect:N  all to entry N" */
+	/* Optional. arg: text after ':' in the spec, or NULL. Returns 0 and
+	 * sets *priv, or a negative errno with a message naming the bad
+	 * value written to err (errlen bytes). */
+	int (*init)(const char *arg, void **priv, char *err, size_t errlen);
+	void (*fini)(void *priv); /* optional */
+	tp_prog_burst_fn burst;
+};
+
+/* Fill the context of packet m (inline: used inside burst functions). */
+static inline void
+tp_xdp_md_fill(struct tp_xdp_md *c, const struct tp_prog_env *env,
+	       struct rte_mbuf *m)
+{
+	uint64_t f = m->ol_flags;
+
+	c->data = rte_pktmbuf_mtod(m, uint8_t *);
+	c->data_end = c->data + m->data_len;
+	c->mbuf = m;
+	c->pkt_len = m->pkt_len;
+	c->ingress_port = env->port;
+	c->rx_queue = env->queue;
+	c->switch_port = -1;
+	c->switch_device = 0;
+	if (tp_dsa_meta_offset >= 0) {
+		const struct tp_dsa_meta *dm = tp_dsa_meta(m);
+
+		if (dm->flags & TP_DSA_META_F_VALID) {
+			c->switch_port = dm->port;
+			c->switch_device = dm->device;
+		}
+	}
+	c->nb_vlan = (f & RTE_MBUF_F_RX_QINQ_STRIPPED) ? 2 :
+		     (f & RTE_MBUF_F_RX_VLAN_STRIPPED) ? 1 : 0;
+	c->vlan_tci = c->nb_vlan ? m->vlan_tci : 0;
+	c->vlan_tci_outer = c->nb_vlan == 2 ? m->vlan_tci_outer : 0;
+	c->gro_segs = tp_gro_segs(m);
+	c->redirect_key = 0;
+}
+
+/*
+ * Make a burst function `name` from a per-packet function
+ *   static inline enum tp_verdict fn(void *priv, struct tp_xdp_md *ctx);
+ * The result has type tp_prog_burst_fn.
+ */
+#define TP_PROG_DEFINE(name, fn)                                              \
+	static void name(const struct tp_prog_env *env,                       \
+			 struct rte_mbuf **pkts, uint16_t n,                  \
+			 uint8_t *verdict, uint32_t *key)                     \
+	{                                                                     \
+		struct tp_xdp_md ctx;                                         \
+		for (uint16_t i = 0; i < n; i++) {                            \
+			tp_xdp_md_fill(&ctx, env, pkts[i]);                   \
+			verdict[i] = (uint8_t)fn(env->priv, &ctx);            \
+			key[i] = ctx.redirect_key;                            \
+		}                                                             \
+	}
+
+/* Register a program (ops must stay valid; not copied). Not thread-safe
+ * against tp_prog_open. Returns 0, -EINVAL (NULL ops/name/burst, bad name
+ * characters), -EEXIST (name taken, built-ins included), -ENOSPC (64 max). */
+int tp_prog_register(const struct tp_prog_ops *ops);
+
+/* Registered program by name (built-ins included), or NULL. */
+const struct tp_prog_ops *tp_prog_find(const char *name);
+
+/* "acl, by-switch-port, drop, pass, redirect, tx, ..." into buf, snprintf
+ * semantics. */
+int tp_prog_names(char *buf, size_t len);
+
+/* An opened program: ops + its state. Read-only once opened, so pipelines
+ * on several lcores may share one. */
+struct tp_prog;
+
+/* Open "NAME" or "NAME:ARG". Returns 0 and *out, or -EINVAL (unknown name,
+ * bad argument; err says which value) or -ENOMEM. */
+int tp_prog_open(const char *spec, struct tp_prog **out, char *err,
+		 size_t errlen);
+/* Close (fini + free). NULL is a no-op. */
+void tp_prog_close(struct tp_prog *p);
+const struct tp_prog_ops *tp_prog_ops_of(const struct tp_prog *p);
+void *tp_prog_priv(const struct tp_prog *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TP_PROG_H */

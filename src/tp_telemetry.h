@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * tp_telemetry: the pipeline's counters through DPDK's rte_telemetry, so
+ * usertools/dpdk-telemetry.py (or any client of the telemetry socket) reads
+ * them:
+ *   /tagpipe/pipelines          names of the live pipeline instances
+ *   /tagpipe/stats[,NAME]       conservation and verdict counters (frames),
+ *                               summed over all instances or of NAME
+ *   /tagpipe/drops[,NAME]       every drop reason by name
+ *   /tagpipe/stages[,NAME]      per stage: calls, in, out, drop, cycles
+ *   /tagpipe/ports[,NAME]       per configured port: rx, tx, tx_full, ...
+ * Every pipeline made by tp_pipeline_create() is listed until destroyed.
+ * Values are read without stopping the datapath: each 64-bit counter is
+ * whole, the set may straddle a burst.
+ */
+#ifndef TP_TELEMETRY_H
+#define TP_TELEMETRY_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Register the endpoints (idempotent). Call after rte_eal_init(). Returns 0
+ * or the negative errno of rte_telemetry_register_cmd. */
+int tp_telemetry_register(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TP_TELEMETRY_H */

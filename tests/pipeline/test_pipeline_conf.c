@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Configuration: every bad value is refused with -EINVAL and a message
+ * naming it; the option parsers; program registry; counters reset;
+ * telemetry registration.
+ */
+#include "pl_test.h"
+
+static struct rte_mempool *mp;
+
+static int
+setup(void **state)
+{
+	(void)state;
+	tp_test_eal_init(NULL);
+	if (mp == NULL)
+		mp = tp_test_pool_create("plc", 64, 0);
+	return 0;
+}
+
+struct conf_case {
+	const char *name;
+	void (*edit)(struct tp_pipeline_conf *c);
+	const char *msg;   /* substring of the error */
+};
+
+static void
+e_tagger(struct tp_pipeline_conf *c)
+{
+	snprintf(c->port[2].tagger, sizeof(c->port[2].tagger), "edsa2");
+}
+
+static void
+e_tso_trailer(struct tp_pipeline_conf *c)
+{
+	snprintf(c->port[0].tagger, sizeof(c->port[0].tagger), "trailer");
+	c->port[0].tx_caps = TP_PORT_TX_TSO;
+}
+
+static void
+e_caps(struct tp_pipeline_conf *c)
+{
+	c->port[0].tx_caps = 0x80;
+}
+
+static void
+e_tpid(struct tp_pipeline_conf *c)
+{
+	c->port[0].vlan_conf.tpid[0] = 0x05DC;
+}
+
+static void
+e_age(struct tp_pipeline_conf *c)
+{
+	c->gro.mode = TP_GRO_AGE;
+	c->gro.age_usec = 0;
+}
+
+static void
+e_flows(struct tp_pipeline_conf *c)
+{
+	c->gro.max_flows = 70000;
+}
+
+static void
+e_segs(struct tp_pipeline_conf *c)
+{
+	c->gro.max_segs = 1;
+}
+
+static void
+e_prog(struct tp_pipeline_conf *c)
+{
+	c->prog_spec = "nope";
+}
+
+static void
+e_redirect_key(struct tp_pipeline_conf *c)
+{
+	c->prog_spec = "redirect:abc";
+}
+
+static void
+e_pass_arg(struct tp_pipeline_conf *c)
+{
+	c->prog_spec = "pass:1";
+}
+
+static void
+e_acl_nofile(struct tp_pipeline_conf *c)
+{
+	c->prog_spec = "acl";
+}
+
+static void
+e_hook(struct tp_pipeline_conf *c)
+{
+	c->hook = (enum tp_verdict_hook)7;
+}
+
+static void
+e_vlan_policy(struct tp_pipeline_conf *c)
+{
+	c->port[0].vlan = (enum tp_vlan_policy)9;
+}
+
+static const struct conf_case cases[] = {
+	{ "tagger", e_tagger, "port 2: unknown tagger 'edsa2' (known: " },
+	{ "tso+trailer", e_tso_trailer, "port 0: TSO with tail tagger 'trailer'" },
+	{ "caps", e_caps, "port 0: bad tx_caps 0x80" },
+	{ "tpid", e_tpid, "port 0: bad TPID 0x05dc" },
+	{ "age", e_age, "gro: bad age_usec 0 (1..1000000)" },
+	{ "flows", e_flows, "gro: bad max_flows 70000" },
+	{ "segs", e_segs, "gro: bad max_segs 1" },
+	{ "prog", e_prog, "program: unknown program 'nope' (known: acl, by-switch-port, drop, pass" },
+	{ "redirect key", e_redirect_key, "program redirect: bad map key 'abc'" },
+	{ "pass arg", e_pass_arg, "program: 'pass' takes no argument (got '1')" },
+	{ "acl no file", e_acl_nofile, "program acl: needs a rules file (acl:FILE)" },
+	{ "hook", e_hook, "hook: bad value 7" },
+	{ "vlan policy", e_vlan_policy, "port 0: bad VLAN policy 9" },
+};
+
+static void
+test_bad_conf(void **state)
+{
+	(void)state;
+	for (unsigned int i = 0; i < RTE_DIM(cases); i++) {
+		struct tp_pipeline_conf c;
+		struct tp_pipeline *pl = NULL;
+		char err[512] = "";
+
+		tp_pipeline_conf_init(&c);
+		c.port[0].enabled = true;
+		c.port[2].enabled = true;
+		cases[i].edit(&c);
+		assert_int_equal(tp_pipeline_create(&c, &pl, err, sizeof(err)), -EINVAL);
+		if (strstr(err, cases[i].msg) == NULL)
+			fail_msg("%s: got '%s', want '%s'", cases[i].name, err, cases[i].msg);
+		assert_null(pl);
+	}
+}
+
+static void
+test_parsers(void **state)
+{
+	struct tp_pipeline_gro g = { 0 };
+	struct tp_pipeline_conf c;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(tp_pipeline_parse_gro(&g, "age:500,flows=64,segs=8,nocsum",
+					       err, sizeof(err)), 0);
+	assert_int_equal(g.mode, TP_GRO_AGE);
+	assert_int_equal(g.age_usec, 500);
+	assert_int_equal(g.max_flows, 64);
+	assert_int_equal(g.max_segs, 8);
+	assert_true(g.no_sw_csum);
+	assert_int_equal(tp_pipeline_parse_gro(&g, "off", err, sizeof(err)), 0);
+	assert_int_equal(g.mode, TP_GRO_OFF);
+	assert_int_equal(tp_pipeline_parse_gro(&g, "age:0", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "gro: bad mode 'age:0' (off, burst, age:USEC with USEC 1..1000000)");
+	assert_int_equal(tp_pipeline_parse_gro(&g, "burst,flows=70000", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "gro: bad flows '70000' (1..65535)");
+	assert_int_equal(tp_pipeline_parse_gro(&g, "burst,fast", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "gro: bad option 'fast' (flows=N, segs=N, nocsum)");
+	assert_int_equal(g.mode, TP_GRO_OFF); /* unchanged on error */
+
+	tp_pipeline_conf_init(&c);
+	assert_int_equal(tp_pipeline_parse_vlan(&c.port[0], "keep", err, sizeof(err)), 0);
+	assert_int_equal(c.port[0].vlan, TP_VLAN_POLICY_KEEP);
+	assert_int_equal(tp_pipeline_parse_vlan(&c.port[0], "strip:8100,9100", err, sizeof(err)), 0);
+	assert_int_equal(c.port[0].vlan, TP_VLAN_POLICY_STRIP);
+	assert_int_equal(c.port[0].vlan_conf.n_tpid, 2);
+	assert_int_equal(c.port[0].vlan_conf.tpid[1], 0x9100);
+	assert_int_equal(tp_pipeline_parse_vlan(&c.port[0], "wrap", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "vlan: bad policy 'wrap' (strip, keep)");
+	assert_int_equal(tp_pipeline_parse_vlan(&c.port[0], "strip:zz", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "vlan: bad TPID list 'zz'");
+}
+
+static inline enum tp_verdict
+always_tx(void *priv, struct tp_xdp_md *ctx)
+{
+	(void)priv;
+	(void)ctx;
+	return TP_TX;
+}
+TP_PROG_DEFINE(always_tx_burst, always_tx)
+
+static void
+test_registry(void **state)
+{
+	static const struct tp_prog_ops bad_name = { .name = "Bad Name", .burst = always_tx_burst };
+	static const struct tp_prog_ops dup = { .name = "pass", .burst = always_tx_burst };
+	static const struct tp_prog_ops ok = { .name = "test-always-tx", .burst = always_tx_burst };
+	char names[512];
+	int n;
+
+	(void)state;
+	assert_int_equal(tp_prog_register(NULL), -EINVAL);
+	assert_int_equal(tp_prog_register(&bad_name), -EINVAL);
+	assert_int_equal(tp_prog_register(&dup), -EEXIST);
+	assert_int_equal(tp_prog_register(&ok), 0);
+	assert_ptr_equal(tp_prog_find("test-always-tx"), &ok);
+	assert_null(tp_prog_find("test-never"));
+	n = tp_prog_names(names, sizeof(names));
+	assert_string_equal(names, "acl, by-switch-port, drop, pass, redirect, "
+			    "test-always-tx, tx");
+	assert_int_equal(n, (int)strlen(names));
+	/* snprintf semantics: the full length even when cut. */
+	assert_int_equal(tp_prog_names(names, 4), n);
+	assert_string_equal(names, "acl");
+}
+
+/* A program opened once and shared by two instances; reset of counters. */
+static void
+test_shared_prog_and_reset(void **state)
+{
+	unsigned int start = tp_test_pool_in_use(mp);
+	struct tp_pipeline_conf c;
+	struct tp_pipeline_stats st, sum = { 0 };
+	struct tp_pipeline *a = NULL, *b = NULL;
+	struct tp_prog *prog = NULL;
+	struct rte_mbuf *m[2];
+	struct pl_spec s;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(tp_prog_open("drop", &prog, err, sizeof(err)), 0);
+	tp_pipeline_conf_init(&c);
+	c.port[0].enabled = true;
+	c.prog = prog;
+	c.prog_spec = "tx"; /* ignored: prog wins */
+	c.name = "plc-a";
+	assert_int_equal(tp_pipeline_create(&c, &a, err, sizeof(err)), 0);
+	c.name = NULL;
+	assert_int_equal(tp_pipeline_create(&c, &b, err, sizeof(err)), 0);
+	assert_string_equal(tp_pipeline_name(a), "plc-a");
+	assert_non_null(strstr(tp_pipeline_name(b), "pipeline"));
+	pl_default_spec(&s);
+	m[0] = pl_mbuf(mp, &s);
+	assert_int_equal(tp_pipeline_rx_burst(a, 0, 0, m, 1), 0);
+	m[0] = pl_mbuf(mp, &s);
+	assert_int_equal(tp_pipeline_rx_burst(b, 0, 1, m, 1), 0);
+	tp_pipeline_stats_get(a, &st);
+	tp_pipeline_stats_add(&sum, &st);
+	tp_pipeline_stats_get(b, &st);
+	assert_int_equal(st.port[0].rx_queue[1], 1);
+	tp_pipeline_stats_add(&sum, &st);
+	assert_int_equal(sum.rx, 2);
+	assert_int_equal(sum.drop_reason[TP_DROP_VERDICT], 2);
+	tp_pipeline_stats_reset(a);
+	tp_pipeline_stats_get(a, &st);
+	assert_int_equal(st.rx, 0);
+	assert_int_equal(st.drop, 0);
+	pl_assert_conservation(a);
+	assert_int_equal(tp_telemetry_register(), 0);
+	assert_int_equal(tp_telemetry_register(), 0);
+	tp_pipeline_destroy(a);
+	tp_pipeline_destroy(b);
+	tp_prog_close(prog);
+	assert_int_equal(tp_pipeline_stats_get(NULL, &st), -EINVAL);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_bad_conf, setup),
+		cmocka_unit_test_setup(test_parsers, setup),
+		cmocka_unit_test_setup(test_registry, setup),
+		cmocka_unit_test_setup(test_shared_prog_and_reset, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
