@@ -358,6 +358,8 @@ static_assert(offsetof(struct aqc_rx_desc_wb, vlan) == 14, "doc 5.4");
 union aqc_rx_desc {
 	struct aqc_rx_desc_read read;
 	struct aqc_rx_desc_wb wb;
+	uint32_t dw[4];      /* dword view: the model writes dword 2 last */
+	uint64_t qw[2];      /* qword view: the driver reads qword 1 (DD) first */
 };
 static_assert(sizeof(union aqc_rx_desc) == 16, "doc 5.4");
 

@@ -1,0 +1,656 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * net_aqc: device operations and PCI probe of the A1 AQC chips.
+ *
+ * Probe (doc 10.1 steps 1-5): map BAR0, mask interrupts, soft reset, pick
+ * the firmware interface, read the permanent MAC. Start (steps 6-23): reset
+ * again, program the TX/RX paths, filters, link request, RSS, rings, then
+ * turn the packet buffers on. The PMD polls; interrupts stay masked.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <bus_pci_driver.h>
+#include <ethdev_pci.h>
+#include <rte_cycles.h>
+#include <rte_malloc.h>
+
+#include "aqc_ethdev.h"
+#include "aqc_log.h"
+
+RTE_LOG_REGISTER_SUFFIX(aqc_logtype_init, init, NOTICE);
+RTE_LOG_REGISTER_SUFFIX(aqc_logtype_driver, driver, NOTICE);
+RTE_LOG_REGISTER_SUFFIX(aqc_logtype_fw, fw, NOTICE);
+RTE_LOG_REGISTER_SUFFIX(aqc_logtype_model, model, NOTICE);
+
+/* ---- statistics: free-running registers accumulated as deltas ---- */
+
+static void
+stats_update(struct aqc_adapter *ad)
+{
+	struct aqc_dma_counters now;
+
+	aqc_hw_read_dma_counters(&ad->hw, &now);
+	ad->dma_acc.rx_pkts += now.rx_pkts - ad->dma_last.rx_pkts;
+	ad->dma_acc.rx_octets += now.rx_octets - ad->dma_last.rx_octets;
+	ad->dma_acc.tx_pkts += now.tx_pkts - ad->dma_last.tx_pkts;
+	ad->dma_acc.tx_octets += now.tx_octets - ad->dma_last.tx_octets;
+	ad->dma_acc.rx_drops += now.rx_drops - ad->dma_last.rx_drops;
+	ad->dma_last = now;
+}
+
+static void
+fw_stats_update(struct aqc_adapter *ad)
+{
+	struct aqc_fw_stats now;
+	const uint32_t *n = (const uint32_t *)&now, *l = (const uint32_t *)&ad->fw_last;
+
+	if (aqc_fw_read_stats(&ad->hw, &now) != 0)
+		return;
+	for (unsigned int i = 0; i < RTE_DIM(ad->fw_acc); i++)
+		ad->fw_acc[i] += (uint32_t)(n[i] - l[i]);
+	ad->fw_last = now;
+}
+
+/* After a reset the counters restart from zero: take new baselines. */
+static void
+stats_rebase(struct aqc_adapter *ad)
+{
+	aqc_hw_read_dma_counters(&ad->hw, &ad->dma_last);
+	if (aqc_fw_read_stats(&ad->hw, &ad->fw_last) != 0)
+		memset(&ad->fw_last, 0, sizeof(ad->fw_last));
+}
+
+static int
+aqc_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+{
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+
+	stats_update(ad);
+	st->ipackets = ad->dma_acc.rx_pkts;
+	st->ibytes = ad->dma_acc.rx_octets;
+	st->opackets = ad->dma_acc.tx_pkts;
+	st->obytes = ad->dma_acc.tx_octets;
+	st->imissed = ad->dma_acc.rx_drops;
+	st->ierrors = 0;
+	for (uint16_t i = 0; i < dev->data->nb_rx_queues; i++) {
+		struct aqc_rx_queue *rxq = dev->data->rx_queues[i];
+
+		if (rxq == NULL)
+			continue;
+		st->ierrors += rxq->errors;
+		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			st->q_ipackets[i] = rxq->pkts;
+			st->q_ibytes[i] = rxq->bytes;
+			st->q_errors[i] = rxq->errors;
+		}
+	}
+	st->oerrors = 0;
+	for (uint16_t i = 0; i < dev->data->nb_tx_queues; i++) {
+		struct aqc_tx_queue *txq = dev->data->tx_queues[i];
+
+		if (txq == NULL)
+			continue;
+		st->oerrors += txq->errors;
+		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			st->q_opackets[i] = txq->pkts;
+			st->q_obytes[i] = txq->bytes;
+		}
+	}
+	return 0;
+}
+
+static int
+aqc_stats_reset(struct rte_eth_dev *dev)
+{
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+
+	stats_update(ad);
+	if (ad->started)
+		fw_stats_update(ad);
+	memset(&ad->dma_acc, 0, sizeof(ad->dma_acc));
+	memset(ad->fw_acc, 0, sizeof(ad->fw_acc));
+	for (uint16_t i = 0; i < dev->data->nb_rx_queues; i++) {
+		struct aqc_rx_queue *rxq = dev->data->rx_queues[i];
+
+		if (rxq != NULL)
+			rxq->pkts = rxq->bytes = rxq->errors = rxq->nombuf = 0;
+	}
+	for (uint16_t i = 0; i < dev->data->nb_tx_queues; i++) {
+		struct aqc_tx_queue *txq = dev->data->tx_queues[i];
+
+		if (txq != NULL)
+			txq->pkts = txq->bytes = txq->errors = 0;
+	}
+	dev->data->rx_mbuf_alloc_failed = 0;
+	return 0;
+}
+
+/* xstats: the firmware MAC counters (doc 3.1), names from the same list. */
+static const char *const aqc_xstat_names[] = {
+#define AQC_XSTAT_NAME(n) "mac_" #n,
+	AQC_FW_STATS(AQC_XSTAT_NAME)
+#undef AQC_XSTAT_NAME
+};
+
+static int
+aqc_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *names,
+		     unsigned int size)
+{
+	(void)dev;
+	if (names != NULL)
+		for (unsigned int i = 0; i < RTE_DIM(aqc_xstat_names) && i < size; i++)
+			snprintf(names[i].name, sizeof(names[i].name), "%s",
+				 aqc_xstat_names[i]);
+	return RTE_DIM(aqc_xstat_names);
+}
+
+static int
+aqc_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned int n)
+{
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+
+	if (xs == NULL || n < RTE_DIM(aqc_xstat_names))
+		return RTE_DIM(aqc_xstat_names);
+	if (ad->started)
+		fw_stats_update(ad);
+	for (unsigned int i = 0; i < RTE_DIM(aqc_xstat_names); i++) {
+		xs[i].id = i;
+		xs[i].value = ad->fw_acc[i];
+	}
+	return RTE_DIM(aqc_xstat_names);
+}
+
+/* ---- configuration ---- */
+
+static int
+aqc_dev_configure(struct rte_eth_dev *dev)
+{
+	struct rte_eth_conf *c = &dev->data->dev_conf;
+
+	if (c->rxmode.mq_mode & RTE_ETH_MQ_RX_RSS_FLAG)
+		c->rxmode.offloads |= RTE_ETH_RX_OFFLOAD_RSS_HASH;
+	if (c->rxmode.mq_mode != RTE_ETH_MQ_RX_NONE &&
+	    c->rxmode.mq_mode != RTE_ETH_MQ_RX_RSS) {
+		AQC_LOG(ERR, DRIVER, "rx mq_mode %d not supported (only none or RSS)",
+			c->rxmode.mq_mode);
+		return -EINVAL;
+	}
+	if (c->link_speeds & RTE_ETH_LINK_SPEED_FIXED) {
+		AQC_LOG(ERR, DRIVER, "fixed link speed not supported (autonegotiation only)");
+		return -EINVAL;
+	}
+	return aqc_rss_configure(dev);
+}
+
+static uint32_t
+speed_capa(uint32_t caps)
+{
+	uint32_t s = 0;
+
+	if (caps & AQC_RATE_100M)
+		s |= RTE_ETH_LINK_SPEED_100M;
+	if (caps & AQC_RATE_1G)
+		s |= RTE_ETH_LINK_SPEED_1G;
+	if (caps & AQC_RATE_2G5)
+		s |= RTE_ETH_LINK_SPEED_2_5G;
+	if (caps & AQC_RATE_5G)
+		s |= RTE_ETH_LINK_SPEED_5G;
+	if (caps & AQC_RATE_10G)
+		s |= RTE_ETH_LINK_SPEED_10G;
+	return s;
+}
+
+static int
+aqc_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *di)
+{
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+
+	di->max_rx_queues = AQC_MAX_QUEUES;
+	di->max_tx_queues = AQC_MAX_QUEUES;
+	di->min_rx_bufsize = AQC_RX_BUF_UNIT;
+	di->max_rx_pktlen = AQC_MAX_FRAME;
+	di->max_mtu = AQC_MAX_FRAME - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
+	di->min_mtu = RTE_ETHER_MIN_MTU;
+	di->max_mac_addrs = 1;
+	di->max_vfs = 0;
+	di->rx_desc_lim = (struct rte_eth_desc_lim){
+		.nb_max = AQC_RING_MAX_DESC, .nb_min = AQC_RING_MIN_DESC,
+		.nb_align = AQC_RING_ALIGN_DESC,
+	};
+	di->tx_desc_lim = (struct rte_eth_desc_lim){
+		.nb_max = AQC_RING_MAX_DESC, .nb_min = AQC_RING_MIN_DESC,
+		.nb_align = AQC_RING_ALIGN_DESC, .nb_seg_max = AQC_TX_MAX_SEGS,
+		.nb_mtu_seg_max = AQC_TX_MAX_SEGS,
+	};
+	di->rx_offload_capa = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
+		RTE_ETH_RX_OFFLOAD_UDP_CKSUM | RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
+		RTE_ETH_RX_OFFLOAD_VLAN_STRIP | RTE_ETH_RX_OFFLOAD_SCATTER |
+		RTE_ETH_RX_OFFLOAD_RSS_HASH;
+	di->rx_queue_offload_capa = RTE_ETH_RX_OFFLOAD_VLAN_STRIP;
+	di->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
+		RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
+		RTE_ETH_TX_OFFLOAD_VLAN_INSERT | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+		RTE_ETH_TX_OFFLOAD_UDP_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM |
+		RTE_ETH_TX_OFFLOAD_TCP_TSO;
+	di->hash_key_size = AQC_RSS_KEY_LEN;
+	di->reta_size = AQC_RSS_RETA_SIZE;
+	di->flow_type_rss_offloads = AQC_RSS_HF;
+	di->speed_capa = speed_capa(ad->hw.caps_lo);
+	di->default_rxconf = (struct rte_eth_rxconf){
+		.rx_free_thresh = AQC_RX_FREE_THRESH,
+	};
+	di->default_txconf = (struct rte_eth_txconf){
+		.tx_free_thresh = AQC_TX_FREE_THRESH,
+	};
+	di->default_rxportconf.burst_size = 32;
+	di->default_txportconf.burst_size = 32;
+	di->default_rxportconf.ring_size = 1024;
+	di->default_txportconf.ring_size = 1024;
+	di->default_rxportconf.nb_queues = 1;
+	di->default_txportconf.nb_queues = 1;
+	return 0;
+}
+
+static uint32_t
+rates_from_conf(uint32_t link_speeds, uint32_t caps)
+{
+	uint32_t r = 0;
+
+	if (link_speeds == RTE_ETH_LINK_SPEED_AUTONEG)
+		return caps & AQC_RATE_ALL;
+	if (link_speeds & RTE_ETH_LINK_SPEED_100M)
+		r |= AQC_RATE_100M;
+	if (link_speeds & RTE_ETH_LINK_SPEED_1G)
+		r |= AQC_RATE_1G;
+	if (link_speeds & RTE_ETH_LINK_SPEED_2_5G)
+		r |= AQC_RATE_2G5;
+	if (link_speeds & RTE_ETH_LINK_SPEED_5G)
+		r |= AQC_RATE_5G;
+	if (link_speeds & RTE_ETH_LINK_SPEED_10G)
+		r |= AQC_RATE_10G;
+	return r & caps;
+}
+
+static int
+aqc_dev_link_update(struct rte_eth_dev *dev, int wait)
+{
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+	struct rte_eth_link link = {
+		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
+		.link_autoneg = RTE_ETH_LINK_AUTONEG,
+	};
+	uint32_t speed = 0;
+
+	for (unsigned int i = 0; ad->started; i++) {
+		speed = aqc_fw_link_speed(&ad->hw);
+		if (speed != 0 || !wait || i >= 100)
+			break;
+		rte_delay_us_sleep(10000);
+	}
+	link.link_speed = speed ? speed : RTE_ETH_SPEED_NUM_NONE;
+	link.link_status = speed ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
+	return rte_eth_linkstatus_set(dev, &link);
+}
+
+static int
+aqc_dev_start(struct rte_eth_dev *dev)
+{
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+	struct aqc_hw *hw = &ad->hw;
+	uint64_t rxo = dev->data->dev_conf.rxmode.offloads;
+	uint64_t txo = dev->data->dev_conf.txmode.offloads;
+	uint16_t i;
+	int rc;
+
+	/* step 6: reset again; counters restart, so bank them first */
+	stats_update(ad);
+	if (ad->hw.mbox_addr != 0)
+		fw_stats_update(ad);
+	rc = aqc_hw_soft_reset(hw);
+	if (rc == 0)
+		rc = aqc_fw_init(hw);
+	if (rc != 0)
+		return rc;
+	stats_rebase(ad);
+	aqc_hw_init_paths(hw, (rxo & (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
+				      RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
+				      RTE_ETH_RX_OFFLOAD_TCP_CKSUM)) != 0,
+			  (txo & (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+				  RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+				  RTE_ETH_TX_OFFLOAD_TCP_CKSUM)) != 0);
+	aqc_hw_set_uc_filter(hw, 0, dev->data->mac_addrs[0].addr_bytes, true);
+	aqc_hw_set_promisc(hw, dev->data->promiscuous);
+	aqc_hw_set_allmulti(hw, dev->data->all_multicast);
+	rc = aqc_rss_apply(dev);
+	if (rc != 0)
+		return rc;
+	/* step 10: link request and state INIT */
+	aqc_fw_set_link(hw, rates_from_conf(dev->data->dev_conf.link_speeds,
+					    hw->caps_lo));
+	aqc_fw_set_state(hw, true);
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		struct aqc_tx_queue *txq = dev->data->tx_queues[i];
+
+		if (txq != NULL && !txq->deferred && (rc = aqc_tx_queue_start(dev, i)) != 0)
+			goto fail;
+	}
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		struct aqc_rx_queue *rxq = dev->data->rx_queues[i];
+
+		if (rxq != NULL && !rxq->deferred && (rc = aqc_rx_queue_start(dev, i)) != 0)
+			goto fail;
+	}
+	/* burst variant chosen once per configuration */
+	dev->rx_pkt_burst = (rxo & (RTE_ETH_RX_OFFLOAD_CHECKSUM | RTE_ETH_RX_OFFLOAD_VLAN_STRIP |
+				    RTE_ETH_RX_OFFLOAD_RSS_HASH)) ?
+			    aqc_recv_pkts : aqc_recv_pkts_simple;
+	/* step 19, LNX order: packet buffers on once the rings are ready */
+	aqc_hw_packet_buffers(hw, true);
+	ad->started = true;
+	aqc_dev_link_update(dev, 0);
+	return 0;
+fail:
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		aqc_rx_queue_stop(dev, i);
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		aqc_tx_queue_stop(dev, i);
+	return rc;
+}
+
+static int
+aqc_dev_stop(struct rte_eth_dev *dev)
+{
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+	struct rte_eth_link link = { .link_status = RTE_ETH_LINK_DOWN };
+	int rc = 0;
+
+	if (!ad->started)
+		return 0;
+	stats_update(ad);
+	for (uint16_t i = 0; i < dev->data->nb_rx_queues; i++)
+		rc |= aqc_rx_queue_stop(dev, i);
+	for (uint16_t i = 0; i < dev->data->nb_tx_queues; i++)
+		rc |= aqc_tx_queue_stop(dev, i);
+	aqc_hw_packet_buffers(&ad->hw, false);
+	/* 10.1 stop: FW 2.x deinit = no rates and LINK_DROP */
+	aqc_fw_set_link(&ad->hw, 0);
+	aqc_fw_set_state(&ad->hw, false);
+	ad->started = false;
+	dev->data->dev_started = 0;
+	rte_eth_linkstatus_set(dev, &link);
+	return rc != 0 ? -EIO : 0;
+}
+
+static int
+aqc_dev_close(struct rte_eth_dev *dev)
+{
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+	int rc = 0;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	rc = aqc_dev_stop(dev);
+	for (uint16_t i = 0; i < dev->data->nb_rx_queues; i++)
+		aqc_rx_queue_release(dev, i);
+	for (uint16_t i = 0; i < dev->data->nb_tx_queues; i++)
+		aqc_tx_queue_release(dev, i);
+	if (ad->close_hook != NULL) {
+		ad->close_hook(ad->close_arg);
+		ad->close_hook = NULL;
+		ad->hw.bar0 = NULL;
+	}
+	return rc;
+}
+
+static int
+aqc_dev_reset(struct rte_eth_dev *dev)
+{
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+	int rc;
+
+	rc = aqc_dev_stop(dev);
+	if (rc != 0)
+		return rc;
+	rc = aqc_hw_soft_reset(&ad->hw);
+	if (rc == 0)
+		rc = aqc_fw_init(&ad->hw);
+	if (rc == 0)
+		stats_rebase(ad);
+	return rc;
+}
+
+static int
+aqc_promisc_enable(struct rte_eth_dev *dev)
+{
+	aqc_hw_set_promisc(&AQC_ADAPTER(dev)->hw, true);
+	return 0;
+}
+
+static int
+aqc_promisc_disable(struct rte_eth_dev *dev)
+{
+	aqc_hw_set_promisc(&AQC_ADAPTER(dev)->hw, false);
+	return 0;
+}
+
+static int
+aqc_allmulti_enable(struct rte_eth_dev *dev)
+{
+	aqc_hw_set_allmulti(&AQC_ADAPTER(dev)->hw, true);
+	return 0;
+}
+
+static int
+aqc_allmulti_disable(struct rte_eth_dev *dev)
+{
+	aqc_hw_set_allmulti(&AQC_ADAPTER(dev)->hw, false);
+	return 0;
+}
+
+static int
+aqc_mac_addr_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr)
+{
+	if (!rte_is_valid_assigned_ether_addr(addr)) {
+		AQC_LOG(ERR, DRIVER, "MAC " RTE_ETHER_ADDR_PRT_FMT " is not a unicast address",
+			RTE_ETHER_ADDR_BYTES(addr));
+		return -EINVAL;
+	}
+	aqc_hw_set_uc_filter(&AQC_ADAPTER(dev)->hw, 0, addr->addr_bytes, true);
+	return 0;
+}
+
+static int
+aqc_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
+{
+	(void)dev;
+	/* doc 6.8: A1 has no MTU register; only the frame limit applies */
+	if ((uint32_t)mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN > AQC_MAX_FRAME) {
+		AQC_LOG(ERR, DRIVER, "MTU %u exceeds the %u-byte frame limit", mtu,
+			AQC_MAX_FRAME);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+aqc_fw_version_get(struct rte_eth_dev *dev, char *buf, size_t size)
+{
+	uint32_t v = AQC_ADAPTER(dev)->hw.fw_version;
+	int n = snprintf(buf, size, "%u.%u.%u", v >> 24, (v >> 16) & 0xff, v & 0xffff);
+
+	if (n < 0)
+		return -EINVAL;
+	return (size_t)n + 1 > size ? n + 1 : 0;
+}
+
+static int
+aqc_get_reg(struct rte_eth_dev *dev, struct rte_dev_reg_info *info)
+{
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+
+	if (info->data == NULL) {
+		info->length = AQC_REG_DUMP_COUNT;
+		info->width = sizeof(uint32_t);
+		return 0;
+	}
+	if (info->length != 0 && info->length != AQC_REG_DUMP_COUNT)
+		return -ENOTSUP;
+	info->length = AQC_REG_DUMP_COUNT;
+	info->width = sizeof(uint32_t);
+	info->version = aqc_rd(&ad->hw, AQC_R_MIF_ID);
+	aqc_hw_dump_regs(&ad->hw, info->data);
+	return 0;
+}
+
+static void
+aqc_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_rxq_info *qi)
+{
+	struct aqc_rx_queue *rxq = dev->data->rx_queues[qid];
+
+	qi->mp = rxq->mp;
+	qi->nb_desc = rxq->nb_desc;
+	qi->rx_buf_size = rxq->buf_len;
+	qi->scattered_rx = 1;
+	qi->conf.rx_free_thresh = rxq->free_thresh;
+	qi->conf.rx_deferred_start = rxq->deferred;
+}
+
+static void
+aqc_txq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_txq_info *qi)
+{
+	struct aqc_tx_queue *txq = dev->data->tx_queues[qid];
+
+	qi->nb_desc = txq->nb_desc;
+	qi->conf.tx_free_thresh = txq->free_thresh;
+	qi->conf.tx_deferred_start = txq->deferred;
+}
+
+static const struct eth_dev_ops aqc_eth_dev_ops = {
+	.dev_configure = aqc_dev_configure,
+	.dev_infos_get = aqc_dev_infos_get,
+	.dev_start = aqc_dev_start,
+	.dev_stop = aqc_dev_stop,
+	.dev_close = aqc_dev_close,
+	.dev_reset = aqc_dev_reset,
+	.link_update = aqc_dev_link_update,
+	.promiscuous_enable = aqc_promisc_enable,
+	.promiscuous_disable = aqc_promisc_disable,
+	.allmulticast_enable = aqc_allmulti_enable,
+	.allmulticast_disable = aqc_allmulti_disable,
+	.mac_addr_set = aqc_mac_addr_set,
+	.mtu_set = aqc_mtu_set,
+	.stats_get = aqc_stats_get,
+	.stats_reset = aqc_stats_reset,
+	.xstats_get = aqc_xstats_get,
+	.xstats_get_names = aqc_xstats_get_names,
+	.xstats_reset = aqc_stats_reset,
+	.fw_version_get = aqc_fw_version_get,
+	.get_reg = aqc_get_reg,
+	.rss_hash_update = aqc_rss_hash_update,
+	.rss_hash_conf_get = aqc_rss_hash_conf_get,
+	.reta_update = aqc_rss_reta_update,
+	.reta_query = aqc_rss_reta_query,
+	.dev_supported_ptypes_get = aqc_supported_ptypes,
+	.rx_queue_setup = aqc_rx_queue_setup,
+	.rx_queue_release = aqc_rx_queue_release,
+	.rx_queue_start = aqc_rx_queue_start,
+	.rx_queue_stop = aqc_rx_queue_stop,
+	.tx_queue_setup = aqc_tx_queue_setup,
+	.tx_queue_release = aqc_tx_queue_release,
+	.tx_queue_start = aqc_tx_queue_start,
+	.tx_queue_stop = aqc_tx_queue_stop,
+	.rxq_info_get = aqc_rxq_info_get,
+	.txq_info_get = aqc_txq_info_get,
+};
+
+int
+aqc_dev_init(struct rte_eth_dev *dev)
+{
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+	struct aqc_hw *hw = &ad->hw;
+	uint8_t mac[RTE_ETHER_ADDR_LEN];
+	int rc;
+
+	dev->dev_ops = &aqc_eth_dev_ops;
+	dev->rx_pkt_burst = aqc_recv_pkts;
+	dev->tx_pkt_burst = aqc_xmit_pkts;
+	dev->tx_pkt_prepare = aqc_prep_pkts;
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	/* step 2: interrupts off; step 3-5 */
+	aqc_wr(hw, AQC_R_ITR_MASK_CLR, 0xffffffff);
+	rc = aqc_hw_soft_reset(hw);
+	if (rc == 0)
+		rc = aqc_fw_init(hw);
+	if (rc == 0)
+		rc = aqc_fw_get_mac(hw, mac);
+	if (rc != 0) {
+		AQC_LOG(ERR, INIT, "port %u: bring-up failed: %s", dev->data->port_id,
+			strerror(-rc));
+		return rc;
+	}
+	stats_rebase(ad);
+	aqc_rss_init(ad);
+	dev->data->mac_addrs = rte_zmalloc("aqc_mac", RTE_ETHER_ADDR_LEN, 0);
+	if (dev->data->mac_addrs == NULL)
+		return -ENOMEM;
+	memcpy(dev->data->mac_addrs[0].addr_bytes, mac, RTE_ETHER_ADDR_LEN);
+	AQC_LOG(INFO, INIT, "port %u: chip rev 0x%x, FW %u.%u.%u, MAC " RTE_ETHER_ADDR_PRT_FMT,
+		dev->data->port_id, hw->chip_rev, hw->fw_version >> 24,
+		(hw->fw_version >> 16) & 0xff, hw->fw_version & 0xffff,
+		RTE_ETHER_ADDR_BYTES(&dev->data->mac_addrs[0]));
+	return 0;
+}
+
+/* ---- PCI probe (doc 1, 9) ---- */
+
+static int
+aqc_pci_dev_init(struct rte_eth_dev *dev)
+{
+	struct rte_pci_device *pci = RTE_ETH_DEV_TO_PCI(dev);
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+
+	/* doc 1: registers in BAR0 (memory); vfio-pci enables bus mastering */
+	ad->hw.bar0 = pci->mem_resource[0].addr;
+	if (ad->hw.bar0 == NULL) {
+		AQC_LOG(ERR, INIT, "%s: BAR0 not mapped", pci->device.name);
+		return -ENODEV;
+	}
+	rte_eth_copy_pci_info(dev, pci);
+	return aqc_dev_init(dev);
+}
+
+static int
+aqc_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci)
+{
+	(void)drv;
+	return rte_eth_dev_pci_generic_probe(pci, sizeof(struct aqc_adapter),
+					     aqc_pci_dev_init);
+}
+
+static int
+aqc_pci_remove(struct rte_pci_device *pci)
+{
+	return rte_eth_dev_pci_generic_remove(pci, aqc_dev_close);
+}
+
+static const struct rte_pci_id aqc_pci_ids[] = {
+#define AQC_PCI_ID(dev) { RTE_PCI_DEVICE(AQC_PCI_VENDOR, dev) },
+	AQC_A1_DEVICE_IDS(AQC_PCI_ID)
+#undef AQC_PCI_ID
+	{ .vendor_id = 0 },
+};
+
+static struct rte_pci_driver aqc_pci_driver = {
+	.id_table = aqc_pci_ids,
+	.drv_flags = RTE_PCI_DRV_NEED_MAPPING,
+	.probe = aqc_pci_probe,
+	.remove = aqc_pci_remove,
+};
+
+RTE_PMD_REGISTER_PCI(net_aqc, aqc_pci_driver);
+RTE_PMD_REGISTER_PCI_TABLE(net_aqc, aqc_pci_ids);
+RTE_PMD_REGISTER_KMOD_DEP(net_aqc, "* vfio-pci");

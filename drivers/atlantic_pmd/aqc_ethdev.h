@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * net_aqc private definitions: adapter, queues, and the functions the probe
+ * glue (PCI in aqc_ethdev.c, the model vdev in aqc_sim.c) and the burst
+ * files share.
+ *
+ * Ring invariants (doc 4.3):
+ *  RX: the chip owns descriptors [head, tail). Slots [next, tail) are
+ *      posted (next = the next descriptor the driver reads); slots
+ *      [tail, next) -- nb_unposted of them, never fewer than one, so tail
+ *      never catches up with head -- were consumed and wait for the bulk
+ *      refill. Those still hold their old write-back with DD set, so a burst
+ *      reads at most the posted ones.
+ *  TX: descriptors [clean, tail) are in flight; nb_free = nb_desc - 1 -
+ *      in-flight. last_id[i] is the EOP slot of the packet holding slot i;
+ *      only that EOP descriptor carries WB, and its DD bit tells the driver
+ *      the packet (and, in ring order, every one before it) is done.
+ */
+#ifndef AQC_ETHDEV_H
+#define AQC_ETHDEV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <ethdev_driver.h>
+#include <rte_mbuf.h>
+
+#include "aqc_hw.h"
+
+#define AQC_DRIVER_NAME "net_aqc"
+#define AQC_RX_FREE_THRESH 32
+#define AQC_TX_FREE_THRESH 32
+#define AQC_TX_FREE_BULK 64
+
+struct aqc_rx_queue {
+	volatile union aqc_rx_desc *ring;
+	struct rte_mbuf **sw_ring;
+	volatile void *tail_reg;
+	struct rte_mempool *mp;
+	uint64_t mbuf_initializer;   /* rearm_data: data_off, refcnt, nb_segs, port */
+	uint64_t vlan_flags;         /* ol_flags for a tagged packet */
+	struct rte_mbuf *pkt_first;  /* packet being chained across bursts */
+	struct rte_mbuf *pkt_last;
+	uint16_t nb_desc;
+	uint16_t next;
+	uint16_t tail;               /* first unposted slot */
+	uint16_t nb_unposted;
+	uint16_t free_thresh;
+	uint16_t buf_len;            /* hardware buffer size (1 KiB multiple) */
+	uint16_t queue_id;
+	uint16_t port_id;
+	bool vlan_strip;
+	bool started;
+	bool deferred;
+	uint64_t pkts, bytes, errors, nombuf;
+	uint64_t *dev_nombuf;        /* &dev->data->rx_mbuf_alloc_failed */
+	const struct rte_memzone *mz;
+	struct aqc_hw *hw;
+};
+
+struct aqc_tx_queue {
+	volatile struct aqc_tx_desc *ring;
+	struct rte_mbuf **sw_ring;
+	uint16_t *last_id;
+	volatile void *tail_reg;
+	uint16_t nb_desc;
+	uint16_t tail;
+	uint16_t clean;
+	uint16_t nb_free;
+	uint16_t free_thresh;
+	uint16_t queue_id;
+	uint16_t port_id;
+	bool started;
+	bool deferred;
+	bool fast_free;              /* RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE */
+	uint32_t nb_ctx;             /* context slots (NULL in sw_ring) in flight */
+	uint64_t pkts, bytes, errors;
+	const struct rte_memzone *mz;
+	struct aqc_hw *hw;
+};
+
+/* Called by dev_close after the port is torn down; the model vdev uses it
+ * to destroy the chip model that backs hw.bar0. */
+typedef void (*aqc_close_hook_t)(void *arg);
+
+struct aqc_adapter {
+	struct aqc_hw hw;
+	struct aqc_dma_counters dma_last;   /* raw registers at last poll */
+	struct aqc_dma_counters dma_acc;    /* accumulated since stats reset */
+	struct aqc_fw_stats fw_last;
+	uint64_t fw_acc[sizeof(struct aqc_fw_stats) / 4];
+	uint64_t rss_hf;                    /* 0: RSS off */
+	uint8_t rss_key[AQC_RSS_KEY_LEN];
+	uint8_t reta[AQC_RSS_RETA_SIZE];
+	bool started;
+	aqc_close_hook_t close_hook;
+	void *close_arg;
+};
+
+#define AQC_ADAPTER(dev) ((struct aqc_adapter *)(dev)->data->dev_private)
+
+/* Common init once hw.bar0 is mapped: reset, firmware, MAC, ops. */
+int aqc_dev_init(struct rte_eth_dev *dev);
+
+#define AQC_RSS_HF (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
+		    RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_IPV6 | \
+		    RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_NONFRAG_IPV6_UDP)
+
+/* aqc_rss.c */
+void aqc_rss_init(struct aqc_adapter *ad);
+int aqc_rss_configure(struct rte_eth_dev *dev);
+int aqc_rss_apply(struct rte_eth_dev *dev);
+int aqc_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *c);
+int aqc_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *c);
+int aqc_rss_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
+			uint16_t size);
+int aqc_rss_reta_query(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
+		       uint16_t size);
+
+/* aqc_rx.c */
+int aqc_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		       unsigned int socket, const struct rte_eth_rxconf *conf,
+		       struct rte_mempool *mp);
+void aqc_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
+int aqc_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid);
+int aqc_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid);
+void aqc_rx_queue_free_mbufs(struct aqc_rx_queue *rxq);
+uint16_t aqc_recv_pkts(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t aqc_recv_pkts_simple(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+const uint32_t *aqc_supported_ptypes(struct rte_eth_dev *dev);
+
+/* aqc_tx.c */
+int aqc_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		       unsigned int socket, const struct rte_eth_txconf *conf);
+void aqc_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
+int aqc_tx_queue_start(struct rte_eth_dev *dev, uint16_t qid);
+int aqc_tx_queue_stop(struct rte_eth_dev *dev, uint16_t qid);
+void aqc_tx_queue_free_mbufs(struct aqc_tx_queue *txq);
+uint16_t aqc_xmit_pkts(void *txq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t aqc_prep_pkts(void *txq, struct rte_mbuf **pkts, uint16_t n);
+
+/* Validate a ring size against doc 7; logs the bad value. */
+int aqc_check_ring_size(const char *what, uint16_t nb_desc);
+
+#endif /* AQC_ETHDEV_H */

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * AQC hardware layer: BAR0 access, reset, datapath block setup, rings,
+ * filters, RSS and the firmware 2.x/3.x interface. Knows nothing of ethdev;
+ * every function returns 0 or a negative errno.
+ *
+ * Sequences follow shared/docs/aqc-hardware.md; each function names its
+ * section. The same code runs against a real BAR0 (PCI) and against the chip
+ * model's register file (vdev net_aqc_sim): it cannot tell them apart.
+ */
+#ifndef AQC_HW_H
+#define AQC_HW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_io.h>
+
+#include "aqc_regs.h"
+
+struct aqc_hw {
+	uint8_t *bar0;
+	uint32_t fw_version;   /* 0x0018 after reset */
+	uint32_t chip_rev;     /* MIF ID low nibble (2.1) */
+	uint32_t mbox_addr;    /* MCP address of the mailbox (3.1) */
+	uint32_t efuse_addr;   /* MCP address of the eFuse block (3.1) */
+	uint32_t caps_lo;      /* mailbox caps_lo */
+	uint32_t link_rates;   /* rates requested in MPI_CTL (3.3) */
+	struct aqc_fw_stats fw_last; /* last mailbox snapshot (cumulative) */
+};
+
+static inline uint32_t
+aqc_rd(const struct aqc_hw *hw, uint32_t off)
+{
+	return rte_read32(hw->bar0 + off);
+}
+
+static inline void
+aqc_wr(struct aqc_hw *hw, uint32_t off, uint32_t v)
+{
+	rte_write32(v, hw->bar0 + off);
+}
+
+/* Datapath doorbell: the descriptor writes before it must be visible first
+ * (rte_write32 = I/O write barrier + store). */
+static inline void
+aqc_wr_doorbell(volatile void *reg, uint32_t v)
+{
+	rte_write32(v, reg);
+}
+
+static inline void
+aqc_wr_field(struct aqc_hw *hw, uint32_t off, uint32_t mask, uint32_t shift,
+	     uint32_t v)
+{
+	aqc_wr(hw, off, (aqc_rd(hw, off) & ~mask) | ((v << shift) & mask));
+}
+
+#define AQC_SET_FIELD(hw, name, v) \
+	aqc_wr_field((hw), AQC_F_##name##_REG, AQC_FMASK(name), \
+		     AQC_FSHIFT(name), (v))
+#define AQC_GET_FIELD(hw, name) AQC_FGET(name, aqc_rd((hw), AQC_F_##name##_REG))
+
+/* Poll until (reg & mask) == want, every us microseconds, at most tries
+ * times. 0 or -ETIMEDOUT. */
+int aqc_hw_poll(struct aqc_hw *hw, uint32_t off, uint32_t mask, uint32_t want,
+		unsigned int us, unsigned int tries);
+
+/* 2.3: boot-mode detection, RBL restart and firmware kickstart. */
+int aqc_hw_soft_reset(struct aqc_hw *hw);
+/* 10.1 steps 7, 8, 11, 13, 16: TX and RX path, QoS, offloads. */
+void aqc_hw_init_paths(struct aqc_hw *hw, bool rx_csum, bool tx_csum);
+/* 10.1 stop: after ring enables are cleared, wait until the chip has
+ * finished with the rings (descriptor-cache handshake 0x5A00/0x5A10). */
+int aqc_hw_dma_fence(struct aqc_hw *hw);
+/* 10.1 step 19 / stop. */
+void aqc_hw_packet_buffers(struct aqc_hw *hw, bool on);
+/* 10.1 step 9, 6.4: unicast filter i. */
+void aqc_hw_set_uc_filter(struct aqc_hw *hw, unsigned int i,
+			  const uint8_t mac[6], bool enable);
+void aqc_hw_set_promisc(struct aqc_hw *hw, bool on);
+void aqc_hw_set_allmulti(struct aqc_hw *hw, bool on);
+/* 6.1: RSS key (40 bytes), RETA (64 queue numbers < 8), enable. */
+int aqc_hw_rss_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN],
+		   const uint8_t reta[AQC_RSS_RETA_SIZE]);
+/* 6.1: hash types, 0x5040 bits 4:0. */
+void aqc_hw_rss_types(struct aqc_hw *hw, uint32_t types);
+void aqc_hw_rss_disable(struct aqc_hw *hw);
+
+/* 4.1, 10.1 step 18: RX ring n (disabled). buf_kb: data buffer 1 KiB units. */
+void aqc_hw_rx_ring_init(struct aqc_hw *hw, unsigned int n, uint64_t base,
+			 unsigned int nb_desc, unsigned int buf_kb, bool vlan_strip);
+/* 4.2, 10.1 step 17. */
+void aqc_hw_tx_ring_init(struct aqc_hw *hw, unsigned int n, uint64_t base,
+			 unsigned int nb_desc);
+void aqc_hw_rx_ring_enable(struct aqc_hw *hw, unsigned int n, bool on);
+void aqc_hw_tx_ring_enable(struct aqc_hw *hw, unsigned int n, bool on);
+
+static inline volatile void *
+aqc_hw_rx_tail(struct aqc_hw *hw, unsigned int n)
+{
+	return hw->bar0 + AQC_RI(RXD_TAIL, n);
+}
+
+static inline volatile void *
+aqc_hw_tx_tail(struct aqc_hw *hw, unsigned int n)
+{
+	return hw->bar0 + AQC_RI(TXD_TAIL, n);
+}
+
+/* 8: free-running 64-bit DMA counters (LSW then MSW). */
+struct aqc_dma_counters {
+	uint64_t rx_pkts, rx_octets, tx_pkts, tx_octets;
+	uint32_t rx_drops;
+};
+void aqc_hw_read_dma_counters(struct aqc_hw *hw, struct aqc_dma_counters *c);
+
+/* Register dump in AQC_REGS order; n = AQC_REG_DUMP_COUNT. */
+void aqc_hw_dump_regs(struct aqc_hw *hw, uint32_t *out);
+
+/* ---- aqc_fw.c: firmware 2.x/3.x interface (3.1, 3.3) ---- */
+/* 2.1 + 3.3 init: version check, mailbox and RPC addresses, caps. */
+int aqc_fw_init(struct aqc_hw *hw);
+/* 3.1: read n dwords of MCP memory at addr. */
+int aqc_fw_mif_read(struct aqc_hw *hw, uint32_t addr, uint32_t *out,
+		    unsigned int n);
+/* 3.1: permanent MAC from the eFuse block. */
+int aqc_fw_get_mac(struct aqc_hw *hw, uint8_t mac[6]);
+/* 3.3: request the rates in mask (0 = link down); state INIT / DEINIT. */
+void aqc_fw_set_link(struct aqc_hw *hw, uint32_t rate_mask);
+void aqc_fw_set_state(struct aqc_hw *hw, bool up);
+/* 3.3: current rate in Mb/s, 0 when down. */
+uint32_t aqc_fw_link_speed(struct aqc_hw *hw);
+/* 3.3: statistics snapshot into *s (cumulative FW counters). */
+int aqc_fw_read_stats(struct aqc_hw *hw, struct aqc_fw_stats *s);
+
+#endif /* AQC_HW_H */

@@ -1,0 +1,469 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * net_aqc receive path: queue setup/start/stop and rx_pkt_burst.
+ *
+ * The burst reads write-back descriptors (doc 5.4) in ring order while DD is
+ * set, turns each into an mbuf (length, packet type, RSS hash, checksum and
+ * VLAN flags), chains consecutive descriptors until EOP (doc 5.4
+ * "multi-descriptor packets"), then refills the consumed slots in bulk and
+ * writes the tail register once.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_malloc.h>
+#include <rte_prefetch.h>
+
+#include "aqc_ethdev.h"
+#include "aqc_log.h"
+
+int
+aqc_check_ring_size(const char *what, uint16_t nb_desc)
+{
+	if (nb_desc < AQC_RING_MIN_DESC || nb_desc > AQC_RING_MAX_DESC ||
+	    nb_desc % AQC_RING_ALIGN_DESC != 0) {
+		AQC_LOG(ERR, DRIVER, "%s ring size %u: must be a multiple of %u in [%u, %u]",
+			what, nb_desc, AQC_RING_ALIGN_DESC, AQC_RING_MIN_DESC,
+			AQC_RING_MAX_DESC);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- descriptor -> mbuf metadata tables, built once ---- */
+
+/* Packet type bits 6:0 of dword 0 bits 11:4 (doc 5.4). */
+static uint32_t ptype_tbl[128];
+/* Checksum flags indexed by the L3 type (dword 0 bits 5:4) in bits 1:0,
+ * RX_STAT bits 5:3 (bytes 8-9) in place, and RX_CNTL (dword 0 bits 20:19)
+ * in bits 7:6. */
+static uint64_t csum_tbl[256];
+
+static void
+build_tables(void)
+{
+	static const uint32_t l4[8] = {
+		RTE_PTYPE_L4_TCP, RTE_PTYPE_L4_UDP, RTE_PTYPE_L4_SCTP,
+		RTE_PTYPE_L4_ICMP, 0, 0, 0, 0,
+	};
+
+	for (unsigned int t = 0; t < 128; t++) {
+		uint32_t p = RTE_PTYPE_L2_ETHER;
+
+		if (t & 0x40)
+			p = RTE_PTYPE_L2_ETHER_QINQ;
+		else if (t & 0x20)
+			p = RTE_PTYPE_L2_ETHER_VLAN;
+		switch (t & 3) {
+		case 0:
+			p |= RTE_PTYPE_L3_IPV4 | l4[(t >> 2) & 7];
+			break;
+		case 1:
+			p |= RTE_PTYPE_L3_IPV6 | l4[(t >> 2) & 7];
+			break;
+		case 3:
+			p = (p & ~RTE_PTYPE_L2_MASK) | RTE_PTYPE_L2_ETHER_ARP;
+			break;
+		default:
+			break;
+		}
+		ptype_tbl[t] = p;
+	}
+	for (unsigned int i = 0; i < 256; i++) {
+		bool ipv4 = (i & 3) == 0, ip_err = i & 8, l4_err = i & 16;
+		bool l4_ok = i & 32, ip_chk = i & 64, l4_chk = i & 128;
+		uint64_t f = 0;
+
+		/* doc 5.4 interpretation rules */
+		if (ip_chk && ipv4)
+			f |= ip_err ? RTE_MBUF_F_RX_IP_CKSUM_BAD : RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+		if (l4_chk)
+			f |= (!l4_err && l4_ok) ? RTE_MBUF_F_RX_L4_CKSUM_GOOD :
+						  RTE_MBUF_F_RX_L4_CKSUM_BAD;
+		csum_tbl[i] = f;
+	}
+}
+
+const uint32_t *
+aqc_supported_ptypes(struct rte_eth_dev *dev)
+{
+	static const uint32_t ptypes[] = {
+		RTE_PTYPE_L2_ETHER, RTE_PTYPE_L2_ETHER_ARP, RTE_PTYPE_L2_ETHER_VLAN,
+		RTE_PTYPE_L2_ETHER_QINQ, RTE_PTYPE_L3_IPV4, RTE_PTYPE_L3_IPV6,
+		RTE_PTYPE_L4_TCP, RTE_PTYPE_L4_UDP, RTE_PTYPE_L4_SCTP,
+		RTE_PTYPE_L4_ICMP, RTE_PTYPE_UNKNOWN,
+	};
+
+	(void)dev;
+	return ptypes;
+}
+
+/* The 8 bytes at rearm_data: data_off, refcnt, nb_segs, port. */
+static inline uint64_t *
+rearm_word(struct rte_mbuf *m)
+{
+	return RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data));
+}
+
+/* ---- queue management ---- */
+
+/* Posted slots are [next, tail); consumed ones belong to the application
+ * or to the packet being chained. */
+void
+aqc_rx_queue_free_mbufs(struct aqc_rx_queue *rxq)
+{
+	for (uint16_t i = rxq->next; i != rxq->tail; ) {
+		rte_pktmbuf_free_seg(rxq->sw_ring[i]);
+		rxq->sw_ring[i] = NULL;
+		if (++i == rxq->nb_desc)
+			i = 0;
+	}
+	rxq->next = rxq->tail;
+	if (rxq->pkt_first != NULL)
+		rte_pktmbuf_free(rxq->pkt_first);
+	rxq->pkt_first = rxq->pkt_last = NULL;
+}
+
+static void
+rxq_free(struct aqc_rx_queue *rxq)
+{
+	if (rxq == NULL)
+		return;
+	aqc_rx_queue_free_mbufs(rxq);
+	rte_memzone_free(rxq->mz);
+	rte_free(rxq->sw_ring);
+	rte_free(rxq);
+}
+
+void
+aqc_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	rxq_free(dev->data->rx_queues[qid]);
+	dev->data->rx_queues[qid] = NULL;
+}
+
+int
+aqc_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		   unsigned int socket, const struct rte_eth_rxconf *conf,
+		   struct rte_mempool *mp)
+{
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+	uint64_t offloads = conf->offloads | dev->data->dev_conf.rxmode.offloads;
+	uint32_t room = rte_pktmbuf_data_room_size(mp);
+	struct aqc_rx_queue *rxq;
+	struct rte_mbuf mb;
+	uint32_t buf;
+	int rc;
+
+	rc = aqc_check_ring_size("RX", nb_desc);
+	if (rc != 0)
+		return rc;
+	/* doc 7: buffer size in 1 KiB units, 1..16 KiB */
+	buf = room > RTE_PKTMBUF_HEADROOM ? room - RTE_PKTMBUF_HEADROOM : 0;
+	buf = RTE_MIN(buf / AQC_RX_BUF_UNIT * AQC_RX_BUF_UNIT, AQC_RX_BUF_MAX);
+	if (buf < AQC_RX_BUF_UNIT) {
+		AQC_LOG(ERR, DRIVER, "RX queue %u: mbuf data room %u leaves less than %u bytes after headroom",
+			qid, room, AQC_RX_BUF_UNIT);
+		return -EINVAL;
+	}
+	if (dev->data->rx_queues[qid] != NULL)
+		aqc_rx_queue_release(dev, qid);
+	rxq = rte_zmalloc_socket("aqc_rxq", sizeof(*rxq), RTE_CACHE_LINE_SIZE, socket);
+	if (rxq == NULL)
+		return -ENOMEM;
+	rxq->sw_ring = rte_zmalloc_socket("aqc_rxq_sw", sizeof(rxq->sw_ring[0]) * nb_desc,
+					  RTE_CACHE_LINE_SIZE, socket);
+	/* doc 7: base alignment undocumented; 128 B as the DPDK driver does */
+	rxq->mz = rte_eth_dma_zone_reserve(dev, "aqc_rx_ring", qid,
+					   sizeof(union aqc_rx_desc) * AQC_RING_MAX_DESC,
+					   128, socket);
+	if (rxq->sw_ring == NULL || rxq->mz == NULL) {
+		rxq_free(rxq);
+		return -ENOMEM;
+	}
+	rxq->ring = rxq->mz->addr;
+	rxq->mp = mp;
+	rxq->nb_desc = nb_desc;
+	rxq->buf_len = buf;
+	rxq->queue_id = qid;
+	rxq->port_id = dev->data->port_id;
+	rxq->hw = &ad->hw;
+	rxq->tail_reg = aqc_hw_rx_tail(&ad->hw, qid);
+	rxq->free_thresh = conf->rx_free_thresh ? conf->rx_free_thresh : AQC_RX_FREE_THRESH;
+	rxq->free_thresh = RTE_MIN(rxq->free_thresh, nb_desc / 2);
+	rxq->vlan_strip = (offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0;
+	rxq->vlan_flags = RTE_MBUF_F_RX_VLAN |
+			  (rxq->vlan_strip ? RTE_MBUF_F_RX_VLAN_STRIPPED : 0);
+	rxq->deferred = conf->rx_deferred_start;
+	rxq->dev_nombuf = &dev->data->rx_mbuf_alloc_failed;
+	memset(&mb, 0, sizeof(mb));
+	mb.data_off = RTE_PKTMBUF_HEADROOM;
+	mb.nb_segs = 1;
+	mb.port = rxq->port_id;
+	rte_mbuf_refcnt_set(&mb, 1);
+	rte_compiler_barrier();
+	rxq->mbuf_initializer = *rearm_word(&mb);
+	if (ptype_tbl[0] == 0)
+		build_tables();
+	dev->data->rx_queues[qid] = rxq;
+	return 0;
+}
+
+static inline void
+post(volatile union aqc_rx_desc *d, const struct rte_mbuf *m)
+{
+	d->qw[0] = rte_mbuf_data_iova_default(m);
+	d->qw[1] = 0;
+}
+
+int
+aqc_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct aqc_rx_queue *rxq = dev->data->rx_queues[qid];
+	struct aqc_hw *hw = &AQC_ADAPTER(dev)->hw;
+	uint16_t n = rxq->nb_desc - 1;
+	struct rte_mbuf **tmp = rxq->sw_ring;
+
+	/* 10.1 step 21: fill all descriptors but one (doc 4.3). */
+	memset((void *)(uintptr_t)rxq->ring, 0, sizeof(union aqc_rx_desc) * rxq->nb_desc);
+	if (rte_mempool_get_bulk(rxq->mp, (void **)tmp, n) != 0) {
+		AQC_LOG(ERR, DRIVER, "RX queue %u: cannot allocate %u mbufs", qid, n);
+		memset(tmp, 0, sizeof(*tmp) * n);
+		return -ENOMEM;
+	}
+	for (uint16_t i = 0; i < n; i++)
+		post(&rxq->ring[i], tmp[i]);
+	rxq->next = 0;
+	rxq->tail = n;
+	rxq->nb_unposted = 1;
+	rxq->pkt_first = rxq->pkt_last = NULL;
+	aqc_hw_rx_ring_init(hw, qid, rxq->mz->iova, rxq->nb_desc,
+			    rxq->buf_len / AQC_RX_BUF_UNIT, rxq->vlan_strip);
+	aqc_hw_rx_ring_enable(hw, qid, true);
+	aqc_wr_doorbell(rxq->tail_reg, n);
+	rxq->started = true;
+	dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STARTED;
+	return 0;
+}
+
+int
+aqc_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct aqc_rx_queue *rxq = dev->data->rx_queues[qid];
+	struct aqc_hw *hw = &AQC_ADAPTER(dev)->hw;
+	int rc = 0;
+
+	if (rxq == NULL || !rxq->started)
+		return 0;
+	aqc_hw_rx_ring_enable(hw, qid, false);
+	rc = aqc_hw_dma_fence(hw);
+	aqc_rx_queue_free_mbufs(rxq);
+	rxq->started = false;
+	dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STOPPED;
+	return rc;
+}
+
+/* ---- the burst ---- */
+
+/* Refill the unposted slots but one, in at most two bulk gets (the ring
+ * wraps), then hand them to the chip with one tail write. */
+static inline void
+refill(struct aqc_rx_queue *rxq)
+{
+	const unsigned int want = rxq->nb_unposted - 1, tail = rxq->tail;
+	const unsigned int first = RTE_MIN(want, (unsigned int)rxq->nb_desc - tail);
+	struct rte_mbuf **sw = rxq->sw_ring;
+	volatile union aqc_rx_desc *ring = rxq->ring;
+
+	if (rte_mempool_get_bulk(rxq->mp, (void **)&sw[tail], first) != 0)
+		goto fail;
+	if (first < want &&
+	    rte_mempool_get_bulk(rxq->mp, (void **)sw, want - first) != 0) {
+		rte_mempool_put_bulk(rxq->mp, (void **)&sw[tail], first);
+		goto fail;
+	}
+	for (unsigned int k = tail; k < tail + first; k++)
+		post(&ring[k], sw[k]);
+	for (unsigned int k = 0; k < want - first; k++)
+		post(&ring[k], sw[k]);
+	rxq->tail = first < want ? want - first : tail + first;
+	if (rxq->tail == rxq->nb_desc)
+		rxq->tail = 0;
+	rxq->nb_unposted = 1;
+	aqc_wr_doorbell(rxq->tail_reg, rxq->tail);
+	return;
+fail:
+	/* mempool gets are all-or-nothing: the slots stay unposted */
+	rxq->nombuf += want;
+	*rxq->dev_nombuf += want;
+}
+
+/* Metadata of the packet's first (or only) mbuf from its EOP descriptor:
+ * q0 = bytes 0-7 (type, RSS hash), q1 = bytes 8-15 (status, length, VLAN).
+ * meta = false: packet type only (no offload asked for any flag). */
+static __rte_always_inline void
+fill_meta(struct rte_mbuf *m, uint64_t q0, uint64_t q1, uint64_t vlan_flags,
+	  const bool meta)
+{
+	uint32_t type = (uint32_t)q0, pt = type >> 4;
+	uint64_t f;
+
+	m->packet_type = ptype_tbl[pt & 0x7f];
+	if (!meta) {
+		m->ol_flags = 0;
+		return;
+	}
+	f = csum_tbl[(pt & 3) | ((uint32_t)q1 & 0x38) | ((type >> 13) & 0xc0)];
+	f |= (type & AQC_RXD_RSS_TYPE_MASK) ? RTE_MBUF_F_RX_RSS_HASH : 0;
+	f |= (type & (AQC_RXD_PKT_VLAN | AQC_RXD_PKT_QINQ)) ? vlan_flags : 0;
+	m->ol_flags = f;
+	m->hash.rss = (uint32_t)(q0 >> 32);
+	m->vlan_tci = (uint16_t)(q1 >> 48);
+}
+
+/* doc 5.4: MAC error or DMA error = bad packet (dropped and counted). */
+#define RX_ERROR(q0, q1) (((q1) & AQC_RXD_STAT_MAC_ERR) | ((q0) & AQC_RXD_DMA_ERR))
+/* The common case: done, end of packet, no MAC error. */
+#define RX_FAST_MASK (AQC_RXD_DD | AQC_RXD_EOP | AQC_RXD_STAT_MAC_ERR)
+#define RX_FAST_WANT (AQC_RXD_DD | AQC_RXD_EOP)
+
+/* One descriptor the fast loop did not take: part of a multi-descriptor
+ * packet, or an error. Returns the completed packet, or NULL. */
+static struct rte_mbuf *
+rx_slow(struct aqc_rx_queue *rxq, struct rte_mbuf *m, uint64_t q0, uint64_t q1,
+	const bool meta)
+{
+	struct rte_mbuf *first = rxq->pkt_first;
+	uint32_t len = (uint32_t)(q1 >> 16) & 0xffff;
+
+	if (first == NULL && (q1 & AQC_RXD_EOP)) {
+		/* a single-buffer packet with an error */
+		rxq->errors++;
+		rte_pktmbuf_free_seg(m);
+		return NULL;
+	}
+	/* doc 5.4: non-EOP buffers are full; the EOP one holds the rest */
+	if (first == NULL) {
+		first = m;
+		m->pkt_len = 0;
+		rxq->pkt_first = m;
+	} else {
+		rxq->pkt_last->next = m;
+		first->nb_segs++;
+	}
+	rxq->pkt_last = m;
+	if (!(q1 & AQC_RXD_EOP)) {
+		m->data_len = rxq->buf_len;
+		first->pkt_len += rxq->buf_len;
+		return NULL;
+	}
+	rxq->pkt_first = NULL;
+	if (unlikely(len <= first->pkt_len || len - first->pkt_len > rxq->buf_len ||
+		     RX_ERROR(q0, q1))) {
+		/* an error, or lengths that do not add up: never trust them
+		 * past the buffers */
+		rxq->errors++;
+		rte_pktmbuf_free(first);
+		return NULL;
+	}
+	m->data_len = len - first->pkt_len;
+	first->pkt_len = len;
+	fill_meta(first, q0, q1, rxq->vlan_flags, meta);
+	return first;
+}
+
+static __rte_always_inline uint16_t
+rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const bool meta)
+{
+	volatile union aqc_rx_desc *ring = rxq->ring;
+	struct rte_mbuf **sw = rxq->sw_ring;
+	const uint64_t init = rxq->mbuf_initializer, vflags = rxq->vlan_flags;
+	const unsigned int nb_desc = rxq->nb_desc;
+	unsigned int idx = rxq->next, nb_rx = 0, used = 0;
+	uint64_t bytes = 0;
+
+	/* Consumed slots keep their stale write-back (DD set) until refilled:
+	 * never read past the posted ones (ring invariants, aqc_ethdev.h). */
+	unsigned int budget = nb_desc - rxq->nb_unposted;
+
+	while (nb_rx < n) {
+		/* fast run: whole single-buffer packets, up to the ring's end */
+		unsigned int start = idx;
+		unsigned int end = RTE_MIN(RTE_MIN(nb_desc, idx + (n - nb_rx)), idx + budget);
+		struct rte_mbuf *m;
+		uint64_t q0, q1;
+
+		if (likely(rxq->pkt_first == NULL)) {
+			for (; idx < end; idx++) {
+				uint32_t len;
+
+				q1 = ring[idx].qw[1];
+				if ((q1 & RX_FAST_MASK) != RX_FAST_WANT)
+					break;
+				rte_io_rmb();  /* the rest of the descriptor after DD */
+				q0 = ring[idx].qw[0];
+				if (unlikely(q0 & AQC_RXD_DMA_ERR))
+					break;
+				m = sw[idx];
+				len = (uint32_t)(q1 >> 16) & 0xffff;
+				/* pool invariant: next == NULL; rearm: nb_segs 1, refcnt 1 */
+				*rearm_word(m) = init;
+				m->pkt_len = len;
+				m->data_len = len;
+				fill_meta(m, q0, q1, vflags, meta);
+				bytes += len;
+				pkts[nb_rx++] = m;
+			}
+			used += idx - start;
+			budget -= idx - start;
+		}
+		if (idx == nb_desc) {
+			idx = 0;
+			continue;
+		}
+		if (nb_rx == n)
+			break;
+		/* slow step: one descriptor, if the chip is done with it */
+		if (budget == 0)
+			break;
+		q1 = ring[idx].qw[1];
+		if (!(q1 & AQC_RXD_DD))
+			break;
+		rte_io_rmb();
+		q0 = ring[idx].qw[0];
+		if (rxq->pkt_first == NULL && (q1 & RX_FAST_MASK) == RX_FAST_WANT &&
+		    !(q0 & AQC_RXD_DMA_ERR))
+			continue;   /* completed since the fast run looked: take it there */
+		budget--;
+		m = sw[idx];
+		*rearm_word(m) = init;
+		idx = idx + 1 == nb_desc ? 0 : idx + 1;
+		used++;
+		m = rx_slow(rxq, m, q0, q1, meta);
+		if (m != NULL) {
+			bytes += m->pkt_len;
+			pkts[nb_rx++] = m;
+		}
+	}
+	rxq->next = idx;
+	rxq->nb_unposted += used;
+	rxq->pkts += nb_rx;
+	rxq->bytes += bytes;
+	if (rxq->nb_unposted > rxq->free_thresh)
+		refill(rxq);
+	return nb_rx;
+}
+
+/* With checksum, VLAN or RSS offloads: every flag from the descriptor. */
+uint16_t
+aqc_recv_pkts(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	return rx_burst(q, pkts, n, true);
+}
+
+/* Without them: length and packet type only. */
+uint16_t
+aqc_recv_pkts_simple(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	return rx_burst(q, pkts, n, false);
+}

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * net_aqc_sim: the net_aqc driver on the AQC chip model.
+ *
+ * The vdev creates a chip model (model/aqc_model.h) from its devargs, points
+ * the adapter's BAR0 at the model's register file and runs the very same
+ * aqc_dev_init() the PCI probe runs. Descriptor addresses are IOVAs, which
+ * the model dereferences, so the EAL must run with IOVA as VA.
+ *
+ * Devargs: wire=loop|pcap|peer|none, rx_pcap=FILE, tx_pcap=FILE (wire=pcap),
+ * peer=NAME (wire=peer), mac=XX:XX:XX:XX:XX:XX, link_speed=100M|1G|2.5G|5G|10G,
+ * fw=2.x|3.x|MAJOR.MINOR.BUILD, mode=thread|step.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bus_vdev_driver.h>
+#include <ethdev_vdev.h>
+#include <rte_eal.h>
+
+#include "aqc_ethdev.h"
+#include "aqc_log.h"
+#include "model/aqc_model.h"
+
+#define AQC_SIM_KEYS "wire, rx_pcap, tx_pcap, peer, mac, link_speed, fw, mode"
+
+static int
+bad(const char *dev, const char *key, const char *val, const char *why)
+{
+	AQC_LOG(ERR, INIT, "%s: bad devarg %s=%s: %s", dev, key, val, why);
+	return -EINVAL;
+}
+
+static int
+parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned int b[6];
+	char end;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4],
+		   &b[5], &end) != 6)
+		return -1;
+	for (int i = 0; i < 6; i++) {
+		if (b[i] > 0xff)
+			return -1;
+		mac[i] = (uint8_t)b[i];
+	}
+	return (mac[0] & 1) || (mac[0] | mac[1] | mac[2] | mac[3] | mac[4] | mac[5]) == 0 ?
+	       -1 : 0;
+}
+
+static int
+parse_speed(const char *s, uint32_t *rates)
+{
+	static const struct { const char *name; uint32_t rates; } t[] = {
+		{ "100M", AQC_RATE_100M },
+		{ "1G", AQC_RATE_100M | AQC_RATE_1G },
+		{ "2.5G", AQC_RATE_100M | AQC_RATE_1G | AQC_RATE_2G5 },
+		{ "5G", AQC_RATE_100M | AQC_RATE_1G | AQC_RATE_2G5 | AQC_RATE_5G },
+		{ "10G", AQC_RATE_ALL },
+	};
+
+	for (unsigned int i = 0; i < RTE_DIM(t); i++) {
+		if (strcmp(s, t[i].name) == 0) {
+			*rates = t[i].rates;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int
+parse_fw(const char *s, uint32_t *ver)
+{
+	unsigned int maj, min, build;
+	char end;
+
+	if (strcmp(s, "3.x") == 0) {
+		*ver = 0x0301003a;
+		return 0;
+	}
+	if (strcmp(s, "2.x") == 0) {
+		*ver = 0x020f0017;
+		return 0;
+	}
+	if (sscanf(s, "%u.%u.%u%c", &maj, &min, &build, &end) != 3 ||
+	    maj == 0 || maj > 0xff || min > 0xff || build > 0xffff)
+		return -1;
+	*ver = maj << 24 | min << 16 | build;
+	return 0;
+}
+
+static int
+set_path(char *dst, size_t size, const char *dev, const char *key, const char *val)
+{
+	if (val[0] == '\0' || strlen(val) >= size)
+		return bad(dev, key, val, "empty or too long path");
+	memcpy(dst, val, strlen(val) + 1);
+	return 0;
+}
+
+static int
+parse_one(struct aqc_model_config *c, const char *dev, const char *key,
+	  const char *val)
+{
+	if (strcmp(key, "wire") == 0) {
+		if (strcmp(val, "loop") == 0)
+			c->wire = AQC_WIRE_LOOP;
+		else if (strcmp(val, "pcap") == 0)
+			c->wire = AQC_WIRE_PCAP;
+		else if (strcmp(val, "peer") == 0)
+			c->wire = AQC_WIRE_PEER;
+		else if (strcmp(val, "none") == 0)
+			c->wire = AQC_WIRE_NONE;
+		else
+			return bad(dev, key, val, "expected loop, pcap, peer or none");
+	} else if (strcmp(key, "rx_pcap") == 0) {
+		return set_path(c->rx_pcap, sizeof(c->rx_pcap), dev, key, val);
+	} else if (strcmp(key, "tx_pcap") == 0) {
+		return set_path(c->tx_pcap, sizeof(c->tx_pcap), dev, key, val);
+	} else if (strcmp(key, "peer") == 0) {
+		if (val[0] == '\0' || strlen(val) >= sizeof(c->peer) || strcmp(val, dev) == 0)
+			return bad(dev, key, val, "expected the name of another net_aqc_sim port");
+		memcpy(c->peer, val, strlen(val) + 1);
+	} else if (strcmp(key, "mac") == 0) {
+		if (parse_mac(val, c->mac) != 0)
+			return bad(dev, key, val, "expected a unicast XX:XX:XX:XX:XX:XX");
+	} else if (strcmp(key, "link_speed") == 0) {
+		if (parse_speed(val, &c->rates) != 0)
+			return bad(dev, key, val, "expected 100M, 1G, 2.5G, 5G or 10G");
+	} else if (strcmp(key, "fw") == 0) {
+		if (parse_fw(val, &c->fw_version) != 0)
+			return bad(dev, key, val, "expected 2.x, 3.x or MAJOR.MINOR.BUILD");
+	} else if (strcmp(key, "mode") == 0) {
+		if (strcmp(val, "thread") == 0)
+			c->step_mode = false;
+		else if (strcmp(val, "step") == 0)
+			c->step_mode = true;
+		else
+			return bad(dev, key, val, "expected thread or step");
+	} else {
+		AQC_LOG(ERR, INIT, "%s: unknown devarg '%s' (known: " AQC_SIM_KEYS ")",
+			dev, key);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "k=v,k=v": every key known, every value valid, combinations coherent. */
+static int
+parse_devargs(struct aqc_model_config *c, const char *dev, const char *args)
+{
+	char *copy, *save = NULL, *tok;
+	int rc = 0;
+
+	if (args == NULL || args[0] == '\0')
+		return 0;
+	copy = strdup(args);
+	if (copy == NULL)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL && rc == 0;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (eq == NULL) {
+			AQC_LOG(ERR, INIT, "%s: devarg '%s' has no value (key=value)", dev, tok);
+			rc = -EINVAL;
+			break;
+		}
+		*eq = '\0';
+		rc = parse_one(c, dev, tok, eq + 1);
+	}
+	free(copy);
+	if (rc != 0)
+		return rc;
+	if ((c->rx_pcap[0] || c->tx_pcap[0]) && c->wire != AQC_WIRE_PCAP)
+		return bad(dev, c->rx_pcap[0] ? "rx_pcap" : "tx_pcap",
+			   c->rx_pcap[0] ? c->rx_pcap : c->tx_pcap, "needs wire=pcap");
+	if (c->peer[0] && c->wire != AQC_WIRE_PEER)
+		return bad(dev, "peer", c->peer, "needs wire=peer");
+	return 0;
+}
+
+static void
+close_model(void *arg)
+{
+	aqc_model_destroy(arg);
+}
+
+static int
+aqc_sim_probe(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct aqc_model_config cfg;
+	struct aqc_model *model;
+	struct rte_eth_dev *dev;
+	struct aqc_adapter *ad;
+	size_t nl = strlen(name);
+	int rc;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		AQC_LOG(ERR, INIT, "%s: the chip model lives in the primary process", name);
+		return -ENOTSUP;
+	}
+	if (rte_eal_iova_mode() != RTE_IOVA_VA) {
+		AQC_LOG(ERR, INIT, "%s: the chip model needs IOVA as VA (--iova-mode=va)", name);
+		return -ENOTSUP;
+	}
+	aqc_model_config_default(&cfg, name);
+	/* default MAC 02:00:ac:00:00:<trailing number of the name> */
+	while (nl > 0 && name[nl - 1] >= '0' && name[nl - 1] <= '9')
+		nl--;
+	cfg.mac[5] = (uint8_t)atoi(name + nl);
+	rc = parse_devargs(&cfg, name, rte_vdev_device_args(vdev));
+	if (rc != 0)
+		return rc;
+	model = aqc_model_create(&cfg, &rc);
+	if (model == NULL)
+		return rc;
+	dev = rte_eth_vdev_allocate(vdev, sizeof(struct aqc_adapter));
+	if (dev == NULL) {
+		aqc_model_destroy(model);
+		return -ENOMEM;
+	}
+	ad = AQC_ADAPTER(dev);
+	ad->hw.bar0 = aqc_model_bar(model);
+	ad->close_hook = close_model;
+	ad->close_arg = model;
+	rc = aqc_dev_init(dev);
+	if (rc != 0) {
+		ad->close_hook = NULL;
+		rte_eth_dev_release_port(dev);
+		aqc_model_destroy(model);
+		return rc;
+	}
+	rte_eth_dev_probing_finish(dev);
+	return 0;
+}
+
+static int
+aqc_sim_remove(struct rte_vdev_device *vdev)
+{
+	struct rte_eth_dev *dev = rte_eth_dev_allocated(rte_vdev_device_name(vdev));
+
+	if (dev == NULL)
+		return 0;
+	if (dev->data->dev_started)
+		rte_eth_dev_stop(dev->data->port_id);
+	return rte_eth_dev_close(dev->data->port_id);
+}
+
+static struct rte_vdev_driver aqc_sim_driver = {
+	.probe = aqc_sim_probe,
+	.remove = aqc_sim_remove,
+};
+
+RTE_PMD_REGISTER_VDEV(net_aqc_sim, aqc_sim_driver);
+RTE_PMD_REGISTER_PARAM_STRING(net_aqc_sim,
+	"wire=loop|pcap|peer|none rx_pcap=<file> tx_pcap=<file> peer=<name> "
+	"mac=<xx:xx:xx:xx:xx:xx> link_speed=100M|1G|2.5G|5G|10G "
+	"fw=2.x|3.x|<major.minor.build> mode=thread|step");

@@ -1,0 +1,464 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * AQC chip model: register file, lifecycle, model thread and the control
+ * plane (reset, firmware, MIF, link, statistics, RSS strobes, DMA fence).
+ * Section numbers refer to shared/docs/aqc-hardware.md.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_log.h>
+
+#include "aqc_model_priv.h"
+#include "../aqc_log.h"
+
+pthread_mutex_t aqm_registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct aqc_model *registry;
+
+uint64_t
+aqm_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void
+aqc_model_config_default(struct aqc_model_config *cfg, const char *name)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(cfg->name, sizeof(cfg->name), "%s", name);
+	cfg->wire = AQC_WIRE_LOOP;
+	cfg->mac[0] = 0x02;
+	cfg->mac[2] = 0xac;
+	cfg->rates = AQC_RATE_ALL;
+	cfg->fw_version = 0x0301003a;   /* 3.1.58 */
+}
+
+/* ---- register file ---- */
+
+/* Every listed register to its reset value; the rest of the BAR to 0. */
+static void
+regs_reset(struct aqc_model *m)
+{
+	memset(m->bar, 0, AQC_BAR0_SIZE);
+#define AQM_RESET_ONE(name, off, stride, n, rst) \
+	for (unsigned int i = 0; i < (n); i++) \
+		aqm_wr(m, (off) + (stride) * i, (rst));
+	AQC_REGS(AQM_RESET_ONE)
+#undef AQM_RESET_ONE
+	memset(m->rss_key, 0, sizeof(m->rss_key));
+	memset(m->reta, 0, sizeof(m->reta));
+	memset(m->tx_was_on, 0, sizeof(m->tx_was_on));
+	memset(m->rx_was_on, 0, sizeof(m->rx_was_on));
+	memset(m->tx_ctx, 0, sizeof(m->tx_ctx));
+}
+
+static void
+mcp_put(struct aqc_model *m, uint32_t addr, uint32_t v)
+{
+	m->mcp[addr / 4] = v;
+}
+
+/* Firmware boot complete: what the driver reads after 2.3 step 4. */
+static void
+fw_boot(struct aqc_model *m)
+{
+	const uint8_t *mac = m->cfg.mac;
+
+	memset(m->mcp, 0, sizeof(m->mcp));
+	memset(&m->fw, 0, sizeof(m->fw));
+	mcp_put(m, AQM_MCP_MBOX + AQC_MBOX_VERSION, m->cfg.fw_version);
+	mcp_put(m, AQM_MCP_MBOX + AQC_MBOX_CAPS_LO, m->cfg.rates);
+	/* 3.1: MAC at eFuse + 160, two big-endian dwords */
+	mcp_put(m, AQM_MCP_EFUSE + AQC_EFUSE_MAC_OFF,
+		((uint32_t)mac[0] << 24) | ((uint32_t)mac[1] << 16) |
+		((uint32_t)mac[2] << 8) | mac[3]);
+	mcp_put(m, AQM_MCP_EFUSE + AQC_EFUSE_MAC_OFF + 4,
+		((uint32_t)mac[4] << 24) | ((uint32_t)mac[5] << 16));
+	aqm_wr(m, AQC_R_MIF_ID, AQC_MIF_REV_B1);
+	aqm_wr(m, AQC_RI(SEM, 2), 1);          /* MIF semaphore free */
+	aqm_wr(m, AQC_R_DAISY_STATUS, 0);
+	aqm_wr(m, AQC_R_MBOX_ADDR, AQM_MCP_MBOX);
+	aqm_wr(m, AQC_R_RPC_ADDR, AQM_MCP_RPC);
+	aqm_wr(m, AQC_R_EFUSE_ADDR, AQM_MCP_EFUSE);
+	aqm_wr(m, AQC_R_BOOT_EXIT, AQM_BOOT_EXIT_OK);
+	aqm_wr(m, AQC_R_FW_VERSION, m->cfg.fw_version);
+	m->phase = AQM_READY;
+	m->autoneg_until = 0;
+}
+
+/* ---- control plane ---- */
+
+static bool
+ctl_reset(struct aqc_model *m)
+{
+	uint64_t now;
+
+	if (m->phase == AQM_READY) {
+		if (!(aqm_rd(m, AQC_R_GLB_CTL) & AQC_FMASK(GLB_SOFT_RESET)))
+			return false;
+		m->phase = AQM_IN_RESET;
+		m->phase_until = aqm_now_ns() + AQM_RESET_NS;
+		return true;
+	}
+	now = aqm_now_ns();
+	if (now < m->phase_until)
+		return false;
+	if (m->phase == AQM_IN_RESET) {
+		/* 2.2: the reset self-clears; registers take reset values and
+		 * the firmware restarts (0x0018 reads 0 while it boots) */
+		aqm_wire_flush(m);
+		regs_reset(m);
+		m->phase = AQM_BOOTING;
+		m->phase_until = now + AQM_BOOT_NS;
+		return true;
+	}
+	fw_boot(m);
+	return true;
+}
+
+static uint32_t
+mcp_get(const struct aqc_model *m, uint32_t addr)
+{
+	return addr < AQM_MCP_SIZE && addr % 4 == 0 ? m->mcp[addr / 4] : 0xffffffffu;
+}
+
+/* 3.1: MIF read command; B1 auto-increments the address. */
+static bool
+ctl_mif(struct aqc_model *m)
+{
+	uint32_t addr;
+
+	if (aqm_rd(m, AQC_R_MIF_CMD) != AQC_MIF_CMD_READ)
+		return false;
+	addr = aqm_rd(m, AQC_R_MIF_ADDR);
+	aqm_wr(m, AQC_R_MIF_DATA, mcp_get(m, addr));
+	aqm_wr(m, AQC_R_MIF_CMD, 0);
+	aqm_wr(m, AQC_R_MIF_ADDR, addr + 4);
+	return true;
+}
+
+static uint32_t
+highest_rate(uint32_t mask)
+{
+	static const uint32_t order[] = {
+		AQC_RATE_10G, AQC_RATE_5G, AQC_RATE_2G5, AQC_RATE_1G, AQC_RATE_100M,
+	};
+
+	for (unsigned int i = 0; i < 5; i++)
+		if (mask & order[i])
+			return order[i];
+	return 0;
+}
+
+/* 3.3: link = highest rate both requested and supported, unless LINK_DROP
+ * or no cable; statistics/temperature toggles echoed into 0x0374. */
+static bool
+ctl_fw(struct aqc_model *m)
+{
+	uint32_t ctl = aqm_rd(m, AQC_R_MPI_CTL), ctl2 = aqm_rd(m, AQC_R_MPI_CTL2);
+	uint32_t st2 = aqm_rd(m, AQC_R_MPI_STATE2), rate = 0, toggles;
+	bool work = false;
+
+	if (m->cable_up && !(ctl2 & AQC_FMASK(CTL2_LINK_DROP)))
+		rate = highest_rate(ctl & m->cfg.rates);
+	if (rate == 0 || aqm_rd(m, AQC_R_MPI_STATE) != 0) {
+		m->autoneg_until = 0;
+	} else if (m->autoneg_until == 0) {
+		/* a link coming up autonegotiates first */
+		m->autoneg_until = aqm_now_ns() + AQM_AUTONEG_NS;
+		rate = 0;
+	} else if (aqm_now_ns() < m->autoneg_until) {
+		rate = 0;
+	}
+	if (aqm_rd(m, AQC_R_MPI_STATE) != rate) {
+		aqm_wr(m, AQC_R_MPI_STATE, rate);
+		work = true;
+	}
+	toggles = AQC_FMASK(CTL2_STATISTICS) | (1u << 18);
+	if ((ctl2 ^ st2) & toggles) {
+		const uint32_t *s = (const uint32_t *)&m->fw;
+
+		for (unsigned int i = 0; i < sizeof(m->fw) / 4; i++)
+			mcp_put(m, AQM_MCP_MBOX + AQC_MBOX_STATS + 4 * i, s[i]);
+		/* info +8: PHY temperature 40 degrees C in 1/256 units */
+		mcp_put(m, AQM_MCP_MBOX + 0x48 + 8, 40u * 256u);
+		mcp_put(m, AQM_MCP_MBOX + AQC_MBOX_TID,
+			mcp_get(m, AQM_MCP_MBOX + AQC_MBOX_TID) + 1);
+		aqm_wr(m, AQC_R_MPI_STATE2, (st2 & ~toggles) | (ctl2 & toggles));
+		work = true;
+	}
+	return work;
+}
+
+/* 6.1: key and RETA write strobes self-clear once latched. */
+static bool
+ctl_rss(struct aqc_model *m)
+{
+	uint32_t ka = aqm_rd(m, AQC_R_RSS_KEY_ADDR), ra = aqm_rd(m, AQC_R_RSS_RETA_ADDR);
+	bool work = false;
+
+	if (ka & AQC_FMASK(RSS_KEY_WEN)) {
+		unsigned int a = AQC_FGET(RSS_KEY_WADDR, ka);
+
+		if (a < 10)
+			m->rss_key[a] = aqm_rd(m, AQC_R_RSS_KEY_DATA);
+		aqm_wr(m, AQC_R_RSS_KEY_ADDR, ka & ~AQC_FMASK(RSS_KEY_WEN));
+		work = true;
+	}
+	if (ra & AQC_FMASK(RSS_RETA_WEN)) {
+		unsigned int a = AQC_FGET(RSS_RETA_WADDR, ra);
+
+		if (a < 12)
+			m->reta[a] = (uint16_t)aqm_rd(m, AQC_R_RSS_RETA_DATA);
+		aqm_wr(m, AQC_R_RSS_RETA_ADDR, ra & ~AQC_FMASK(RSS_RETA_WEN));
+		work = true;
+	}
+	return work;
+}
+
+/* Block resets (2.2: RX 0x5000 bit 31, TX 0x7000 bit 31) self-clear; a TX
+ * ring turned off completes the capture written so far; the descriptor
+ * cache "done" bit follows "init" once the DMA pass before it is over. */
+static bool
+ctl_misc(struct aqc_model *m)
+{
+	bool work = false, flush = false;
+	uint32_t v;
+
+	for (unsigned int i = 0; i < 2; i++) {
+		uint32_t off = i ? AQC_R_TX_CTL : AQC_R_RX_CTL;
+
+		v = aqm_rd(m, off);
+		if (v & (1u << 31)) {
+			aqm_wr(m, off, v & ~(1u << 31));
+			work = true;
+		}
+	}
+	for (unsigned int n = 0; n < AQM_RINGS; n++) {
+		bool on = aqm_rd(m, AQC_RI(TXD_CTL, n)) & AQC_FMASK(TXD_EN);
+		bool rx_on = aqm_rd(m, AQC_RI(RXD_CTL, n)) & AQC_FMASK(RXD_EN);
+
+		/* a disabled ring's head returns to 0 (INFERRED: drivers
+		 * restart rings at index 0 without any head reset) */
+		if (m->tx_was_on[n] && !on) {
+			flush = true;
+			aqm_wr(m, AQC_RI(TXD_HEAD, n), 0);
+		}
+		if (m->rx_was_on[n] && !rx_on)
+			aqm_wr(m, AQC_RI(RXD_HEAD, n), 0);
+		m->tx_was_on[n] = on;
+		m->rx_was_on[n] = rx_on;
+	}
+	if (flush)
+		aqm_wire_flush(m);
+	v = aqm_rd(m, AQC_R_RDM_CACHE_INIT) & 1;
+	if ((aqm_rd(m, AQC_R_RDM_CACHE_DONE) & 1) != v) {
+		aqm_wr(m, AQC_R_RDM_CACHE_DONE, v);
+		work = true;
+	}
+	return work;
+}
+
+static bool
+control_pass(struct aqc_model *m)
+{
+	bool work = ctl_reset(m);
+
+	if (m->phase != AQM_READY)
+		return work;
+	work |= ctl_mif(m);
+	work |= ctl_fw(m);
+	work |= ctl_rss(m);
+	work |= ctl_misc(m);
+	return work;
+}
+
+static void *
+model_thread(void *arg)
+{
+	struct aqc_model *m = arg;
+	unsigned int idle = 0;
+
+	while (atomic_load(&m->running)) {
+		unsigned int moved = 0;
+		bool work;
+
+		pthread_mutex_lock(&m->lock);
+		if (!m->cfg.step_mode)
+			moved = aqm_dma_pass(m, 64);
+		work = control_pass(m);
+		pthread_mutex_unlock(&m->lock);
+		if (work || moved > 0) {
+			idle = 0;
+		} else {
+			/* idle: 20 us naps, 200 us once idle for a few ms, so
+			 * the model does not take a core from the application */
+			struct timespec ts = {
+				.tv_sec = 0, .tv_nsec = idle < AQM_IDLE_FAST ? 20000 : 200000,
+			};
+
+			idle += idle < AQM_IDLE_FAST;
+			nanosleep(&ts, NULL);
+		}
+	}
+	return NULL;
+}
+
+unsigned int
+aqc_model_step(struct aqc_model *m, unsigned int budget)
+{
+	unsigned int total = 0, moved;
+
+	if (!m->cfg.step_mode)
+		return 0;
+	do {
+		pthread_mutex_lock(&m->lock);
+		moved = aqm_dma_pass(m, budget - total);
+		pthread_mutex_unlock(&m->lock);
+		total += moved;
+	} while (moved > 0 && total < budget);
+	return total;
+}
+
+int
+aqc_model_inject(struct aqc_model *m, const void *frame, uint32_t len)
+{
+	int rc;
+
+	pthread_mutex_lock(&m->lock);
+	rc = aqm_rx_frame(m, frame, len, false, false);
+	pthread_mutex_unlock(&m->lock);
+	return rc;
+}
+
+int
+aqc_model_inject_bad(struct aqc_model *m, const void *frame, uint32_t len)
+{
+	int rc;
+
+	pthread_mutex_lock(&m->lock);
+	rc = aqm_rx_frame(m, frame, len, false, true);
+	pthread_mutex_unlock(&m->lock);
+	return rc;
+}
+
+void
+aqc_model_set_cable(struct aqc_model *m, bool up)
+{
+	pthread_mutex_lock(&m->lock);
+	m->cable_up = up;
+	pthread_mutex_unlock(&m->lock);
+}
+
+void
+aqc_model_get_counters(struct aqc_model *m, struct aqc_model_counters *c)
+{
+	pthread_mutex_lock(&m->lock);
+	*c = m->cnt;
+	pthread_mutex_unlock(&m->lock);
+}
+
+void
+aqc_model_set_tx_tap(struct aqc_model *m, aqc_model_tx_tap_t fn, void *arg)
+{
+	pthread_mutex_lock(&m->lock);
+	m->tap = fn;
+	m->tap_arg = arg;
+	pthread_mutex_unlock(&m->lock);
+}
+
+uint8_t *
+aqc_model_bar(struct aqc_model *m)
+{
+	return m->bar;
+}
+
+struct aqc_model *
+aqc_model_lookup(const char *name)
+{
+	struct aqc_model *m;
+
+	pthread_mutex_lock(&aqm_registry_lock);
+	for (m = registry; m != NULL; m = m->next_model)
+		if (strcmp(m->cfg.name, name) == 0)
+			break;
+	pthread_mutex_unlock(&aqm_registry_lock);
+	return m;
+}
+
+struct aqc_model *
+aqc_model_create(const struct aqc_model_config *cfg, int *err)
+{
+	struct aqc_model *m;
+	int rc;
+
+	if (aqc_model_lookup(cfg->name) != NULL) {
+		AQC_LOG(ERR, MODEL, "model %s already exists", cfg->name);
+		*err = -EEXIST;
+		return NULL;
+	}
+	m = calloc(1, sizeof(*m));
+	if (m == NULL || (m->bar = aligned_alloc(4096, AQC_BAR0_SIZE)) == NULL) {
+		free(m);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	m->cfg = *cfg;
+	m->cable_up = true;
+	pthread_mutex_init(&m->lock, NULL);
+	regs_reset(m);
+	fw_boot(m);
+	rc = aqm_wire_open(m);
+	if (rc != 0) {
+		free(m->bar);
+		free(m);
+		*err = rc;
+		return NULL;
+	}
+	pthread_mutex_lock(&aqm_registry_lock);
+	aqm_peer_link(m, registry);
+	m->next_model = registry;
+	registry = m;
+	pthread_mutex_unlock(&aqm_registry_lock);
+	atomic_store(&m->running, true);
+	rc = pthread_create(&m->thread, NULL, model_thread, m);
+	if (rc != 0) {
+		atomic_store(&m->running, false);
+		aqc_model_destroy(m);
+		*err = -rc;
+		return NULL;
+	}
+	pthread_setname_np(m->thread, "aqc-model");
+	*err = 0;
+	return m;
+}
+
+void
+aqc_model_destroy(struct aqc_model *m)
+{
+	struct aqc_model **pp;
+
+	if (m == NULL)
+		return;
+	if (atomic_exchange(&m->running, false))
+		pthread_join(m->thread, NULL);
+	pthread_mutex_lock(&aqm_registry_lock);
+	for (pp = &registry; *pp != NULL; pp = &(*pp)->next_model) {
+		if (*pp == m) {
+			*pp = m->next_model;
+			break;
+		}
+	}
+	aqm_peer_unlink(m);
+	pthread_mutex_unlock(&aqm_registry_lock);
+	aqm_wire_close(m);
+	pthread_mutex_destroy(&m->lock);
+	free(m->bar);
+	free(m);
+}

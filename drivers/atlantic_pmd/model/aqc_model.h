@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The AQC chip model: a software A1 AQC (AQC107 class, B1 silicon, firmware
+ * 3.x) behind a BAR0-sized register file in memory.
+ *
+ * What it does
+ *  - Register file: AQC_BAR0_SIZE bytes; every register of AQC_REGS
+ *    (aqc_regs.h) starts at its reset value. The driver writes it with
+ *    rte_write32 exactly as it writes a real BAR0.
+ *  - Control plane (always run by the model thread): global soft reset
+ *    (0x0000 bit 15) self-clears after ~1 ms and reboots the firmware, which
+ *    publishes its version, boot exit code, mailbox/RPC/eFuse addresses after
+ *    ~2 ms more; MIF reads of MCP memory (B1 auto-increment); link from the
+ *    requested rates (0x0368), LINK_DROP and the cable state, up ~20 ms after
+ *    it is requested (autonegotiation); statistics and
+ *    temperature toggles (0x036C -> 0x0374) with the mailbox updated; RSS key
+ *    and RETA write strobes; the descriptor-cache handshake 0x5A00 -> 0x5A10,
+ *    answered only after the DMA work in flight has finished; a ring's head
+ *    returns to 0 when the ring is disabled (INFERRED from how drivers
+ *    restart rings).
+ *  - DMA engine (model thread, or aqc_model_step() in step mode): TX rings
+ *    [head, tail): context and data descriptors gathered into frames, VLAN
+ *    insertion, IPv4 and TCP/UDP checksum insertion, DD written into the WB
+ *    descriptors, head advanced, TX DMA counters; TCP segmentation (LSO)
+ *    from the context descriptor (doc 5.2, 6.3 flag masks). RX: L2 filters (station
+ *    MAC filters, broadcast, all-multicast, promiscuous), RSS (Toeplitz, 64
+ *    entry RETA, hash types of 0x5040) or queue 0, VLAN strip per ring,
+ *    packet type, IPv4/L4 checksum check, write-back descriptors exactly as
+ *    doc 5.4, frames longer than the ring's buffer over consecutive
+ *    descriptors (DD on each, EOP on the last). A ring without room for a
+ *    whole frame drops it and counts it in 0x6818, as the chip does.
+ *  - Wire: loop (TX comes back on RX), pcap (rx_pcap fed when the RX ring
+ *    has room -- paced, lossless; tx_pcap written, flushed whenever a TX
+ *    ring is disabled and closed on destroy), peer (TX goes to another model
+ *    port's receive side through a bounded queue; a full queue stalls TX),
+ *    none (TX is counted and discarded).
+ *
+ * What it does not do: LRO, header split, interrupts, flow control, VLAN
+ * filters (VLAN promiscuous always), multicast exact filters (0x5250 beyond
+ * all-multicast), FLB boot, FW 1.x/4.x interfaces (only the version number
+ * changes), A2.
+ *
+ * Addresses in descriptors are process virtual addresses (IOVA as VA); the
+ * model dereferences them directly.
+ *
+ * Threads: one model thread per model (a plain pthread, not an lcore); when
+ * idle it naps 20 us, and 200 us once idle for a few milliseconds. In step
+ * mode it runs only the control plane and aqc_model_step() runs the DMA
+ * engine in the caller's thread, so datapath tests are deterministic.
+ */
+#ifndef AQC_MODEL_H
+#define AQC_MODEL_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "aqc_regs.h"
+
+enum aqc_wire {
+	AQC_WIRE_LOOP,
+	AQC_WIRE_PCAP,
+	AQC_WIRE_PEER,
+	AQC_WIRE_NONE,
+};
+
+#define AQC_MODEL_NAME_LEN 64
+
+struct aqc_model_config {
+	char name[AQC_MODEL_NAME_LEN];     /* e.g. the vdev name "net_aqc_sim0" */
+	enum aqc_wire wire;
+	char rx_pcap[PATH_MAX];            /* "" = none */
+	char tx_pcap[PATH_MAX];            /* "" = none */
+	char peer[AQC_MODEL_NAME_LEN];     /* wire=peer: the other model */
+	uint8_t mac[6];                    /* permanent MAC in the eFuse block */
+	uint32_t rates;                    /* supported AQC_RATE_* bits */
+	uint32_t fw_version;               /* value of 0x0018 after boot */
+	bool step_mode;
+};
+
+/* Counters the wire side keeps (the chip's own are in its registers). */
+struct aqc_model_counters {
+	uint64_t tx_frames;      /* frames put on the wire */
+	uint64_t rx_frames;      /* frames written to an RX ring */
+	uint64_t rx_ring_full;   /* dropped: not enough descriptors (0x6818) */
+	uint64_t rx_filtered;    /* dropped by the L2 filters */
+	uint64_t rx_disabled;    /* dropped: RX packet buffer or ring disabled */
+	uint64_t tx_errors;      /* malformed TX descriptor chains */
+	uint64_t pcap_in;        /* frames read from rx_pcap */
+};
+
+struct aqc_model;
+
+/* Fill cfg with defaults: wire loop, 10G, FW 3.1.58, MAC 02:00:ac:00:00:00. */
+void aqc_model_config_default(struct aqc_model_config *cfg, const char *name);
+
+/* Create a model, power it on (firmware ready) and start its thread.
+ * Returns NULL with *err = -errno (pcap open failure: -EIO, with a log). */
+struct aqc_model *aqc_model_create(const struct aqc_model_config *cfg, int *err);
+
+/* Stop the thread, close the captures, unlink a peer, free everything. */
+void aqc_model_destroy(struct aqc_model *m);
+
+/* The BAR0 register file (AQC_BAR0_SIZE bytes). */
+uint8_t *aqc_model_bar(struct aqc_model *m);
+
+/* The model registered under name (the vdev name), or NULL. */
+struct aqc_model *aqc_model_lookup(const char *name);
+
+/* Step mode: run the DMA engine until idle or budget frames moved (TX
+ * frames sent + frames received from the wire). Returns frames moved.
+ * In thread mode it returns 0 and does nothing. */
+unsigned int aqc_model_step(struct aqc_model *m, unsigned int budget);
+
+/* Put a frame on the receive side of the wire as if it arrived from the
+ * cable. Returns 0 (written to a ring), -ENOBUFS (ring full, counted in
+ * 0x6818), -EPERM (filtered), -ENETDOWN (RX disabled or link down),
+ * -EINVAL (bad length). */
+int aqc_model_inject(struct aqc_model *m, const void *frame, uint32_t len);
+
+/* The same, for a frame the MAC received damaged (bad FCS): written to the
+ * ring with RX_STAT MAC error set (doc 5.4), as the chip reports it. */
+int aqc_model_inject_bad(struct aqc_model *m, const void *frame, uint32_t len);
+
+/* Plug or unplug the cable (link follows through the firmware). */
+void aqc_model_set_cable(struct aqc_model *m, bool up);
+
+void aqc_model_get_counters(struct aqc_model *m, struct aqc_model_counters *c);
+
+/* Observe frames put on the wire (tests): called in the DMA engine's thread
+ * for every transmitted frame, after the wire itself. NULL to remove. */
+typedef void (*aqc_model_tx_tap_t)(void *arg, const uint8_t *frame, uint32_t len);
+void aqc_model_set_tx_tap(struct aqc_model *m, aqc_model_tx_tap_t fn, void *arg);
+
+#endif /* AQC_MODEL_H */

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* AQC chip model internals shared by its files (contract in aqc_model.h). */
+#ifndef AQC_MODEL_PRIV_H
+#define AQC_MODEL_PRIV_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include <pcap/pcap.h>
+
+#include "aqc_model.h"
+
+/* MCP memory the firmware exposes through the MIF (doc 3.1); the addresses
+ * it publishes are model choices. */
+#define AQM_MCP_SIZE      0x4000u
+#define AQM_MCP_MBOX      0x1000u
+#define AQM_MCP_EFUSE     0x2000u
+#define AQM_MCP_RPC       0x3000u
+#define AQM_BOOT_EXIT_OK  0x0001u     /* any code but 0, 0xDEAD, 0xF1A7 */
+#define AQM_RESET_NS      1000000ull  /* reset bit self-clears after 1 ms */
+#define AQM_BOOT_NS       2000000ull  /* firmware up 2 ms later */
+#define AQM_AUTONEG_NS    20000000ull /* link up 20 ms after it is requested */
+#define AQM_RINGS         32u
+#define AQM_FRAME_MAX     (AQC_MAX_FRAME + 8u)  /* + a VLAN tag and slack */
+#define AQM_PEER_SLOTS    128u
+#define AQM_IDLE_FAST     256u        /* idle passes before the long naps */
+#define AQM_GATHER_MAX    (262144u + 1024u)    /* doc 6.3: LSO payload <= 262089 */
+
+enum aqm_phase { AQM_READY, AQM_IN_RESET, AQM_BOOTING };
+
+struct aqm_peer_slot {
+	uint32_t len;
+	uint8_t data[AQM_FRAME_MAX];
+};
+
+/* Single-producer (the peer's DMA engine) single-consumer queue of frames. */
+struct aqm_peer_queue {
+	_Atomic uint32_t head;   /* consumer */
+	_Atomic uint32_t tail;   /* producer */
+	struct aqm_peer_slot slot[AQM_PEER_SLOTS];
+};
+
+struct aqm_tx_ctx {
+	uint32_t ctl, ctl2;
+};
+
+struct aqc_model {
+	uint8_t *bar;
+	struct aqc_model_config cfg;
+	pthread_mutex_t lock;          /* control pass, DMA pass, inject */
+	pthread_t thread;
+	_Atomic bool running;
+	bool cable_up;
+	enum aqm_phase phase;
+	uint64_t phase_until;          /* CLOCK_MONOTONIC ns */
+	uint64_t autoneg_until;        /* link comes up then (0: not negotiating) */
+	uint32_t mcp[AQM_MCP_SIZE / 4];
+	uint32_t rss_key[10];          /* as written: address a = key dword 9-a */
+	uint16_t reta[12];
+	bool tx_was_on[AQM_RINGS];
+	bool rx_was_on[AQM_RINGS];
+	struct aqm_tx_ctx tx_ctx[AQM_RINGS][2];
+	struct aqc_fw_stats fw;        /* cumulative MAC counters */
+	struct aqc_model_counters cnt;
+	/* wire */
+	pcap_t *rx_pcap;
+	pcap_t *dead;
+	pcap_dumper_t *tx_dump;
+	uint8_t *pcap_pending;         /* next rx_pcap frame, not yet delivered */
+	uint32_t pcap_pending_len;
+	struct aqc_model *peer;        /* guarded by the registry lock */
+	struct aqm_peer_queue *inq;    /* frames from the peer */
+	aqc_model_tx_tap_t tap;
+	void *tap_arg;
+	uint8_t frame[AQM_GATHER_MAX]; /* TX gather buffer (LSO: whole packet) */
+	uint8_t seg[AQM_FRAME_MAX];    /* one LSO segment */
+	uint8_t rxbuf[AQM_FRAME_MAX];  /* RX working copy (VLAN strip) */
+	struct aqc_model *next_model;  /* registry list */
+};
+
+static inline uint32_t
+aqm_rd(const struct aqc_model *m, uint32_t off)
+{
+	return __atomic_load_n((const uint32_t *)(const void *)(m->bar + off),
+			       __ATOMIC_ACQUIRE);
+}
+
+static inline void
+aqm_wr(struct aqc_model *m, uint32_t off, uint32_t v)
+{
+	__atomic_store_n((uint32_t *)(void *)(m->bar + off), v, __ATOMIC_RELEASE);
+}
+
+static inline void
+aqm_add64(struct aqc_model *m, uint32_t lo, uint64_t v)
+{
+	uint64_t c = ((uint64_t)aqm_rd(m, lo + 4) << 32) | aqm_rd(m, lo);
+
+	c += v;
+	aqm_wr(m, lo, (uint32_t)c);
+	aqm_wr(m, lo + 4, (uint32_t)(c >> 32));
+}
+
+uint64_t aqm_now_ns(void);
+
+/* Guards the model list and peer links (taken after m->lock, never before). */
+extern pthread_mutex_t aqm_registry_lock;
+
+/* aqc_model_dma.c: one pass over the TX rings and the wire inputs.
+ * Returns frames moved. Caller holds m->lock. */
+unsigned int aqm_dma_pass(struct aqc_model *m, unsigned int budget);
+/* Deliver a frame to the RX side. pace: do not drop for lack of room or a
+ * disabled ring, return -EAGAIN instead. mac_err: the MAC saw it damaged.
+ * Caller holds m->lock. */
+int aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
+		 bool mac_err);
+
+/* aqc_model_wire.c */
+int aqm_wire_open(struct aqc_model *m);
+void aqm_wire_close(struct aqc_model *m);
+/* The wire side of a transmitted frame; -EAGAIN = wire busy, retry later. */
+int aqm_wire_tx(struct aqc_model *m, const uint8_t *frame, uint32_t len);
+/* Check, without sending, whether aqm_wire_tx would accept a frame now. */
+bool aqm_wire_tx_ready(struct aqc_model *m);
+/* Feed the RX side from the wire (pcap, peer queue). Returns frames. */
+unsigned int aqm_wire_rx(struct aqc_model *m, unsigned int budget);
+void aqm_wire_flush(struct aqc_model *m);
+/* Link model ports named as peers of each other (registry lock held). */
+void aqm_peer_link(struct aqc_model *m, struct aqc_model *list);
+void aqm_peer_unlink(struct aqc_model *m);
+
+#endif /* AQC_MODEL_PRIV_H */
