@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * pipeline: frames go through libtagpipe (DSA untag -> VLAN untag -> GRO ->
+ * verdict -> actions). The pipeline carries out TX, REDIRECT and DROP
+ * itself; PASS packets come back to us (fwd_pipeline_pass) and go to the
+ * stream's TX port like io mode does, after egress work:
+ *   - a merged packet is split back into its segments (tp_gro_segment, GSO
+ *     in software) unless --gso off;
+ *   - VLAN tags the pipeline stripped are put back (tp_vlan_insert_burst);
+ *   - the switch tag is not: a PASS frame leaves the switch domain.
+ *
+ * One pipeline instance per stream, made on the main lcore before start and
+ * used only by the stream's lcore; its TX queue is that lcore's.
+ * Counters: fs->rx_pkts frames received, fs->passed PASS packets (a merged
+ * packet counts once), fs->tx_pkts frames sent for PASS, fs->dropped PASS
+ * frames freed (TX ring full, GSO failure, VLAN insert drop).
+ */
+#include <rte_ethdev.h>
+
+#include "fwd.h"
+#include "pipeline_ctl.h"
+
+/* Segments one merged packet may need: 64 KiB IP packet of 536-byte MSS
+ * (RFC 879 default) is 123; room for a burst beside it. */
+#define PASS_SEG_ROOM 128
+#define PASS_OUT_MAX (FWD_MAX_BURST + PASS_SEG_ROOM)
+
+static void
+pass_flush(struct fwd_stream *fs, struct rte_mbuf **out, uint16_t k)
+{
+	struct tp_vlan_stats vs = { 0 };
+	uint16_t kept;
+
+	if (k == 0)
+		return;
+	/* Dropped mbufs (drops NULL) are freed by tp_vlan; count them. */
+	kept = tp_vlan_insert_burst(NULL, out, k, NULL, &vs);
+	fs->dropped += k - kept;
+	fwd_tx_or_free(fs, out, kept);
+}
+
+/* tp_pass_cb_t: forward PASS packets to the stream's TX port. */
+void
+fwd_pipeline_pass(void *arg, uint16_t port, uint16_t queue,
+		  struct rte_mbuf **pkts, uint16_t n)
+{
+	struct fwd_stream *fs = arg;
+	struct rte_mbuf *out[PASS_OUT_MAX];
+	uint16_t k = 0;
+
+	RTE_SET_USED(port);
+	RTE_SET_USED(queue);
+	fs->passed += n;
+	for (uint16_t i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		int r;
+
+		if (!fwd.opt.gso || !(m->ol_flags & RTE_MBUF_F_RX_LRO)) {
+			out[k++] = m;
+		} else {
+			r = tp_gro_segment(m, &out[k], PASS_OUT_MAX - k, fs->mp);
+			if (r == -ENOSPC && k > 0) {
+				pass_flush(fs, out, k);
+				k = 0;
+				r = tp_gro_segment(m, out, PASS_OUT_MAX, fs->mp);
+			}
+			if (r < 0) {
+				fs->dropped += tp_gro_segs(m);
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			k += (uint16_t)r;
+		}
+		/* Keep room for the next packet's segments. */
+		if (PASS_OUT_MAX - k < PASS_SEG_ROOM) {
+			pass_flush(fs, out, k);
+			k = 0;
+		}
+	}
+	pass_flush(fs, out, k);
+}
+
+static void
+pipeline_fwd(struct fwd_stream *fs)
+{
+	struct rte_mbuf *pkts[FWD_MAX_BURST];
+	uint16_t n = rte_eth_rx_burst(fs->rx_port, fs->rx_queue, pkts, fwd.opt.burst);
+
+	/* An empty burst still completes aged aggregates (--gro-age). */
+	if (n == 0 && (fwd.opt.gro.age_usec == 0 || tp_pipeline_held(fs->ctx) == 0))
+		return;
+	fs->rx_pkts += n;
+	/* With pass_cb set, nothing comes back in pkts[]. */
+	tp_pipeline_rx_burst(fs->ctx, fs->rx_port, fs->rx_queue, pkts, n);
+}
+
+static void
+pipeline_drain(struct fwd_stream *fs)
+{
+	while (tp_pipeline_held(fs->ctx) > 0)
+		tp_pipeline_flush(fs->ctx, true, NULL, 0);
+}
+
+const struct fwd_engine fwd_engine_pipeline = {
+	.name = "pipeline",
+	.help = "untag, GRO, verdict, actions (libtagpipe); PASS forwarded",
+	.stream_init = fwd_pipeline_stream_init,
+	.stream_drain = pipeline_drain,
+	.packet_fwd = pipeline_fwd,
+};

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * tagpipe-fwd: a dpdk-testpmd for tagged traffic.
+ *
+ * Shape (testpmd's): ports are set up once; a *stream* is one RX queue of one
+ * port together with the TX queue it forwards to; every stream belongs to
+ * exactly one forwarding lcore (share-nothing: a TX queue is written by one
+ * stream only). A forwarding *engine* is one small file ending in a const
+ * struct fwd_engine; all engines are listed in fwd_engines[] (engines.c).
+ *
+ * Invariants
+ *  - A stream's counters are written only by its lcore; the main lcore reads
+ *    them (relaxed 64-bit loads) and keeps its own "cleared at" snapshot.
+ *  - The engine of a running lcore never changes: set fwd needs stop first.
+ *  - An engine never holds an mbuf across bursts except through the pipeline
+ *    (GRO), which stream_drain() flushes when forwarding stops. So after
+ *    stop, every mbuf is back in the pool or in a PMD's RX ring.
+ */
+#ifndef FWD_H
+#define FWD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_common.h>
+#include <rte_ethdev.h>
+#include <rte_ether.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+
+#define FWD_MAX_PORTS 32
+#define FWD_MAX_QUEUES 16
+#define FWD_MAX_BURST 256
+#define FWD_MAX_STREAMS (FWD_MAX_PORTS * FWD_MAX_QUEUES)
+#define FWD_MAX_TAGGER_NAME 32
+#define FWD_MAX_VERDICT 256
+#define FWD_MAX_REDIRECTS 64
+
+extern int fwd_logtype;
+#define FWD_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, fwd_logtype, "tagpipe.fwd: " fmt "\n", ##__VA_ARGS__)
+
+/* Exit status for bad command-line options (testpmd/getopt convention). */
+#define FWD_EXIT_USAGE 2
+
+struct fwd_stream {
+	uint16_t rx_port;
+	uint16_t rx_queue;
+	uint16_t tx_port;
+	uint16_t tx_queue;
+	struct rte_mempool *mp;   /* mbuf pool (txonly frames, GSO copies) */
+	void *ctx;                /* engine-private (pipeline instance) */
+	/* Written by the owning lcore only. */
+	uint64_t rx_pkts;
+	uint64_t tx_pkts;
+	uint64_t dropped;         /* freed by the engine (TX ring full, drops) */
+	uint64_t passed;          /* handed to the application (pipeline PASS) */
+} __rte_cache_aligned;
+
+struct fwd_engine {
+	const char *name;
+	const char *help;
+	/* Optional: prepare a stream before its lcore starts; 0 or -errno. */
+	int (*stream_init)(struct fwd_stream *fs);
+	/* Optional: release what the stream holds (flush GRO) after stop. */
+	void (*stream_drain)(struct fwd_stream *fs);
+	/* One burst: receive, act, transmit. The only indirect call per burst. */
+	void (*packet_fwd)(struct fwd_stream *fs);
+};
+
+/* NULL-terminated table of every engine; engines.c. */
+extern const struct fwd_engine *const fwd_engines[];
+const struct fwd_engine *fwd_engine_find(const char *name);
+/* "io#mac#..." into buf (for the prompt's completion); returns buf. */
+char *fwd_engine_list(char *buf, size_t len, char sep);
+
+enum fwd_topology { FWD_TOPO_PAIRED, FWD_TOPO_CHAINED, FWD_TOPO_LOOP };
+enum fwd_vlan_mode { FWD_VLAN_STRIP, FWD_VLAN_KEEP };   /* default: strip */
+
+struct fwd_port_conf {
+	char tagger[FWD_MAX_TAGGER_NAME];   /* "" = no DSA tagger */
+	enum fwd_vlan_mode vlan;
+};
+
+/* --redirect KEY:PORT[:SWITCH_PORT]; the queue is the lcore's own. */
+struct fwd_redirect {
+	uint32_t key;
+	uint16_t port;
+	int switch_port;          /* tag to insert; -1: the packet's own */
+};
+
+struct fwd_gro_conf {
+	bool on;
+	uint32_t max_flows;   /* 0: library default */
+	uint32_t max_segs;    /* 0: library default */
+	uint32_t age_usec;    /* 0: merge within a burst; else hold up to this */
+};
+
+/* Everything the command line sets. */
+struct fwd_options {
+	bool interactive;
+	unsigned int stats_period;        /* seconds, 0 = only final stats */
+	const struct fwd_engine *engine;
+	enum fwd_topology topology;
+	uint16_t nb_rxq;
+	uint16_t nb_txq;                  /* 0 = one per forwarding lcore */
+	uint16_t nb_rxd;
+	uint16_t nb_txd;
+	unsigned int nb_cores;            /* 0 = as many as useful */
+	uint16_t burst;
+	uint32_t nb_mbufs;                /* 0 = computed */
+	uint16_t txpkt_len;               /* txonly frame length */
+	bool gso;                         /* pipeline: GSO on egress */
+	struct fwd_gro_conf gro;
+	char verdict[FWD_MAX_VERDICT];    /* "" = pipeline default */
+	struct fwd_port_conf port[FWD_MAX_PORTS];
+	bool port_set[FWD_MAX_PORTS];     /* a per-port option named it */
+	bool peer_set[FWD_MAX_PORTS];
+	struct rte_ether_addr peer[FWD_MAX_PORTS];
+	struct fwd_redirect redirect[FWD_MAX_REDIRECTS];
+	unsigned int nb_redirects;
+};
+
+/* Runtime state owned by the main lcore. */
+struct fwd_state {
+	struct fwd_options opt;
+	uint16_t nb_ports;
+	uint16_t port_ids[FWD_MAX_PORTS];
+	struct rte_ether_addr port_mac[RTE_MAX_ETHPORTS];
+	struct rte_ether_addr peer_mac[RTE_MAX_ETHPORTS];
+	struct rte_mempool *pool;
+	struct fwd_stream streams[FWD_MAX_STREAMS];
+	unsigned int nb_streams;
+	unsigned int nb_fwd_lcores;
+	unsigned int fwd_lcore_id[RTE_MAX_LCORE];
+	bool running;
+	/* Counters at the last "clear stats". */
+	struct fwd_stream cleared[FWD_MAX_STREAMS];
+};
+
+extern struct fwd_state fwd;
+extern volatile bool fwd_quit;   /* set by SIGINT/SIGTERM or "quit" */
+
+extern bool fwd_eal_started;    /* rte_eal_cleanup() is due on exit */
+
+/* options.c: parse the application's arguments (argv[0..argc), the part
+ * after "--"); exits 2 on a bad one. */
+void fwd_options_parse(int argc, char **argv, const char *prog,
+		       struct fwd_options *o);
+/* One-line "tagpipe-fwd: error: ..." on stderr. */
+void fwd_err(const char *fmt, ...) __rte_format_printf(1, 2);
+/* Checks that need the EAL (port numbers, lcores); exits 2 on a bad one. */
+/* One-line usage error and exit 2 (for checks outside options.c). */
+void fwd_options_fail(const char *msg) __rte_noreturn;
+void fwd_options_check(const struct fwd_options *o, uint16_t nb_ports,
+		       unsigned int nb_workers);
+
+/* ports.c */
+int fwd_ports_setup(void);
+/* Receive and free what is still in the RX queues once forwarding stopped
+ * (frames in flight, e.g. on a loopback ring), so that every mbuf is back
+ * in the pool before the ports close. Returns the number of frames. */
+uint64_t fwd_ports_drain(void);
+void fwd_ports_close(void);
+void fwd_port_show_info(uint16_t port);
+void fwd_port_show_stats(uint16_t port);
+void fwd_port_show_xstats(uint16_t port);
+void fwd_port_clear_stats(uint16_t port);
+
+/* run.c: streams, lcores, start/stop. Forwarding lcore l transmits on TX
+ * queue l of every port, so no TX queue has two writers. */
+int fwd_lcores_setup(void);
+int fwd_streams_setup(void);
+int fwd_start(void);
+void fwd_stop(void);
+int fwd_set_engine(const char *name);
+void fwd_show_fwd_stats(void);
+void fwd_clear_stats(void);
+unsigned int fwd_pool_in_use(void);
+
+/* Pipeline mode (engine_pipeline.c); return 0 or -errno. */
+#ifdef FWD_HAVE_PIPELINE
+/* Validate --port-tagger, --verdict (after the EAL); exits 2 on bad ones. */
+void fwd_pipeline_check_options(const struct fwd_options *o);
+int fwd_pipeline_set_verdict(const char *prog);
+int fwd_pipeline_set_gro(bool on);
+void fwd_pipeline_show_stats(void);
+/* Zero the instances' counters; only while stopped (lcores write them). */
+void fwd_pipeline_clear_stats(void);
+/* Destroy every instance (they are re-made at the next start). */
+void fwd_pipeline_release(void);
+#endif
+
+/* prompt.c */
+void fwd_prompt(void);
+
+/* Engines' shared helper: send pkts[0..n), free what the ring refused.
+ * Returns the number sent. */
+static inline uint16_t
+fwd_tx_or_free(struct fwd_stream *fs, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t sent = rte_eth_tx_burst(fs->tx_port, fs->tx_queue, pkts, n);
+
+	if (unlikely(sent < n)) {
+		rte_pktmbuf_free_bulk(&pkts[sent], n - sent);
+		fs->dropped += n - sent;
+	}
+	fs->tx_pkts += sent;
+	return sent;
+}
+
+#endif /* FWD_H */

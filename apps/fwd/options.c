@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * tagpipe-fwd command line (after the EAL's "--"), in testpmd's spelling
+ * where testpmd has the option. Every bad value ends the program with one
+ * line naming it and exit status 2.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+
+#include "fwd.h"
+
+void
+fwd_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("tagpipe-fwd: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void __rte_noreturn
+usage_exit(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("tagpipe-fwd: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see --help)\n", stderr);
+	if (fwd_eal_started)
+		rte_eal_cleanup();
+	exit(FWD_EXIT_USAGE);
+}
+
+static void
+usage(void)
+{
+	char modes[128];
+
+	printf("usage: tagpipe-fwd [EAL options] -- [options]\n"
+	       "  -i, --interactive          interactive prompt\n"
+	       "  --stats-period SEC         print stats every SEC seconds (0: only at exit)\n"
+	       "  --forward-mode MODE        %s (default %s)\n"
+	       "  --port-topology paired|chained|loop   (default paired)\n"
+	       "  --rxq N                    RX queues per port (1..%d, RSS when N > 1)\n"
+	       "  --txq N                    TX queues per port (default: one per lcore)\n"
+	       "  --rxd N, --txd N           descriptors per queue (default 1024)\n"
+	       "  --nb-cores N               forwarding lcores (one per RX queue at most)\n"
+	       "  --burst N                  frames per burst (1..%d, default 32)\n"
+	       "  --total-num-mbufs N        mbufs in the pool\n"
+	       "  --txpkts LEN               txonly frame length (42..1514, default 64)\n"
+	       "  --eth-peer PORT,MAC        peer address for mac and txonly modes\n"
+	       "  --port-tagger PORT:NAME    DSA tagger on PORT (pipeline mode)\n"
+	       "  --port-vlan PORT:strip|keep  VLAN/QinQ on PORT (pipeline mode, default strip)\n"
+	       "  --gro on|off               GRO (pipeline mode, default on)\n"
+	       "  --gro-max-flows N, --gro-max-segs N   GRO limits\n"
+	       "  --gro-age USEC             hold merges across bursts up to USEC (default 0:\n"
+	       "                             within a burst)\n"
+	       "  --gso on|off               re-segment merged packets on egress (default on)\n"
+	       "  --verdict NAME[:ARG]       verdict program (pipeline mode): pass, drop, tx,\n"
+	       "                             redirect:N, by-switch-port, acl:FILE, ...\n"
+	       "                             (eBPF FILE.o[:SECTION]: not in this build)\n"
+	       "  --redirect KEY:PORT[:SWITCH_PORT] redirect map entry (repeatable)\n"
+	       "  -h, --help                 this text\n",
+	       fwd_engine_list(modes, sizeof(modes), '|'), fwd_engines[0]->name,
+	       FWD_MAX_QUEUES, FWD_MAX_BURST);
+}
+
+static unsigned long
+parse_num(const char *opt, const char *s, unsigned long lo, unsigned long hi)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*s == '\0' || *s == '-' || *s == '+' || *end != '\0' || errno != 0 ||
+	    v < lo || v > hi)
+		usage_exit("%s: bad value '%s' (expected %lu..%lu)", opt, s, lo, hi);
+	return v;
+}
+
+static bool
+parse_onoff(const char *opt, const char *s)
+{
+	if (strcmp(s, "on") == 0)
+		return true;
+	if (strcmp(s, "off") == 0)
+		return false;
+	usage_exit("%s: bad value '%s' (expected on or off)", opt, s);
+}
+
+/* "PORT<sep>REST": returns the port, *rest points after the separator. */
+static uint16_t
+parse_port_prefix(const char *opt, const char *s, char sep, const char **rest)
+{
+	char buf[16];
+	const char *p = strchr(s, sep);
+	size_t n = p ? (size_t)(p - s) : 0;
+
+	if (p == NULL || n == 0 || n >= sizeof(buf) || p[1] == '\0')
+		usage_exit("%s: bad value '%s' (expected PORT%cVALUE)", opt, s, sep);
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	*rest = p + 1;
+	return (uint16_t)parse_num(opt, buf, 0, FWD_MAX_PORTS - 1);
+}
+
+static void
+parse_redirect(struct fwd_options *o, const char *s)
+{
+	struct fwd_redirect *r;
+	char buf[64], *f[4], *save = NULL;
+	int nf = 0;
+
+	if (o->nb_redirects == FWD_MAX_REDIRECTS)
+		usage_exit("--redirect: too many entries at '%s' (at most %d)", s,
+			   FWD_MAX_REDIRECTS);
+	if (strlen(s) >= sizeof(buf))
+		usage_exit("--redirect: bad value '%s'", s);
+	strcpy(buf, s);
+	for (char *t = strtok_r(buf, ":", &save); t != NULL && nf < 4;
+	     t = strtok_r(NULL, ":", &save))
+		f[nf++] = t;
+	if (nf < 2 || nf > 3)
+		usage_exit("--redirect: bad value '%s' (expected KEY:PORT[:SWITCH_PORT])", s);
+	r = &o->redirect[o->nb_redirects++];
+	/* Keys index an array map: keep them small. */
+	r->key = (uint32_t)parse_num("--redirect", f[0], 0, 65535);
+	r->port = (uint16_t)parse_num("--redirect", f[1], 0, FWD_MAX_PORTS - 1);
+	r->switch_port = nf == 3 ? (int)parse_num("--redirect", f[2], 0, 255) : -1;
+}
+
+enum {
+	OPT_STATS_PERIOD = 256, OPT_FWD_MODE, OPT_TOPOLOGY, OPT_RXQ, OPT_TXQ,
+	OPT_RXD, OPT_TXD, OPT_NB_CORES, OPT_BURST, OPT_NB_MBUFS, OPT_TXPKTS,
+	OPT_ETH_PEER, OPT_PORT_TAGGER, OPT_PORT_VLAN, OPT_GRO, OPT_GRO_FLOWS,
+	OPT_GRO_SEGS, OPT_GRO_AGE, OPT_GSO, OPT_VERDICT, OPT_REDIRECT,
+};
+
+static const struct option long_opts[] = {
+	{ "interactive", no_argument, NULL, 'i' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "stats-period", required_argument, NULL, OPT_STATS_PERIOD },
+	{ "forward-mode", required_argument, NULL, OPT_FWD_MODE },
+	{ "port-topology", required_argument, NULL, OPT_TOPOLOGY },
+	{ "rxq", required_argument, NULL, OPT_RXQ },
+	{ "txq", required_argument, NULL, OPT_TXQ },
+	{ "rxd", required_argument, NULL, OPT_RXD },
+	{ "txd", required_argument, NULL, OPT_TXD },
+	{ "nb-cores", required_argument, NULL, OPT_NB_CORES },
+	{ "burst", required_argument, NULL, OPT_BURST },
+	{ "total-num-mbufs", required_argument, NULL, OPT_NB_MBUFS },
+	{ "txpkts", required_argument, NULL, OPT_TXPKTS },
+	{ "eth-peer", required_argument, NULL, OPT_ETH_PEER },
+	{ "port-tagger", required_argument, NULL, OPT_PORT_TAGGER },
+	{ "port-vlan", required_argument, NULL, OPT_PORT_VLAN },
+	{ "gro", required_argument, NULL, OPT_GRO },
+	{ "gro-max-flows", required_argument, NULL, OPT_GRO_FLOWS },
+	{ "gro-max-segs", required_argument, NULL, OPT_GRO_SEGS },
+	{ "gro-age", required_argument, NULL, OPT_GRO_AGE },
+	{ "gso", required_argument, NULL, OPT_GSO },
+	{ "verdict", required_argument, NULL, OPT_VERDICT },
+	{ "redirect", required_argument, NULL, OPT_REDIRECT },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void
+parse_one(struct fwd_options *o, int c, const char *a)
+{
+	const char *rest;
+	uint16_t port;
+
+	switch (c) {
+	case 'i': o->interactive = true; break;
+	case OPT_STATS_PERIOD:
+		o->stats_period = (unsigned int)parse_num("--stats-period", a, 0, 86400);
+		break;
+	case OPT_FWD_MODE:
+		o->engine = fwd_engine_find(a);
+		if (o->engine == NULL) {
+			char modes[128];
+
+			usage_exit("--forward-mode: unknown mode '%s' (one of %s)", a,
+				   fwd_engine_list(modes, sizeof(modes), ' '));
+		}
+		break;
+	case OPT_TOPOLOGY:
+		if (strcmp(a, "paired") == 0)
+			o->topology = FWD_TOPO_PAIRED;
+		else if (strcmp(a, "chained") == 0)
+			o->topology = FWD_TOPO_CHAINED;
+		else if (strcmp(a, "loop") == 0)
+			o->topology = FWD_TOPO_LOOP;
+		else
+			usage_exit("--port-topology: bad value '%s' (paired, chained or loop)", a);
+		break;
+	case OPT_RXQ: o->nb_rxq = (uint16_t)parse_num("--rxq", a, 1, FWD_MAX_QUEUES); break;
+	case OPT_TXQ: o->nb_txq = (uint16_t)parse_num("--txq", a, 1, FWD_MAX_QUEUES); break;
+	case OPT_RXD: o->nb_rxd = (uint16_t)parse_num("--rxd", a, 32, 32768); break;
+	case OPT_TXD: o->nb_txd = (uint16_t)parse_num("--txd", a, 32, 32768); break;
+	case OPT_NB_CORES:
+		o->nb_cores = (unsigned int)parse_num("--nb-cores", a, 1, RTE_MAX_LCORE - 1);
+		break;
+	case OPT_BURST: o->burst = (uint16_t)parse_num("--burst", a, 1, FWD_MAX_BURST); break;
+	case OPT_NB_MBUFS:
+		o->nb_mbufs = (uint32_t)parse_num("--total-num-mbufs", a, 1024, 1u << 24);
+		break;
+	case OPT_TXPKTS:
+		o->txpkt_len = (uint16_t)parse_num("--txpkts", a, 42, RTE_ETHER_MAX_LEN -
+						   RTE_ETHER_CRC_LEN);
+		break;
+	case OPT_ETH_PEER:
+		port = parse_port_prefix("--eth-peer", a, ',', &rest);
+		if (rte_ether_unformat_addr(rest, &o->peer[port]) != 0)
+			usage_exit("--eth-peer: bad MAC address '%s'", rest);
+		o->peer_set[port] = true;
+		break;
+	case OPT_PORT_TAGGER:
+		port = parse_port_prefix("--port-tagger", a, ':', &rest);
+		if (strlen(rest) >= FWD_MAX_TAGGER_NAME)
+			usage_exit("--port-tagger: tagger name too long '%s'", rest);
+		strcpy(o->port[port].tagger, rest);
+		o->port_set[port] = true;
+		break;
+	case OPT_PORT_VLAN:
+		port = parse_port_prefix("--port-vlan", a, ':', &rest);
+		if (strcmp(rest, "strip") == 0)
+			o->port[port].vlan = FWD_VLAN_STRIP;
+		else if (strcmp(rest, "keep") == 0)
+			o->port[port].vlan = FWD_VLAN_KEEP;
+		else
+			usage_exit("--port-vlan: bad value '%s' (strip or keep)", rest);
+		o->port_set[port] = true;
+		break;
+	case OPT_GRO: o->gro.on = parse_onoff("--gro", a); break;
+	case OPT_GRO_FLOWS:
+		o->gro.max_flows = (uint32_t)parse_num("--gro-max-flows", a, 1, 1u << 20);
+		break;
+	case OPT_GRO_SEGS:
+		o->gro.max_segs = (uint32_t)parse_num("--gro-max-segs", a, 1, 64);
+		break;
+	case OPT_GRO_AGE:
+		/* The pipeline's range for age mode (tp_pipeline.h). */
+		o->gro.age_usec = (uint32_t)parse_num("--gro-age", a, 0, 1000000);
+		break;
+	case OPT_GSO: o->gso = parse_onoff("--gso", a); break;
+	case OPT_VERDICT:
+		if (strlen(a) == 0 || strlen(a) >= FWD_MAX_VERDICT)
+			usage_exit("--verdict: bad value '%s'", a);
+		strcpy(o->verdict, a);
+		break;
+	case OPT_REDIRECT: parse_redirect(o, a); break;
+	default:
+		usage_exit("internal: option %d", c);
+	}
+}
+
+void
+fwd_options_parse(int argc, char **argv, const char *prog, struct fwd_options *o)
+{
+	char *args[argc + 2];
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->engine = fwd_engines[0];
+	o->nb_rxq = 1;
+	o->nb_rxd = 1024;
+	o->nb_txd = 1024;
+	o->burst = 32;
+	o->txpkt_len = 64;
+	o->gro.on = true;
+	o->gso = true;
+	o->topology = FWD_TOPO_PAIRED;
+
+	/* getopt wants the program name in front; it may permute args[]. */
+	args[0] = (char *)(uintptr_t)prog;
+	memcpy(&args[1], argv, sizeof(*argv) * (size_t)argc);
+	args[argc + 1] = NULL;
+	argc++;
+	argv = args;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":ih", long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage();
+			exit(0);
+		}
+		if (c == '?')
+			usage_exit("unknown option '%s'", argv[optind - 1]);
+		if (c == ':')
+			usage_exit("option '%s' needs a value", argv[optind - 1]);
+		parse_one(o, c, optarg);
+	}
+	if (optind < argc)
+		usage_exit("unexpected argument '%s'", argv[optind]);
+	if (o->verdict[0] != '\0') {
+		const char *dot = strstr(o->verdict, ".o");
+
+		if (dot != NULL && (dot[2] == '\0' || dot[2] == ':'))
+			usage_exit("--verdict: '%s': eBPF object files are not supported "
+				   "by this build (use a built-in program name)", o->verdict);
+	}
+}
+
+void
+fwd_options_check(const struct fwd_options *o, uint16_t nb_ports,
+		  unsigned int nb_workers)
+{
+	if (nb_ports == 0)
+		usage_exit("no ports: give some with the EAL (e.g. --vdev net_ring0)");
+	if (nb_ports > FWD_MAX_PORTS)
+		usage_exit("%u ports: at most %d are supported", nb_ports, FWD_MAX_PORTS);
+	for (unsigned int p = nb_ports; p < FWD_MAX_PORTS; p++) {
+		if (o->port_set[p])
+			usage_exit("port %u: no such port (there are %u)", p, nb_ports);
+		if (o->peer_set[p])
+			usage_exit("--eth-peer: no such port %u (there are %u)", p, nb_ports);
+	}
+	for (unsigned int i = 0; i < o->nb_redirects; i++)
+		if (o->redirect[i].port >= nb_ports)
+			usage_exit("--redirect: no such port %u (there are %u)",
+				   o->redirect[i].port, nb_ports);
+	if (nb_workers == 0)
+		usage_exit("no forwarding lcore: give the EAL at least two (e.g. -l 0-1)");
+	if (o->nb_cores > nb_workers)
+		usage_exit("--nb-cores %u: only %u forwarding lcores (EAL -l)",
+			   o->nb_cores, nb_workers);
+	if (o->nb_cores > (unsigned int)nb_ports * o->nb_rxq)
+		usage_exit("--nb-cores %u: more than the %u RX queues to serve",
+			   o->nb_cores, nb_ports * o->nb_rxq);
+	if (o->nb_txq != 0 && o->nb_txq < (o->nb_cores ? o->nb_cores : 1))
+		usage_exit("--txq %u: fewer than the %u forwarding lcores (one TX queue each)",
+			   o->nb_txq, o->nb_cores);
+#ifdef FWD_HAVE_PIPELINE
+	fwd_pipeline_check_options(o);
+#else
+	for (unsigned int p = 0; p < FWD_MAX_PORTS; p++)
+		if (o->port[p].tagger[0] != '\0')
+			usage_exit("--port-tagger %u:%s: this build has no pipeline mode",
+				   p, o->port[p].tagger);
+#endif
+}
+
+/* usage_exit for the pipeline's checks. */
+void
+fwd_options_fail(const char *msg)
+{
+	usage_exit("%s", msg);
+}

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Pipeline mode's control side: checking options, making and destroying the
+ * per-stream instances (with their redirect maps), "set verdict", "set gro"
+ * and "show pipeline stats". Instances are made at start and kept across
+ * stop/start (their counters too); a change of verdict or GRO destroys them
+ * so the next start makes new ones.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+
+#include "pipeline_ctl.h"
+
+static struct tp_redirect_map *maps[FWD_MAX_STREAMS];
+
+void
+fwd_pipeline_check_options(const struct fwd_options *o)
+{
+	char err[256];
+	struct tp_prog *prog;
+	int rc;
+
+	for (unsigned int p = 0; p < FWD_MAX_PORTS; p++) {
+		const char *t = o->port[p].tagger;
+
+		if (t[0] != '\0' && tp_dsa_tagger_find(t) == NULL) {
+			snprintf(err, sizeof(err), "--port-tagger %u:%s: unknown tagger '%s'",
+				 p, t, t);
+			fwd_options_fail(err);
+		}
+	}
+	if (o->verdict[0] != '\0') {
+		char msg[FWD_MAX_VERDICT + sizeof(err) + 32];
+
+		rc = tp_prog_open(o->verdict, &prog, err, sizeof(err));
+		if (rc != 0) {
+			snprintf(msg, sizeof(msg), "--verdict: '%s': %s", o->verdict, err);
+			fwd_options_fail(msg);
+		}
+		tp_prog_close(prog);
+	}
+	rc = tp_telemetry_register();
+	if (rc != 0)
+		FWD_LOG(WARNING, "telemetry endpoints: %s", rte_strerror(-rc));
+}
+
+static struct tp_redirect_map *
+make_map(const struct fwd_stream *fs)
+{
+	struct tp_redirect_map *m;
+	uint32_t n = 1;
+
+	for (unsigned int i = 0; i < fwd.opt.nb_redirects; i++)
+		n = RTE_MAX(n, fwd.opt.redirect[i].key + 1);
+	m = tp_redirect_map_create(n);
+	if (m == NULL)
+		return NULL;
+	for (unsigned int i = 0; i < fwd.opt.nb_redirects; i++) {
+		const struct fwd_redirect *r = &fwd.opt.redirect[i];
+
+		if (tp_redirect_map_set_port(m, r->key, fwd.port_ids[r->port],
+					     fs->tx_queue, r->switch_port) != 0) {
+			tp_redirect_map_free(m);
+			return NULL;
+		}
+	}
+	return m;
+}
+
+int
+fwd_pipeline_stream_init(struct fwd_stream *fs)
+{
+	unsigned int s = (unsigned int)(fs - fwd.streams);
+	struct tp_pipeline_conf conf;
+	char name[32], err[256];
+	int rc;
+
+	if (fs->ctx != NULL)
+		return 0;
+	tp_pipeline_conf_init(&conf);
+	snprintf(name, sizeof(name), "fwd-p%uq%u", fs->rx_port, fs->rx_queue);
+	conf.name = name;
+	for (uint16_t i = 0; i < fwd.nb_ports; i++) {
+		uint16_t port = fwd.port_ids[i];
+		struct tp_port_conf *pc = &conf.port[port];
+
+		pc->enabled = true;
+		snprintf(pc->tagger, sizeof(pc->tagger), "%s",
+			 fwd.opt.port[i].tagger[0] ? fwd.opt.port[i].tagger : "none");
+		pc->vlan = fwd.opt.port[i].vlan == FWD_VLAN_STRIP ?
+			   TP_VLAN_POLICY_STRIP : TP_VLAN_POLICY_KEEP;
+	}
+	conf.gro.mode = !fwd.opt.gro.on ? TP_GRO_OFF :
+			fwd.opt.gro.age_usec ? TP_GRO_AGE : TP_GRO_BURST;
+	conf.gro.age_usec = fwd.opt.gro.age_usec;
+	conf.gro.max_flows = fwd.opt.gro.max_flows;
+	conf.gro.max_segs = (uint16_t)fwd.opt.gro.max_segs;
+	conf.prog_spec = fwd.opt.verdict[0] ? fwd.opt.verdict : NULL;
+	conf.seg_pool = fwd.pool;
+	conf.tx_queue = fs->tx_queue;
+	conf.pass_cb = fwd_pipeline_pass;
+	conf.pass_arg = fs;
+	conf.socket_id = rte_eth_dev_socket_id(fs->rx_port);
+	maps[s] = make_map(fs);
+	if (maps[s] == NULL)
+		return -ENOMEM;
+	conf.redirect = maps[s];
+	rc = tp_pipeline_create(&conf, (struct tp_pipeline **)&fs->ctx, err, sizeof(err));
+	if (rc != 0) {
+		fwd_err("pipeline %s: %s", name, err);
+		tp_redirect_map_free(maps[s]);
+		maps[s] = NULL;
+		fs->ctx = NULL;
+	}
+	return rc;
+}
+
+void
+fwd_pipeline_release(void)
+{
+	for (unsigned int s = 0; s < fwd.nb_streams; s++) {
+		tp_pipeline_destroy(fwd.streams[s].ctx);
+		fwd.streams[s].ctx = NULL;
+		tp_redirect_map_free(maps[s]);
+		maps[s] = NULL;
+	}
+}
+
+int
+fwd_pipeline_set_verdict(const char *prog)
+{
+	struct tp_prog *p;
+	char err[256];
+	int rc;
+
+	if (fwd.running) {
+		fwd_err("set verdict %s: stop forwarding first", prog);
+		return -EBUSY;
+	}
+	if (strlen(prog) >= sizeof(fwd.opt.verdict)) {
+		fwd_err("set verdict: program spec too long '%s'", prog);
+		return -EINVAL;
+	}
+	rc = tp_prog_open(prog, &p, err, sizeof(err));
+	if (rc != 0) {
+		fwd_err("set verdict: '%s': %s", prog, err);
+		return rc;
+	}
+	tp_prog_close(p);
+	strcpy(fwd.opt.verdict, prog);
+	fwd_pipeline_release();
+	printf("Verdict program set to %s (pipelines re-made at start)\n", prog);
+	return 0;
+}
+
+int
+fwd_pipeline_set_gro(bool on)
+{
+	if (fwd.running) {
+		fwd_err("set gro %s: stop forwarding first", on ? "on" : "off");
+		return -EBUSY;
+	}
+	fwd.opt.gro.on = on;
+	fwd_pipeline_release();
+	printf("GRO %s (pipelines re-made at start)\n", on ? "on" : "off");
+	return 0;
+}
+
+static void
+print_stats(const struct tp_pipeline_stats *st, unsigned int nb)
+{
+	const struct tp_stage_stats *gro = &st->stage[TP_STAGE_GRO];
+
+	printf("\n  ######################## Pipeline statistics (%u instances) ########################\n",
+	       nb);
+	printf("  RX-frames: %" PRIu64 "  Pass: %" PRIu64 "  TX: %" PRIu64 "  Redirect: %"
+	       PRIu64 "  Drop: %" PRIu64 "  Aborted: %" PRIu64 "  Held-in-GRO: %" PRIu64 "\n",
+	       st->rx, st->pass, st->tx, st->redirect, st->drop, st->aborted, st->held_in_gro);
+	printf("  Verdict-packets:");
+	for (unsigned int v = 0; v < TP_NB_VERDICTS; v++)
+		printf(" %s=%" PRIu64, tp_verdict_name(v), st->verdict_pkts[v]);
+	printf("\n  GRO-in: %" PRIu64 "  GRO-out: %" PRIu64 "  Merge-ratio: %.2f\n",
+	       gro->in, gro->out, gro->out ? (double)gro->in / (double)gro->out : 0.0);
+	printf("  Segmented: %" PRIu64 "  TSO: %" PRIu64 "  TX-retries: %" PRIu64 "\n",
+	       st->segmented, st->tso, st->tx_retries);
+	for (unsigned int s = 0; s < TP_STAGE_MAX; s++) {
+		const struct tp_stage_stats *t = &st->stage[s];
+
+		printf("  Stage %-8s calls %-10" PRIu64 " in %-10" PRIu64 " out %-10" PRIu64
+		       " drop %-8" PRIu64 " cycles/mbuf %.1f\n", tp_stage_name(s), t->calls,
+		       t->in, t->out, t->drop, t->in ? (double)t->cycles / (double)t->in : 0.0);
+	}
+	printf("  Drop-reasons:");
+	for (unsigned int r = 0; r < TP_DROP_MAX; r++)
+		if (st->drop_reason[r] != 0)
+			printf(" %s=%" PRIu64, tp_drop_reason_name(r), st->drop_reason[r]);
+	printf("\n  ##########################################################################\n");
+	fflush(stdout);
+}
+
+void
+fwd_pipeline_clear_stats(void)
+{
+	for (unsigned int s = 0; s < fwd.nb_streams; s++)
+		if (fwd.streams[s].ctx != NULL)
+			tp_pipeline_stats_reset(fwd.streams[s].ctx);
+}
+
+void
+fwd_pipeline_show_stats(void)
+{
+	struct tp_pipeline_stats sum, one;
+	unsigned int nb = 0;
+
+	memset(&sum, 0, sizeof(sum));
+	for (unsigned int s = 0; s < fwd.nb_streams; s++) {
+		if (fwd.streams[s].ctx == NULL)
+			continue;
+		if (tp_pipeline_stats_get(fwd.streams[s].ctx, &one) == 0) {
+			tp_pipeline_stats_add(&sum, &one);
+			nb++;
+		}
+	}
+	if (nb == 0) {
+		printf("No pipeline instance (pipeline mode not started)\n");
+		fflush(stdout);
+		return;
+	}
+	print_stats(&sum, nb);
+}

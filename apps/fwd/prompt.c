@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The -i prompt (librte_cmdline, so TAB completes every keyword).
+ *
+ * The main lcore reads stdin one byte at a time with poll(), so SIGINT or
+ * SIGTERM (fwd_quit) ends the prompt as "quit" does, and so does the end of
+ * stdin (a script piped in).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmdline.h>
+#include <cmdline_parse.h>
+#include <cmdline_parse_num.h>
+#include <cmdline_parse_string.h>
+#include <cmdline_socket.h>
+
+#include "fwd.h"
+
+#define FWD_PROMPT "tagpipe> "
+
+/* One token object per keyword; results land in struct cmd_res. */
+struct cmd_res {
+	cmdline_fixed_string_t w0;
+	cmdline_fixed_string_t w1;
+	cmdline_fixed_string_t w2;
+	cmdline_fixed_string_t w3;
+	uint16_t port;
+};
+
+#define TK(name, field, words) \
+	static cmdline_parse_token_string_t name = \
+		TOKEN_STRING_INITIALIZER(struct cmd_res, field, words)
+
+TK(tk_start, w0, "start");
+TK(tk_stop, w0, "stop");
+TK(tk_quit, w0, "quit");
+TK(tk_help, w0, "help");
+TK(tk_show, w0, "show");
+TK(tk_clear, w0, "clear");
+TK(tk_set, w0, "set");
+TK(tk_port, w1, "port");
+TK(tk_stats1, w1, "stats");
+TK(tk_what, w2, "info#stats#xstats");
+TK(tk_all, w3, "all");
+TK(tk_fwd, w1, "fwd");
+#ifdef FWD_HAVE_PIPELINE
+TK(tk_pipeline, w1, "pipeline");
+TK(tk_stats2, w2, "stats");
+TK(tk_verdict, w1, "verdict");
+TK(tk_gro, w1, "gro");
+TK(tk_onoff, w2, "on#off");
+TK(tk_any, w2, NULL);
+#endif
+/* The mode list is filled from fwd_engines[] before the prompt starts. */
+static char mode_words[128];
+static cmdline_parse_token_string_t tk_mode =
+	TOKEN_STRING_INITIALIZER(struct cmd_res, w2, mode_words);
+static cmdline_parse_token_num_t tk_portnum =
+	TOKEN_NUM_INITIALIZER(struct cmd_res, port, RTE_UINT16);
+
+static void
+do_start(void *res, struct cmdline *cl, void *data)
+{
+	RTE_SET_USED(res);
+	RTE_SET_USED(cl);
+	RTE_SET_USED(data);
+	fwd_start();
+}
+
+static void
+do_stop(void *res, struct cmdline *cl, void *data)
+{
+	RTE_SET_USED(res);
+	RTE_SET_USED(cl);
+	RTE_SET_USED(data);
+	fwd_stop();
+}
+
+static void
+do_quit(void *res, struct cmdline *cl, void *data)
+{
+	RTE_SET_USED(res);
+	RTE_SET_USED(data);
+	fwd_quit = true;
+	cmdline_quit(cl);
+}
+
+static void
+do_help(void *res, struct cmdline *cl, void *data)
+{
+	char modes[128];
+
+	RTE_SET_USED(res);
+	RTE_SET_USED(cl);
+	RTE_SET_USED(data);
+	printf("start | stop | quit\n"
+	       "show port info|stats|xstats PORT|all\n"
+	       "clear stats\n"
+	       "set fwd %s\n", fwd_engine_list(modes, sizeof(modes), '|'));
+#ifdef FWD_HAVE_PIPELINE
+	printf("show pipeline stats\n"
+	       "set verdict PROG\n"
+	       "set gro on|off\n");
+#endif
+	fflush(stdout);
+}
+
+static void
+show_port(const char *what, uint16_t port)
+{
+	if (strcmp(what, "info") == 0)
+		fwd_port_show_info(port);
+	else if (strcmp(what, "stats") == 0)
+		fwd_port_show_stats(port);
+	else
+		fwd_port_show_xstats(port);
+}
+
+static void
+do_show_port(void *res, struct cmdline *cl, void *data)
+{
+	struct cmd_res *r = res;
+
+	RTE_SET_USED(cl);
+	if (data != NULL) {                  /* "all" */
+		for (uint16_t i = 0; i < fwd.nb_ports; i++)
+			show_port(r->w2, fwd.port_ids[i]);
+		return;
+	}
+	if (!rte_eth_dev_is_valid_port(r->port)) {
+		fwd_err("show port %s: no such port %u", r->w2, r->port);
+		return;
+	}
+	show_port(r->w2, r->port);
+}
+
+#ifdef FWD_HAVE_PIPELINE
+static void
+do_show_pipeline(void *res, struct cmdline *cl, void *data)
+{
+	RTE_SET_USED(res);
+	RTE_SET_USED(cl);
+	RTE_SET_USED(data);
+	fwd_pipeline_show_stats();
+}
+
+#endif
+
+static void
+do_clear(void *res, struct cmdline *cl, void *data)
+{
+	RTE_SET_USED(res);
+	RTE_SET_USED(cl);
+	RTE_SET_USED(data);
+	fwd_clear_stats();
+}
+
+static void
+do_set_fwd(void *res, struct cmdline *cl, void *data)
+{
+	RTE_SET_USED(cl);
+	RTE_SET_USED(data);
+	fwd_set_engine(((struct cmd_res *)res)->w2);
+	fflush(stdout);
+}
+
+#ifdef FWD_HAVE_PIPELINE
+static void
+do_set_verdict(void *res, struct cmdline *cl, void *data)
+{
+	RTE_SET_USED(cl);
+	RTE_SET_USED(data);
+	fwd_pipeline_set_verdict(((struct cmd_res *)res)->w2);
+	fflush(stdout);
+}
+
+static void
+do_set_gro(void *res, struct cmdline *cl, void *data)
+{
+	RTE_SET_USED(cl);
+	RTE_SET_USED(data);
+	fwd_pipeline_set_gro(strcmp(((struct cmd_res *)res)->w2, "on") == 0);
+	fflush(stdout);
+}
+
+#endif
+
+#define INST(name, fn, arg, help, ...) \
+	static cmdline_parse_inst_t name = { \
+		.f = fn, .data = arg, .help_str = help, \
+		.tokens = { __VA_ARGS__, NULL }, \
+	}
+
+/* A non-NULL data marks the "all" form of show port. */
+static char all_marker;
+
+INST(c_start, do_start, NULL, "start: start forwarding", (void *)&tk_start);
+INST(c_stop, do_stop, NULL, "stop: stop forwarding, print its stats", (void *)&tk_stop);
+INST(c_quit, do_quit, NULL, "quit: stop and exit", (void *)&tk_quit);
+INST(c_help, do_help, NULL, "help: list commands", (void *)&tk_help);
+INST(c_show_port_n, do_show_port, NULL, "show port info|stats|xstats PORT",
+     (void *)&tk_show, (void *)&tk_port, (void *)&tk_what, (void *)&tk_portnum);
+INST(c_show_port_all, do_show_port, &all_marker, "show port info|stats|xstats all",
+     (void *)&tk_show, (void *)&tk_port, (void *)&tk_what, (void *)&tk_all);
+INST(c_clear, do_clear, NULL, "clear stats: reset port and forward counters",
+     (void *)&tk_clear, (void *)&tk_stats1);
+INST(c_set_fwd, do_set_fwd, NULL, "set fwd MODE", (void *)&tk_set, (void *)&tk_fwd,
+     (void *)&tk_mode);
+#ifdef FWD_HAVE_PIPELINE
+INST(c_show_pipeline, do_show_pipeline, NULL, "show pipeline stats",
+     (void *)&tk_show, (void *)&tk_pipeline, (void *)&tk_stats2);
+INST(c_set_verdict, do_set_verdict, NULL, "set verdict PROG", (void *)&tk_set,
+     (void *)&tk_verdict, (void *)&tk_any);
+INST(c_set_gro, do_set_gro, NULL, "set gro on|off", (void *)&tk_set, (void *)&tk_gro,
+     (void *)&tk_onoff);
+#endif
+
+static cmdline_parse_ctx_t commands[] = {
+	&c_start, &c_stop, &c_quit, &c_help, &c_show_port_n, &c_show_port_all,
+	&c_clear, &c_set_fwd,
+#ifdef FWD_HAVE_PIPELINE
+	&c_show_pipeline, &c_set_verdict, &c_set_gro,
+#endif
+	NULL,
+};
+
+void
+fwd_prompt(void)
+{
+	struct cmdline *cl;
+
+	fwd_engine_list(mode_words, sizeof(mode_words), '#');
+	cl = cmdline_stdin_new(commands, FWD_PROMPT);
+	if (cl == NULL) {
+		fwd_err("cannot start the prompt");
+		return;
+	}
+	while (!fwd_quit) {
+		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+		char c;
+		int rc = poll(&pfd, 1, 200);
+
+		if (rc < 0 && errno != EINTR)
+			break;
+		if (rc <= 0)
+			continue;
+		if (read(STDIN_FILENO, &c, 1) != 1)
+			break;                 /* end of input: like quit */
+		if (cmdline_in(cl, &c, 1) < 0)
+			break;
+	}
+	printf("\n");
+	cmdline_stdin_exit(cl);
+}
