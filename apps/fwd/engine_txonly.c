@@ -17,8 +17,10 @@
 
 #include "fwd.h"
 
-#define TXONLY_IP_SRC RTE_IPV4(198, 18, 0, 1)
-#define TXONLY_IP_DST RTE_IPV4(198, 18, 0, 2)
+/* 198.18.0.1 -> 198.18.0.2 (RFC 2544 benchmarking range). Not RTE_IPV4():
+ * in 22.11 it shifts an int left by 24, undefined for a first octet >= 128. */
+#define TXONLY_IP_SRC UINT32_C(0xC6120001)
+#define TXONLY_IP_DST UINT32_C(0xC6120002)
 #define TXONLY_UDP_PORT 9
 
 /* One template per TX port, built before the lcores start. */
