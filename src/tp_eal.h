@@ -3,10 +3,15 @@
  * tp_eal: start DPDK's EAL the way tagpipe's apps do.
  *
  * Command lines follow dpdk-testpmd: EAL options, then "--", then the app's
- * own. When the command line has no "--", the app gets default EAL options
- * and, if the machine has no free hugepages, runs with --no-huge --no-shconf
- * after printing a one-line warning (DPDK 22.11 refuses --no-huge with
- * --in-memory); with hugepages it runs --in-memory. Explicit EAL options are used as given.
+ * own. Without "--" the app's default EAL options are used (plus
+ * --in-memory and a --file-prefix unique to the process).
+ *
+ * Hugepage fallback: when the machine has no free hugepages and the EAL
+ * options do not say --no-huge, tp_eal_init() prints one warning line and
+ * adds --no-huge --no-shconf (and -m 1024 unless memory is given), dropping
+ * a --in-memory, which DPDK 22.11 refuses together with --no-huge ("Option
+ * --legacy-mem is not compatible with --in-memory"). Every other explicit
+ * EAL option is used as given.
  */
 #ifndef TP_EAL_H
 #define TP_EAL_H
@@ -28,9 +33,17 @@ unsigned long tp_eal_free_hugepages(void);
  *         is none), or a negative errno when the EAL failed (its reason is
  *         printed by the EAL).
  *
- * Does not: parse application options, or stop the EAL (rte_eal_cleanup()).
+ * Does not: parse application options, or stop the EAL (tp_eal_cleanup()).
  */
 int tp_eal_init(int argc, char **argv, const char *const *defaults,
 		bool *fell_back);
+
+/**
+ * Stop the EAL (rte_eal_cleanup()). The runtime directory DPDK made
+ * (/var/run/dpdk/<file-prefix>) is removed at exit when it is empty, as it
+ * is with --no-shconf, so runs do not leave one directory each behind.
+ * @return the result of rte_eal_cleanup().
+ */
+int tp_eal_cleanup(void);
 
 #endif /* TP_EAL_H */

@@ -102,7 +102,7 @@ main(int argc, char **argv)
 	fwd.nb_ports = rte_eth_dev_count_avail();
 	if (fwd_lcores_setup() != 0 || fwd_ports_setup() != 0 || fwd_streams_setup() != 0) {
 		fwd_ports_close();
-		rte_eal_cleanup();
+		tp_eal_cleanup();
 		return 1;
 	}
 	if (fwd.opt.interactive)
@@ -128,6 +128,6 @@ main(int argc, char **argv)
 	printf("Bye...\n");
 	fflush(stdout);
 	rte_mempool_free(fwd.pool);
-	rte_eal_cleanup();
+	tp_eal_cleanup();
 	return in_use ? 1 : 0;
 }

@@ -13,6 +13,8 @@
 
 #include <rte_eal.h>
 
+#include "tp_eal.h"
+
 #include "fwd.h"
 
 void
@@ -38,7 +40,7 @@ usage_exit(const char *fmt, ...)
 	va_end(ap);
 	fputs(" (see --help)\n", stderr);
 	if (fwd_eal_started)
-		rte_eal_cleanup();
+		tp_eal_cleanup();
 	exit(FWD_EXIT_USAGE);
 }
 

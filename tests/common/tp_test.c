@@ -15,6 +15,16 @@
 #include <rte_lcore.h>
 
 static int eal_started;
+static char runtime_dir[4096];
+
+/* DPDK makes /var/run/dpdk/<prefix> even with --no-shconf and leaves it
+ * behind; remove it (empty by then) so test runs do not pile them up. */
+static void
+remove_runtime_dir(void)
+{
+	if (runtime_dir[0] != '\0')
+		rmdir(runtime_dir);
+}
 
 int
 tp_test_eal_init(const char *const *vdevs)
@@ -50,6 +60,8 @@ tp_test_eal_init(const char *const *vdevs)
 		fail();
 	}
 	eal_started = 1;
+	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
+	atexit(remove_runtime_dir);
 	return 0;
 }
 
