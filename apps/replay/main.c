@@ -4,11 +4,11 @@
  *
  * Frames are loaded into memory first, so every bad input is reported before
  * DPDK starts and before any output file exists. Each burst is copied into
- * mbufs (not timed), handed to the pipeline (timed with the TSC), and what
- * comes out is written per verdict and freed.
- *
- * The pipeline stages are not wired in yet: every frame leaves with PASS,
- * unchanged. Options for absent stages accept only their 'off' value.
+ * mbufs (not timed), optionally sent through a port and received back
+ * (--via-port, timed apart), handed to tagpipe (timed with the TSC, minus the
+ * time spent in our output callbacks), and what comes out is written per
+ * verdict and freed. With --compare dpdk-gro the same frames are then
+ * replayed through DPDK's librte_gro in the same run.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,13 +22,33 @@
 
 #include "replay.h"
 #include "tp_eal.h"
+#include "tp_prog.h"
 
-#define REPLAY_POOL_SIZE 16383
+/* At most this many mbufs (bursts of 1024 and GRO tables of thousands of
+ * flows), and at most REPLAY_POOL_BYTES of memory: DPDK gives 64 MiB by
+ * default without hugepages. */
+#define REPLAY_POOL_MAX 16383
+#define REPLAY_POOL_BYTES (40u << 20)
 
-struct replay_out {
-	struct replay_writer *pcap[REPLAY_NB_VERDICTS];
-	struct replay_meta *meta;
-};
+static unsigned int replay_pool_size;
+
+/* One mbuf holds the largest input frame, as a NIC configured for that MTU
+ * would deliver it (GRO merges single-segment frames only, tp_gro.h); the
+ * pool shrinks to stay within REPLAY_POOL_BYTES. */
+static struct rte_mempool *
+pool_create(const struct replay_input *in)
+{
+	uint32_t maxlen = RTE_MBUF_DEFAULT_DATAROOM;
+	uint32_t room, elt;
+
+	for (uint32_t i = 0; i < in->nb_frames; i++)
+		maxlen = RTE_MAX(maxlen, in->frames[i].len);
+	room = RTE_MIN(maxlen + RTE_PKTMBUF_HEADROOM, (uint32_t)UINT16_MAX);
+	elt = room + (uint32_t)sizeof(struct rte_mbuf) + 64;
+	replay_pool_size = RTE_MIN((uint32_t)REPLAY_POOL_MAX, REPLAY_POOL_BYTES / elt);
+	return rte_pktmbuf_pool_create("replay_pool", replay_pool_size, 256, 0,
+				       (uint16_t)room, (int)rte_socket_id());
+}
 
 /* Copy one frame into a (possibly chained) mbuf. */
 static struct rte_mbuf *
@@ -60,117 +80,147 @@ frame_to_mbuf(struct rte_mempool *mp, const struct replay_frame *f)
 	return head;
 }
 
-static void
-frame_meta(const struct rte_mbuf *m, struct replay_frame_meta *fm)
-{
-	fm->switch_port = -1;
-	fm->nb_vlan = 0;
-	if (m->ol_flags & RTE_MBUF_F_RX_QINQ_STRIPPED)
-		fm->vlan[fm->nb_vlan++] = m->vlan_tci_outer;
-	if (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED)
-		fm->vlan[fm->nb_vlan++] = m->vlan_tci;
-	fm->gso_segs = 1;
-	fm->gso_size = 0;
-}
-
-/* Record and release what left the pipeline with verdict v. */
+/* Fill pkts with frames [first, first + n) of the input. Returns 0, or
+ * -ENOMEM with nothing allocated. */
 static int
-emit(struct replay_out *out, enum replay_verdict v, struct rte_mbuf **pkts,
-     uint16_t n, struct replay_counters *c)
+make_burst(struct rte_mempool *mp, const struct replay_input *in, uint32_t first,
+	   struct rte_mbuf **pkts, uint16_t n)
 {
-	for (uint16_t i = 0; i < n; i++) {
-		struct replay_frame_meta fm;
-
-		if (out->pcap[v] != NULL && replay_writer_put(out->pcap[v], pkts[i]) < 0)
-			return -EIO;
-		if (out->meta != NULL) {
-			frame_meta(pkts[i], &fm);
-			if (replay_meta_put(out->meta, v, pkts[i], &fm) < 0)
-				return -EIO;
+	for (uint16_t k = 0; k < n; k++) {
+		pkts[k] = frame_to_mbuf(mp, &in->frames[first + k]);
+		if (pkts[k] == NULL) {
+			rte_pktmbuf_free_bulk(pkts, k);
+			return -ENOMEM;
 		}
 	}
-	c->verdict[v] += n;
-	rte_pktmbuf_free_bulk(pkts, n);
 	return 0;
 }
 
+/* The same, and when the pool is dry, let the engine give back what it
+ * holds (drain) and try once more. */
 static int
-run(const struct replay_opts *o, const struct replay_input *in,
-    struct rte_mempool *mp, struct replay_out *out, struct replay_counters *c)
+make_burst_or_drain(struct rte_mempool *mp, const struct replay_input *in,
+		    uint32_t first, struct rte_mbuf **pkts, uint16_t n,
+		    int (*drain)(void *arg), void *arg)
+{
+	if (make_burst(mp, in, first, pkts, n) == 0)
+		return 0;
+	if (drain(arg) == 0 && make_burst(mp, in, first, pkts, n) == 0)
+		return 0;
+	replay_err("mbuf pool exhausted (%u mbufs)", replay_pool_size);
+	return -ENOMEM;
+}
+
+static int
+tp_drain(void *arg)
+{
+	struct replay_tp *t = arg;
+
+	return replay_tp_drain(t);
+}
+
+static int
+run_tagpipe(const struct replay_opts *o, const struct replay_input *in,
+	    struct rte_mempool *mp, struct replay_tp *t, struct replay_port *port,
+	    struct replay_counters *c)
 {
 	struct rte_mbuf **pkts = calloc(o->burst, sizeof(*pkts));
+	int rc = 0;
 
 	if (pkts == NULL)
 		return -ENOMEM;
-	for (unsigned long loop = 0; loop < o->loops; loop++) {
-		for (uint32_t i = 0; i < in->nb_frames; i += o->burst) {
+	for (unsigned long loop = 0; loop < o->loops && rc == 0; loop++) {
+		uint64_t rx0 = c->rx;
+
+		for (uint32_t i = 0; i < in->nb_frames && rc == 0; i += o->burst) {
 			uint16_t n = (uint16_t)RTE_MIN((uint32_t)o->burst, in->nb_frames - i);
-			uint64_t t0;
 
-			for (uint16_t k = 0; k < n; k++) {
-				pkts[k] = frame_to_mbuf(mp, &in->frames[i + k]);
-				if (pkts[k] == NULL) {
-					rte_pktmbuf_free_bulk(pkts, k);
-					free(pkts);
-					replay_err("mbuf pool exhausted");
-					return -ENOMEM;
-				}
-				c->rx_bytes += in->frames[i + k].len;
+			rc = make_burst_or_drain(mp, in, i, pkts, n, tp_drain, t);
+			if (rc < 0)
+				break;
+			if (port != NULL) {
+				rc = replay_port_roundtrip(port, pkts, &n, c);
+				if (rc < 0)
+					break;
 			}
+			for (uint16_t k = 0; k < n; k++)
+				c->rx_bytes += rte_pktmbuf_pkt_len(pkts[k]);
 			c->rx += n;
-			t0 = rte_rdtsc_precise();
-			/* Identity pipeline: every frame is passed unchanged. */
-			c->cycles += rte_rdtsc_precise() - t0;
-			if (emit(out, REPLAY_PASS, pkts, n, c) < 0) {
-				free(pkts);
-				replay_err("writing output failed");
-				return -EIO;
-			}
+			rc = replay_tp_burst(t, pkts, n);
 		}
+		if (rc == 0)
+			replay_tp_loop_end(t, c->rx - rx0, c);
 	}
+	if (rc == 0)
+		rc = replay_tp_drain(t);
 	free(pkts);
-	return 0;
+	return rc;
 }
 
-static void
-outputs_abort(struct replay_out *out)
-{
-	for (int v = 0; v < REPLAY_NB_VERDICTS; v++)
-		replay_writer_abort(out->pcap[v]);
-	replay_meta_abort(out->meta);
-	memset(out, 0, sizeof(*out));
-}
+struct dgro_drain_arg {
+	struct replay_dgro *d;
+	struct rte_mbuf **out;
+	uint16_t max;
+	struct replay_engine_stats *st;
+};
 
 static int
-outputs_open(const struct replay_opts *o, struct replay_out *out)
+dgro_drain(void *arg)
 {
-	memset(out, 0, sizeof(*out));
-	for (int v = 0; v < REPLAY_NB_VERDICTS; v++) {
-		if (o->write[v] == NULL)
-			continue;
-		out->pcap[v] = replay_writer_open(o->write[v]);
-		if (out->pcap[v] == NULL)
-			goto fail;
+	struct dgro_drain_arg *a = arg;
+
+	while (replay_dgro_held(a->d) > 0) {
+		uint16_t k = replay_dgro_drain(a->d, a->out, a->max, a->st);
+
+		rte_pktmbuf_free_bulk(a->out, k);
+		if (k == 0)
+			return -EIO;
 	}
-	if (o->meta != NULL && (out->meta = replay_meta_open(o->meta)) == NULL)
-		goto fail;
 	return 0;
-fail:
-	outputs_abort(out);
-	return -EINVAL;
 }
 
+/* --compare dpdk-gro: the same frames, bursts and flush interval through
+ * DPDK's librte_gro. Outputs are counted and freed (not written). */
 static int
-outputs_commit(struct replay_out *out)
+run_dpdk_gro(const struct replay_opts *o, const struct replay_input *in,
+	     struct rte_mempool *mp, struct replay_counters *c)
 {
+	uint16_t max_out = (uint16_t)(2 * o->burst);
+	struct rte_mbuf **pkts = calloc(o->burst, sizeof(*pkts));
+	struct rte_mbuf **out = calloc(max_out, sizeof(*out));
+	uint64_t flush = o->gro_age_us * rte_get_tsc_hz() / 1000000;
+	struct replay_dgro *d = replay_dgro_create(o->gro_flows, flush, (int)rte_socket_id());
+	struct dgro_drain_arg da = { d, out, max_out, &c->dpdk };
 	int rc = 0;
 
-	for (int v = 0; v < REPLAY_NB_VERDICTS; v++)
-		if (out->pcap[v] != NULL && replay_writer_commit(out->pcap[v]) < 0)
-			rc = -EIO;
-	if (out->meta != NULL && replay_meta_commit(out->meta) < 0)
-		rc = -EIO;
-	memset(out, 0, sizeof(*out));
+	if (pkts == NULL || out == NULL || d == NULL) {
+		replay_err("cannot set up DPDK's GRO context for %u flows", o->gro_flows);
+		rc = -ENOMEM;
+		goto end;
+	}
+	for (unsigned long loop = 0; loop < o->loops && rc == 0; loop++) {
+		uint64_t cyc0 = c->dpdk.cycles, parse0 = c->dpdk.parse_cycles;
+
+		for (uint32_t i = 0; i < in->nb_frames; i += o->burst) {
+			uint16_t n = (uint16_t)RTE_MIN((uint32_t)o->burst, in->nb_frames - i);
+			uint16_t k;
+
+			rc = make_burst_or_drain(mp, in, i, pkts, n, dgro_drain, &da);
+			if (rc < 0)
+				break;
+			k = replay_dgro_burst(d, pkts, n, out, max_out, &c->dpdk);
+			rte_pktmbuf_free_bulk(out, k);
+		}
+		if (rc == 0)
+			replay_best_loop(&c->dpdk, c->dpdk.cycles - cyc0,
+					 c->dpdk.parse_cycles - parse0, in->nb_frames);
+	}
+	if (rc == 0)
+		rc = dgro_drain(&da);
+end:
+	replay_dgro_destroy(d);
+	free(out);
+	free(pkts);
 	return rc;
 }
 
@@ -181,6 +231,8 @@ main(int argc, char **argv)
 		"-l", "0", "--no-pci", "--no-telemetry", "--log-level=lib.eal:error", NULL,
 	};
 	struct replay_counters c = { 0 };
+	struct replay_port *port = NULL;
+	struct replay_tp *t = NULL;
 	struct replay_input in;
 	struct replay_opts o;
 	struct replay_out out;
@@ -200,6 +252,9 @@ main(int argc, char **argv)
 		return REPLAY_EXIT_USAGE;
 	if (replay_load(o.inputs, o.nb_inputs, &in) < 0)
 		return REPLAY_EXIT_USAGE;
+	if ((o.stats != NULL && replay_json_probe(o.stats) < 0) ||
+	    (o.json != NULL && replay_json_probe(o.json) < 0))
+		return REPLAY_EXIT_USAGE;
 	if (app > 1)
 		argv[app - 1] = (char *)"--";
 
@@ -207,25 +262,56 @@ main(int argc, char **argv)
 		replay_err("cannot start DPDK's EAL");
 		return 1;
 	}
-	mp = rte_pktmbuf_pool_create("replay_pool", REPLAY_POOL_SIZE, 256, 0,
-				     RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+	mp = pool_create(&in);
 	if (mp == NULL) {
 		replay_err("cannot create the mbuf pool: %s", rte_strerror(rte_errno));
 		return 1;
 	}
-	if (outputs_open(&o, &out) < 0)
+	/* Configuration only DPDK can judge (a vdev, what the pipeline checks
+	 * at create) fails here, before any output file exists. */
+	if (o.via_port != NULL) {
+		port = replay_port_open(o.via_port, mp);
+		if (port == NULL)
+			return REPLAY_EXIT_USAGE;
+		o.in_port = replay_port_id(port);
+		if (o.in_port >= TP_PIPELINE_MAX_PORTS) {
+			replay_err("--via-port: port id %u is beyond the pipeline's %d ports",
+				   o.in_port, TP_PIPELINE_MAX_PORTS);
+			replay_port_close(port);
+			return REPLAY_EXIT_USAGE;
+		}
+	}
+	if (replay_out_open(&o, &out) < 0)
 		return REPLAY_EXIT_USAGE;
-	rc = run(&o, &in, mp, &out, &c);
+	out.hist = c.tp.hist;
+	t = replay_tp_create(&o, mp, &out, &rc);
+	if (t == NULL) {
+		replay_out_abort(&out);
+		return rc == -EINVAL ? REPLAY_EXIT_USAGE : 1;
+	}
+	rc = run_tagpipe(&o, &in, mp, t, port, &c);
+	if (out.error != 0) {
+		replay_err("writing an output file failed: %s", strerror(-out.error));
+		rc = out.error;
+	}
+	replay_tp_counters(t, &c);
+	replay_tp_destroy(t);
+	if (rc == 0 && o.compare_dpdk_gro)
+		rc = run_dpdk_gro(&o, &in, mp, &c);
+	replay_port_close(port);
 	c.mbufs_in_use_end = rte_mempool_in_use_count(mp);
 	if (rc < 0) {
-		outputs_abort(&out);
+		replay_out_abort(&out);
 		return 1;
 	}
-	if (outputs_commit(&out) < 0)
+	if (replay_out_commit(&out) < 0)
 		return 1;
 	if (o.stats != NULL && replay_stats_write(o.stats, &c) < 0)
 		return 1;
-	replay_summary(stdout, &c, rte_get_tsc_hz());
+	if (o.json != NULL && replay_json_write(o.json, &o, &c, rte_get_tsc_hz()) < 0)
+		return 1;
+	replay_summary(stdout, &o, &c, rte_get_tsc_hz());
+	tp_prog_close(o.prog);
 	replay_input_free(&in);
 	rte_mempool_free(mp);
 	rte_eal_cleanup();

@@ -3,8 +3,11 @@
  * tagpipe-replay: loads pcaps into memory and pushes them through the
  * pipeline in bursts, then reports what came out and what it cost.
  *
- * Files: options.c (command line), capture.c (pcap in and out), report.c
- * (stats JSON, per-frame JSONL, human summary), main.c (EAL, pool, loop).
+ * Files: options.c (command line), capture.c (pcap in and out), output.c
+ * (what leaves, per verdict), report.c (stats JSON, per-frame JSONL),
+ * pipe.c (the tagpipe pipeline and its callbacks), port.c (--via-port),
+ * dpdk_gro.c (--compare dpdk-gro), bench.c (human summary, --json,
+ * merge-size histogram), main.c (EAL, pool, replay loops).
  */
 #ifndef TP_REPLAY_H
 #define TP_REPLAY_H
@@ -15,7 +18,11 @@
 
 #include <rte_mbuf.h>
 
+#include "tp_pipeline.h"
+
 #define REPLAY_MAX_INPUTS 16
+#define REPLAY_MAX_REDIRECTS 64
+#define REPLAY_MAX_TPIDS 4   /* TP_VLAN_MAX_TPIDS */
 #define REPLAY_EXIT_USAGE 2  /* bad input from the person: one-line error */
 
 /* The verdicts a frame can leave with, in XDP's numbering. */
@@ -35,6 +42,14 @@ enum replay_verdict {
 
 extern const char *const replay_verdict_names[REPLAY_NB_VERDICTS];
 
+/* --redirect KEY=port:P[,queue:Q][,switch_port:S] */
+struct replay_redirect {
+	uint32_t key;
+	uint16_t port;
+	uint16_t queue;
+	int switch_port;  /* -1: the packet's own source switch port */
+};
+
 struct replay_opts {
 	const char *inputs[REPLAY_MAX_INPUTS];
 	unsigned int nb_inputs;
@@ -43,10 +58,25 @@ struct replay_opts {
 	const char *tagger;
 	const char *vlan;
 	const char *gro;
+	unsigned int gro_flows;                /* --gro-flows N (default 1024) */
+	struct tp_pipeline_gro gro_conf;       /* --gro and --gro-flows */
+	uint16_t tpids[REPLAY_MAX_TPIDS];      /* --vlan-tpid */
+	unsigned int nb_tpids;
+	struct replay_redirect redirects[REPLAY_MAX_REDIRECTS];
+	unsigned int nb_redirects;
+	uint16_t in_port;                      /* pipeline port frames enter on */
+	int switch_cpu_port;                   /* --switch-cpu-port, -1: not given */
 	const char *verdict;
+	struct tp_prog *prog;                  /* --verdict, opened (tp_prog.h) */
 	const char *write[REPLAY_NB_VERDICTS]; /* --write VERDICT=FILE */
 	const char *meta;                      /* --meta FILE.jsonl */
 	const char *stats;                     /* --stats FILE.json or "-" */
+	const char *json;                      /* --json FILE or "-" */
+	bool compare_dpdk_gro;                 /* --compare dpdk-gro */
+	const char *via_port;                  /* --via-port VDEV */
+	/* GRO flush interval shared by tagpipe and --compare: 0 = end of every
+	 * burst, else microseconds (--gro age:USEC). */
+	uint64_t gro_age_us;
 };
 
 /* One in-memory input frame. */
@@ -64,12 +94,76 @@ struct replay_input {
 /* An output pcap written to FILE.part and renamed on success. */
 struct replay_writer;
 
+/* Merge-size histogram: bucket b counts packets made of segments in
+ * (hist_upper[b-1], hist_upper[b]]: 1, 2, 3-4, 5-8, 9-16, 17-32, 33-64, 65+. */
+#define REPLAY_HIST_BUCKETS 8
+extern const uint32_t replay_hist_upper[REPLAY_HIST_BUCKETS];
+
+static inline void
+replay_hist_add(uint64_t *hist, uint32_t segs)
+{
+	unsigned int b = 0;
+
+	while (b < REPLAY_HIST_BUCKETS - 1 && segs > replay_hist_upper[b])
+		b++;
+	hist[b]++;
+}
+
+/* One engine's figures over the whole replay (tagpipe, or DPDK's GRO). */
+struct replay_engine_stats {
+	uint64_t in, out;         /* packets into the engine, packets out of it */
+	uint64_t cycles;          /* TSC cycles inside the engine */
+	uint64_t parse_cycles;    /* DPDK: ptype/header-length parse it needs */
+	uint64_t hist[REPLAY_HIST_BUCKETS];
+	/* The cheapest loop of --loops (a machine shared with other work
+	 * preempts some bursts; the best loop shows the engine's own cost). */
+	uint64_t best_cycles;     /* cycles of that loop, 0: no loop done */
+	uint64_t best_frames;     /* frames of that loop */
+	uint64_t best_parse_cycles;
+};
+
+/* Remember a finished loop in st if it was the cheapest per frame so far.
+ * Returns true when it was. */
+static inline bool
+replay_best_loop(struct replay_engine_stats *st, uint64_t cycles, uint64_t parse,
+		 uint64_t frames)
+{
+	if (frames == 0)
+		return false;
+	if (st->best_frames != 0 &&
+	    (double)cycles / (double)frames >= (double)st->best_cycles / (double)st->best_frames)
+		return false;
+	st->best_cycles = cycles;
+	st->best_parse_cycles = parse;
+	st->best_frames = frames;
+	return true;
+}
+
+/* A counter known by name only at run time (drop reasons, stage cycles). */
+struct replay_named {
+	const char *name;
+	uint64_t value;
+};
+
+#define REPLAY_MAX_NAMED 64
+
 struct replay_counters {
 	uint64_t rx, rx_bytes;
-	uint64_t verdict[REPLAY_NB_VERDICTS];
+	uint64_t verdict[REPLAY_NB_VERDICTS];      /* frames, as they came in */
+	uint64_t verdict_pkts[REPLAY_NB_VERDICTS]; /* packets (a merged one counts 1) */
 	uint64_t gro_in, gro_out;
 	uint64_t cycles;                       /* spent inside the pipeline */
+	uint64_t port_cycles;                  /* --via-port: TX+RX through the port */
+	uint64_t port_lost;                    /* --via-port: sent, never came back */
+	uint64_t held_in_gro;
 	unsigned int mbufs_in_use_end;
+	struct replay_named drop_reasons[REPLAY_MAX_NAMED];
+	unsigned int nb_drop_reasons;
+	struct replay_named stage_cycles[REPLAY_MAX_NAMED]; /* per stage, total */
+	uint64_t best_stage_cycles[REPLAY_MAX_NAMED];       /* per stage, best loop */
+	unsigned int nb_stages;
+	struct replay_engine_stats tp;         /* tagpipe's merge histogram */
+	struct replay_engine_stats dpdk;       /* --compare dpdk-gro */
 };
 
 /* options.c: parse app arguments; prints a one-line error and returns
@@ -89,10 +183,13 @@ void replay_writer_abort(struct replay_writer *w);  /* close + unlink */
 /* What --meta prints of one output frame. */
 struct replay_frame_meta {
 	int switch_port;        /* -1: none */
+	unsigned int switch_device; /* switch index in a cascade (with a port) */
 	uint16_t vlan[2];       /* TCIs, outer first */
 	unsigned int nb_vlan;
 	uint32_t gso_segs;      /* 1 for a frame GRO did not merge */
 	uint32_t gso_size;      /* payload per segment, 0 when not merged */
+	int out_port;           /* TX/REDIRECT: egress port, else -1 */
+	uint16_t out_queue;
 };
 
 struct replay_meta;
@@ -102,7 +199,89 @@ int replay_meta_put(struct replay_meta *mf, enum replay_verdict v,
 int replay_meta_commit(struct replay_meta *mf);
 void replay_meta_abort(struct replay_meta *mf);
 int replay_stats_write(const char *path, const struct replay_counters *c);
-void replay_summary(FILE *f, const struct replay_counters *c, uint64_t tsc_hz);
+/* Can path ("-": stdout) be written? Checked before the run, so a bad
+ * path fails first and leaves nothing. 0 or -errno (message printed). */
+int replay_json_probe(const char *path);
+/* Write what fill prints to path ("-": stdout) through path.part + rename. */
+int replay_write_json(const char *path, void (*fill)(FILE *f, const void *arg),
+		      const void *arg);
+/* {"name":value,...}; skip_zero leaves out zero counters. */
+void replay_json_named(FILE *f, const struct replay_named *v, unsigned int n,
+		       bool skip_zero);
+void replay_summary(FILE *f, const struct replay_opts *o,
+		    const struct replay_counters *c, uint64_t tsc_hz);
+
+/* output.c: what leaves, per verdict (--write, --meta, merge histogram). */
+struct replay_out {
+	struct replay_writer *pcap[REPLAY_NB_VERDICTS];
+	struct replay_meta *meta;
+	uint64_t *hist;   /* merge-size histogram to count into, or NULL */
+	int error;        /* first write error (-EIO); later frames are skipped */
+};
+int replay_out_open(const struct replay_opts *o, struct replay_out *out);
+/* Write/record n frames leaving with verdict v (read-only; not freed).
+ * merged_hist: count them in out->hist by segment count. */
+void replay_out_emit(struct replay_out *out, enum replay_verdict v,
+		     struct rte_mbuf *const *pkts, uint16_t n, bool merged_hist,
+		     int out_port, uint16_t out_queue);
+int replay_out_commit(struct replay_out *out);
+void replay_out_abort(struct replay_out *out);
+
+/* pipe.c: tagpipe's side of the replay (the pipeline, with callbacks that
+ * hand what leaves to replay_out). */
+struct replay_tp;
+/* NULL on failure with *rc = -EINVAL (bad configuration, message printed)
+ * or another negative errno. */
+struct replay_tp *replay_tp_create(const struct replay_opts *o,
+				   struct rte_mempool *mp, struct replay_out *out,
+				   int *rc);
+/* Takes all n mbufs. Adds the cycles spent inside tagpipe (not in our
+ * callbacks) to the counters read by replay_tp_counters. 0 or -errno. */
+int replay_tp_burst(struct replay_tp *t, struct rte_mbuf **pkts, uint16_t n);
+/* Complete everything held (GRO). 0 or -errno. */
+int replay_tp_drain(struct replay_tp *t);
+/* End of one replay loop of frames frames: keeps the cheapest loop's
+ * cycles, in total and per stage, in c. */
+void replay_tp_loop_end(struct replay_tp *t, uint64_t frames, struct replay_counters *c);
+/* Verdicts, drop reasons, stage cycles, GRO in/out into c. */
+void replay_tp_counters(struct replay_tp *t, struct replay_counters *c);
+void replay_tp_destroy(struct replay_tp *t);
+
+/* port.c: --via-port. The vdev is created, given one RX and one TX queue
+ * and started; a round trip sends a burst and receives it back (a loopback
+ * port: net_ring, net_aqc_sim with wire=loop). */
+struct replay_port;
+struct replay_port *replay_port_open(const char *vdev, struct rte_mempool *mp);
+/* Send *n frames, receive what comes back into pkts, *n = that count.
+ * Frames the port loses are counted in c->port_lost. 0 or -errno. */
+int replay_port_roundtrip(struct replay_port *p, struct rte_mbuf **pkts,
+			  uint16_t *n, struct replay_counters *c);
+void replay_port_close(struct replay_port *p);
+uint16_t replay_port_id(const struct replay_port *p);
+
+/* bench.c: --json and the --compare table. */
+int replay_json_write(const char *path, const struct replay_opts *o,
+		      const struct replay_counters *c, uint64_t tsc_hz);
+
+/* dpdk_gro.c: DPDK's librte_gro in context mode (--compare dpdk-gro). */
+struct replay_dgro;
+struct replay_dgro *replay_dgro_create(uint32_t max_flows, uint64_t flush_tsc,
+				       int socket_id);
+void replay_dgro_destroy(struct replay_dgro *d);
+/* Takes all n mbufs; writes what leaves to out (room >= 2 * n) and returns
+ * the count. Fills in packet_type and l2/l3/l4_len first (timed apart). */
+uint16_t replay_dgro_burst(struct replay_dgro *d, struct rte_mbuf **pkts,
+			   uint16_t n, struct rte_mbuf **out, uint16_t max_out,
+			   struct replay_engine_stats *st);
+/* Everything still held, at most max_out; call while replay_dgro_held(). */
+uint16_t replay_dgro_drain(struct replay_dgro *d, struct rte_mbuf **out,
+			   uint16_t max_out, struct replay_engine_stats *st);
+uint64_t replay_dgro_held(struct replay_dgro *d);
+
+/* Silence stderr (returns a handle for restore) while a library checks
+ * configuration it explains on stderr; our one-line error says it. */
+int replay_stderr_mute(void);
+void replay_stderr_restore(int saved);
 
 /* Print a one-line error naming the problem, prefixed with the program name. */
 void replay_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -48,13 +48,16 @@ replay_meta_put(struct replay_meta *mf, enum replay_verdict v,
 	fprintf(f, "{\"verdict\":\"%s\",\"len\":%u,\"switch_port\":",
 		replay_verdict_names[v], rte_pktmbuf_pkt_len(m));
 	if (fm->switch_port < 0)
-		fputs("null", f);
+		fputs("null,\"switch_device\":null", f);
 	else
-		fprintf(f, "%d", fm->switch_port);
+		fprintf(f, "%d,\"switch_device\":%u", fm->switch_port, fm->switch_device);
 	fputs(",\"vlan\":[", f);
 	for (unsigned int i = 0; i < fm->nb_vlan; i++)
 		fprintf(f, "%s%u", i ? "," : "", fm->vlan[i]);
-	fprintf(f, "],\"gso_segs\":%u,\"gso_size\":%u}\n", fm->gso_segs, fm->gso_size);
+	fprintf(f, "],\"gso_segs\":%u,\"gso_size\":%u", fm->gso_segs, fm->gso_size);
+	if (fm->out_port >= 0)
+		fprintf(f, ",\"out_port\":%d,\"out_queue\":%u", fm->out_port, fm->out_queue);
+	fputs("}\n", f);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -94,28 +97,73 @@ replay_meta_abort(struct replay_meta *mf)
 }
 
 static void
-stats_json(FILE *f, const struct replay_counters *c)
+stats_json(FILE *f, const void *arg)
 {
+	const struct replay_counters *c = arg;
+
 	fprintf(f, "{\"rx\":%lu,\"rx_bytes\":%lu", c->rx, c->rx_bytes);
 	for (int v = 0; v < REPLAY_NB_VERDICTS; v++)
 		fprintf(f, ",\"%s\":%lu", replay_verdict_names[v], c->verdict[v]);
-	/* No stage can drop yet, so there is no reason to list. */
-	fprintf(f, ",\"drop_reasons\":{}");
+	fputs(",\"drop_reasons\":", f);
+	replay_json_named(f, c->drop_reasons, c->nb_drop_reasons, true);
 	fprintf(f, ",\"gro\":{\"in\":%lu,\"out\":%lu}", c->gro_in, c->gro_out);
+	fprintf(f, ",\"held_in_gro\":%lu", c->held_in_gro);
 	fprintf(f, ",\"cycles\":%lu,\"mbufs_in_use_end\":%u}\n", c->cycles,
 		c->mbufs_in_use_end);
 }
 
+void
+replay_json_named(FILE *f, const struct replay_named *v, unsigned int n,
+		  bool skip_zero)
+{
+	bool first = true;
+
+	fputc('{', f);
+	for (unsigned int i = 0; i < n; i++) {
+		if (skip_zero && v[i].value == 0)
+			continue;
+		fprintf(f, "%s\"%s\":%lu", first ? "" : ",", v[i].name, v[i].value);
+		first = false;
+	}
+	fputc('}', f);
+}
+
 int
-replay_stats_write(const char *path, const struct replay_counters *c)
+replay_json_probe(const char *path)
+{
+	char *part;
+	FILE *f;
+	int rc = 0;
+
+	if (strcmp(path, "-") == 0)
+		return 0;
+	part = malloc(strlen(path) + 6);
+	if (part == NULL)
+		return -ENOMEM;
+	sprintf(part, "%s.part", path);
+	f = fopen(part, "w");
+	if (f == NULL) {
+		rc = -errno;
+		replay_err("%s: %s", path, strerror(-rc));
+	} else {
+		fclose(f);
+		unlink(part);
+	}
+	free(part);
+	return rc;
+}
+
+int
+replay_write_json(const char *path, void (*fill)(FILE *f, const void *arg),
+		  const void *arg)
 {
 	char *part;
 	FILE *f;
 	int rc = 0;
 
 	if (strcmp(path, "-") == 0) {
-		stats_json(stdout, c);
-		return 0;
+		fill(stdout, arg);
+		return fflush(stdout) == 0 ? 0 : -EIO;
 	}
 	part = malloc(strlen(path) + 6);
 	if (part == NULL)
@@ -125,7 +173,7 @@ replay_stats_write(const char *path, const struct replay_counters *c)
 	if (f == NULL) {
 		rc = -errno;
 	} else {
-		stats_json(f, c);
+		fill(f, arg);
 		if (fclose(f) != 0 || rename(part, path) != 0)
 			rc = -errno;
 	}
@@ -137,19 +185,8 @@ replay_stats_write(const char *path, const struct replay_counters *c)
 	return rc;
 }
 
-void
-replay_summary(FILE *f, const struct replay_counters *c, uint64_t tsc_hz)
+int
+replay_stats_write(const char *path, const struct replay_counters *c)
 {
-	double secs = tsc_hz ? (double)c->cycles / (double)tsc_hz : 0.0;
-	double mpps = secs > 0 ? (double)c->rx / secs / 1e6 : 0.0;
-	/* Gbit/s on the wire: frame bytes plus 20 bytes of preamble and IFG,
-	 * plus 4 of FCS that the capture does not hold. */
-	double gbps = secs > 0 ? ((double)c->rx_bytes + 24.0 * (double)c->rx) * 8 / secs / 1e9 : 0.0;
-
-	fprintf(f, "frames %lu, bytes %lu, %.3f Mpps, %.3f Gbit/s, %.1f cycles/packet\n",
-		c->rx, c->rx_bytes, mpps, gbps,
-		c->rx ? (double)c->cycles / (double)c->rx : 0.0);
-	fprintf(f, "verdicts: pass %lu, tx %lu, redirect %lu, drop %lu, aborted %lu\n",
-		c->verdict[REPLAY_PASS], c->verdict[REPLAY_TX], c->verdict[REPLAY_REDIRECT],
-		c->verdict[REPLAY_DROP], c->verdict[REPLAY_ABORTED]);
+	return replay_write_json(path, stats_json, c);
 }
