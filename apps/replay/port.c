@@ -92,6 +92,14 @@ replay_port_open(const char *vdev, struct rte_mempool *mp)
 		rc = rte_eth_tx_queue_setup(p->port_id, 0, PORT_RING_SIZE,
 					    (unsigned int)rte_eth_dev_socket_id(p->port_id),
 					    NULL);
+	/* The capture's frames are addressed to other hosts: a port with L2
+	 * filtering (a real NIC, the AQC model) would keep only broadcasts.
+	 * Ports without the notion (net_ring) answer -ENOTSUP, which is fine. */
+	if (rc == 0) {
+		rc = rte_eth_promiscuous_enable(p->port_id);
+		if (rc == -ENOTSUP)
+			rc = 0;
+	}
 	if (rc == 0)
 		rc = rte_eth_dev_start(p->port_id);
 	if (rc < 0) {
