@@ -17,6 +17,7 @@ die() { printf 'bootstrap: error: %s\n' "$*" >&2; exit 1; }
 # Debian packages, one purpose each:
 packages=(
 	dpdk dpdk-dev libdpdk-dev libnuma-dev   # DPDK 22.11: libraries, testpmd, telemetry client
+	python3-pyelftools                      # dpdk-pmdinfo.py (only a Recommends of dpdk)
 	gcc meson ninja-build pkg-config        # the build
 	dpkg-dev                                # dpkg-source, to unpack the DPDK source package
 	libcmocka-dev libpcap-dev               # unit tests, pcap input/output
@@ -39,7 +40,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 	say "installing ${#missing[@]} Debian packages: ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -q || die "apt-get update failed"
-	apt-get install -y -q --no-install-recommends "${missing[@]}" || die "apt-get install failed"
+	# With Recommends, as the machines the tests were written on.
+	apt-get install -y -q "${missing[@]}" || die "apt-get install failed"
 else
 	say "all ${#packages[@]} Debian packages present"
 fi
