@@ -9,6 +9,7 @@
 #define PL_TEST_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tp_test.h"
@@ -278,6 +279,21 @@ pl_assert_conservation(const struct tp_pipeline *pl)
 	assert_int_equal(st.drop, sum);
 	assert_int_equal(st.rx, st.pass + st.tx + st.redirect + st.drop +
 			 st.aborted + st.held_in_gro);
+}
+
+
+/* Create a pipeline or fail the test, printing the API's error message. */
+static inline struct tp_pipeline *
+pl_make(const struct tp_pipeline_conf *c)
+{
+	struct tp_pipeline *pl = NULL;
+	char err[256] = "";
+	int rc = tp_pipeline_create(c, &pl, err, sizeof(err));
+
+	if (rc != 0)
+		fprintf(stderr, "create: %s\n", err);
+	assert_int_equal(rc, 0);
+	return pl;
 }
 
 #endif /* PL_TEST_H */

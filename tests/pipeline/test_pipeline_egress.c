@@ -22,19 +22,6 @@ setup(void **state)
 	return 0;
 }
 
-static struct tp_pipeline *
-make(const struct tp_pipeline_conf *c)
-{
-	struct tp_pipeline *pl = NULL;
-	char err[256] = "";
-	int rc = tp_pipeline_create(c, &pl, err, sizeof(err));
-
-	if (rc != 0)
-		fprintf(stderr, "create: %s\n", err);
-	assert_int_equal(rc, 0);
-	return pl;
-}
-
 static void
 conf_port0(struct tp_pipeline_conf *c, const char *tagger, const char *prog,
 	   struct pl_cap *cap)
@@ -70,7 +57,7 @@ test_vlan_reinsert_sw(void **state)
 
 	(void)state;
 	conf_port0(&c, "none", "tx", &cap);
-	pl = make(&c);
+	pl = pl_make(&c);
 	qinq_spec(&s);
 	m[0] = pl_mbuf(mp, &s);
 	assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, m, 1), 0);
@@ -99,7 +86,7 @@ test_vlan_reinsert_nic(void **state)
 	(void)state;
 	conf_port0(&c, "none", "tx", &cap);
 	c.port[0].tx_caps = TP_PORT_TX_VLAN_INSERT | TP_PORT_TX_QINQ_INSERT;
-	pl = make(&c);
+	pl = pl_make(&c);
 	qinq_spec(&s);
 	m[0] = pl_mbuf(mp, &s);
 	assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, m, 1), 0);
@@ -135,7 +122,7 @@ test_edsa_vlan_roundtrip(void **state)
 
 	(void)state;
 	conf_port0(&c, "edsa", "tx", &cap);
-	pl = make(&c);
+	pl = pl_make(&c);
 	pl_default_spec(&s);
 	memcpy(s.tag, rx, 8);
 	s.tag_len = 8;
@@ -152,7 +139,7 @@ test_edsa_vlan_roundtrip(void **state)
 	conf_port0(&c, "edsa", "pass", &cap);
 	c.pass_cb = pl_cap_pass;
 	c.pass_arg = &pass;
-	pl = make(&c);
+	pl = pl_make(&c);
 	pl_default_spec(&s);
 	memcpy(s.tag, rx, 8);
 	s.tag_len = 8;
@@ -211,7 +198,7 @@ test_tso_hw(void **state)
 	(void)state;
 	conf_port0(&c, "edsa", "tx", &cap);
 	c.port[0].tx_caps = TP_PORT_TX_TSO;
-	pl = make(&c);
+	pl = pl_make(&c);
 	four_edsa(m, 3);
 	assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, m, 4), 0);
 	assert_int_equal(cap.n, 1);
@@ -264,7 +251,7 @@ test_tso_vlan_and_fixedid(void **state)
 	(void)state;
 	conf_port0(&c, "none", "tx", &cap);
 	c.port[0].tx_caps = TP_PORT_TX_TSO;
-	pl = make(&c);
+	pl = pl_make(&c);
 	for (unsigned int i = 0; i < 4; i++) {
 		qinq_spec(&s);
 		s.seq = 1000 + i * 100;
@@ -331,7 +318,7 @@ test_segment_pool_dry(void **state)
 		conf_port0(&c, "none", "tx", &cap);
 		c.gro.mode = TP_GRO_OFF;
 		c.seg_pool = round == 0 ? small : big;
-		pl = make(&c);
+		pl = pl_make(&c);
 		pl_default_spec(&s);
 		s.paylen = 400;
 		m[0] = pl_mbuf(mp, &s);
@@ -408,7 +395,7 @@ test_tx_ring_full(void **state)
 	c.gro.mode = TP_GRO_OFF;
 	c.drop_cb = pl_cap_drop;
 	c.drop_arg = &drops;
-	pl = make(&c);
+	pl = pl_make(&c);
 	for (unsigned int i = 0; i < 5; i++) {
 		struct pl_spec s;
 

@@ -21,19 +21,6 @@ setup(void **state)
 	return 0;
 }
 
-static struct tp_pipeline *
-make(const struct tp_pipeline_conf *c)
-{
-	struct tp_pipeline *pl = NULL;
-	char err[256] = "";
-	int rc = tp_pipeline_create(c, &pl, err, sizeof(err));
-
-	if (rc != 0)
-		fprintf(stderr, "create: %s\n", err);
-	assert_int_equal(rc, 0);
-	return pl;
-}
-
 static void
 from_port(struct pl_spec *s, uint8_t sp)
 {
@@ -87,7 +74,7 @@ test_by_switch_port(void **state)
 	assert_int_equal(tp_redirect_map_set_port(rm, 1, 2, 0, 2), 0);
 	assert_int_equal(tp_redirect_map_set_port(rm, 2, 3, 3, -1), 0);
 	assert_int_equal(tp_redirect_map_set_ring(rm, 3, ring), 0);
-	pl = make(&c);
+	pl = pl_make(&c);
 	for (uint8_t sp = 0; sp < 5; sp++) {
 		struct pl_spec s;
 
@@ -187,7 +174,7 @@ test_redirect_updates_and_ring_full(void **state)
 	c.redirect = rm;
 	c.egress_cb = pl_cap_egress;
 	c.egress_arg = &cap;
-	pl = make(&c);
+	pl = pl_make(&c);
 
 	for (int round = 0; round < 3; round++) {
 		for (unsigned int i = 0; i < 5; i++) {
@@ -249,7 +236,7 @@ test_redirect_unknown_port(void **state)
 	c.prog_spec = "redirect:0";
 	c.redirect = rm;
 	assert_int_equal(tp_redirect_map_set_port(rm, 0, 9, 0, -1), 0);
-	pl = make(&c);
+	pl = pl_make(&c);
 	pl_default_spec(&s);
 	m[0] = pl_mbuf(mp, &s);
 	assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, m, 1), 0);

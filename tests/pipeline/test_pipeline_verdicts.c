@@ -33,19 +33,6 @@ conf_edsa(struct tp_pipeline_conf *c, const char *prog)
 	c->prog_spec = prog;
 }
 
-static struct tp_pipeline *
-make(const struct tp_pipeline_conf *c)
-{
-	struct tp_pipeline *pl = NULL;
-	char err[256] = "";
-	int rc = tp_pipeline_create(c, &pl, err, sizeof(err));
-
-	if (rc != 0)
-		fprintf(stderr, "create: %s\n", err);
-	assert_int_equal(rc, 0);
-	return pl;
-}
-
 /* Segment i of the test flow from switch port sp. */
 static void
 seg_spec(struct pl_spec *s, uint8_t sp, unsigned int i)
@@ -81,7 +68,7 @@ test_pass_merged(void **state)
 
 	(void)state;
 	conf_edsa(&c, "pass");
-	pl = make(&c);
+	pl = pl_make(&c);
 	four_segs(pkts, 3);
 	r = tp_pipeline_rx_burst(pl, 0, 0, pkts, 4);
 	assert_int_equal(r, 1);
@@ -127,7 +114,7 @@ test_tx_resegment_retag(void **state)
 	c.egress_cb = pl_cap_egress;
 	c.egress_arg = &cap;
 	c.tx_queue = 2;
-	pl = make(&c);
+	pl = pl_make(&c);
 	four_segs(pkts, 3);
 	assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, pkts, 4), 0);
 	assert_int_equal(cap.n, 4);
@@ -198,7 +185,7 @@ test_all_verdicts(void **state)
 	c.pass_arg = &pass;
 	c.drop_cb = pl_cap_drop;
 	c.drop_arg = &drops;
-	pl = make(&c);
+	pl = pl_make(&c);
 	for (unsigned int i = 0; i < 8; i++) {
 		struct pl_spec s;
 
@@ -260,7 +247,7 @@ test_hook_before_gro(void **state)
 	(void)state;
 	conf_edsa(&c, "pass");
 	c.hook = TP_HOOK_BEFORE_GRO;
-	pl = make(&c);
+	pl = pl_make(&c);
 	four_segs(pkts, 2);
 	assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, pkts, 4), 1);
 	assert_int_equal(tp_gro_segs(pkts[0]), 4);
@@ -275,7 +262,7 @@ test_hook_before_gro(void **state)
 	/* drop before GRO: nothing reaches GRO. */
 	conf_edsa(&c, "drop");
 	c.hook = TP_HOOK_BEFORE_GRO;
-	pl = make(&c);
+	pl = pl_make(&c);
 	four_segs(pkts, 2);
 	assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, pkts, 4), 0);
 	tp_pipeline_stats_get(pl, &st);
@@ -301,7 +288,7 @@ test_age_and_flush(void **state)
 	conf_edsa(&c, "pass");
 	c.gro.mode = TP_GRO_AGE;
 	c.gro.age_usec = 1000000;
-	pl = make(&c);
+	pl = pl_make(&c);
 	four_segs(pkts, 1);
 	assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, pkts, 2), 0);
 	tp_pipeline_stats_get(pl, &st);
@@ -346,7 +333,7 @@ test_age_room(void **state)
 	conf_edsa(&c, "pass");
 	c.gro.mode = TP_GRO_AGE;
 	c.gro.age_usec = 1;
-	pl = make(&c);
+	pl = pl_make(&c);
 	/* Segment 0 of four flows (switch ports 0..3): four aggregates. */
 	for (uint8_t sp = 0; sp < 4; sp++) {
 		seg_spec(&s, sp, 0);
@@ -389,7 +376,7 @@ test_unconfigured_port_and_big_burst(void **state)
 	c.drop_cb = pl_cap_drop;
 	c.drop_arg = &drops;
 	c.gro.mode = TP_GRO_OFF;
-	pl = make(&c);
+	pl = pl_make(&c);
 	four_segs(pkts, 0);
 	assert_int_equal(tp_pipeline_rx_burst(pl, 5, 0, pkts, 4), 0);
 	assert_int_equal(tp_pipeline_rx_burst(pl, 999, 0, pkts, 0), 0);
@@ -429,7 +416,7 @@ test_stage_drops(void **state)
 	conf_edsa(&c, "pass");
 	c.port[0].dsa.n_ports = 4;
 	c.gro.mode = TP_GRO_OFF;
-	pl = make(&c);
+	pl = pl_make(&c);
 	seg_spec(&s, 6, 0);
 	pkts[0] = pl_mbuf(mp, &s);
 	seg_spec(&s, 2, 0);
