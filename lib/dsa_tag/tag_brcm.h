@@ -55,4 +55,39 @@ brcm_tx_tag(uint8_t *t, unsigned int port, unsigned int prio)
 	t[3] = (uint8_t)((1u << port) & 0xFF);
 }
 
+/* Workers shared by both placements: the tag bytes are the same, only
+ * where they sit differs (the tagger definition gives the position). */
+static __rte_always_inline int
+brcm_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	(void)avail;
+	(void)c;
+	return brcm_rx_tag(t, md);
+}
+
+static __rte_always_inline int
+brcm_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+{
+	(void)avail;
+	(void)c;
+	return brcm_sw_tag(t, md);
+}
+
+/* Pad to 64 bytes (doc §4), open BRCM_LEN bytes before the DA or after the
+ * SA (before_da is a constant at every call site), write the tag. */
+static __rte_always_inline int
+brcm_tx_placed(struct rte_mbuf *m, unsigned int port, unsigned int prio, int before_da)
+{
+	uint8_t *t;
+	int r = tag_tx_pad(m, BRCM_TX_PAD);
+
+	if (r < 0)
+		return r;
+	t = before_da ? tag_tx_before_da(m, BRCM_LEN) : tag_tx_after_sa(m, BRCM_LEN);
+	if (t == NULL)
+		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	brcm_tx_tag(t, port, prio);
+	return 0;
+}
+
 #endif /* TP_DSA_TAG_BRCM_H */
