@@ -58,6 +58,17 @@ collect(const char *params, struct tp_pipeline_stats *sum,
 	return found || params == NULL || *params == '\0' ? 0 : -ENOENT;
 }
 
+/* Every counter endpoint: collect the counters, answer with a dict. */
+static int
+start_dict(const char *params, struct rte_tel_data *d, struct tp_pipeline_stats *s,
+	   bool enabled[TP_PIPELINE_MAX_PORTS])
+{
+	if (collect(params, s, enabled) < 0)
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	return 0;
+}
+
 static int
 h_pipelines(const char *cmd, const char *params, struct rte_tel_data *d)
 {
@@ -80,9 +91,8 @@ h_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	bool en[TP_PIPELINE_MAX_PORTS];
 
 	(void)cmd;
-	if (collect(params, &s, en) < 0)
+	if (start_dict(params, d, &s, en) < 0)
 		return -EINVAL;
-	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "rx", s.rx);
 	rte_tel_data_add_dict_u64(d, "pass", s.pass);
 	rte_tel_data_add_dict_u64(d, "tx", s.tx);
@@ -112,9 +122,8 @@ h_drops(const char *cmd, const char *params, struct rte_tel_data *d)
 	bool en[TP_PIPELINE_MAX_PORTS];
 
 	(void)cmd;
-	if (collect(params, &s, en) < 0)
+	if (start_dict(params, d, &s, en) < 0)
 		return -EINVAL;
-	rte_tel_data_start_dict(d);
 	for (unsigned int r = 0; r < TP_DROP_MAX; r++)
 		rte_tel_data_add_dict_u64(d, tp_drop_reason_name(r), s.drop_reason[r]);
 	return 0;
@@ -127,9 +136,8 @@ h_stages(const char *cmd, const char *params, struct rte_tel_data *d)
 	bool en[TP_PIPELINE_MAX_PORTS];
 
 	(void)cmd;
-	if (collect(params, &s, en) < 0)
+	if (start_dict(params, d, &s, en) < 0)
 		return -EINVAL;
-	rte_tel_data_start_dict(d);
 	for (unsigned int i = 0; i < TP_STAGE_MAX; i++) {
 		struct rte_tel_data *c = rte_tel_data_alloc();
 
@@ -153,9 +161,8 @@ h_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	bool en[TP_PIPELINE_MAX_PORTS];
 
 	(void)cmd;
-	if (collect(params, &s, en) < 0)
+	if (start_dict(params, d, &s, en) < 0)
 		return -EINVAL;
-	rte_tel_data_start_dict(d);
 	for (unsigned int p = 0; p < TP_PIPELINE_MAX_PORTS; p++) {
 		struct rte_tel_data *c;
 		char name[16];
