@@ -42,7 +42,7 @@ phdr_sum(const uint8_t *l3, int v6, uint32_t len)
 }
 
 int
-gro_tcp_csum_ok(const uint8_t *l3, int v6, const uint8_t *l4, uint32_t l4_len)
+tp_gro_tcp_csum_ok(const void *l3, int v6, const void *l4, uint32_t l4_len)
 {
 	uint32_t s = phdr_sum(l3, v6, l4_len);
 

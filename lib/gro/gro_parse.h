@@ -124,7 +124,7 @@ finish(struct tp_gro *g, struct gro_pkt *p, const uint8_t *l3,
 		} else {
 			st->csum_sw_l4++;
 			s = m->nb_segs == 1 ?
-			    gro_tcp_csum_ok(l3, p->v6, th, p->ip_len - p->l3_len) :
+			    tp_gro_tcp_csum_ok(l3, p->v6, th, p->ip_len - p->l3_len) :
 			    gro_tcp_csum_ok_mbuf(m, l3, p->v6, p->l2_len + p->l3_len,
 						 p->ip_len - p->l3_len);
 		}

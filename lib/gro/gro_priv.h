@@ -155,7 +155,6 @@ struct tp_gro {
 
 /* gro_csum.c */
 int gro_ipv4_hdr_ok(const void *iph);
-int gro_tcp_csum_ok(const uint8_t *l3, int v6, const uint8_t *l4, uint32_t l4_len);
 int gro_tcp_csum_ok_mbuf(const struct rte_mbuf *m, const uint8_t *l3, int v6,
 			 uint32_t l4_off, uint32_t l4_len);
 uint16_t gro_tcp_phdr_nolen(const uint8_t *l3, int v6);

@@ -238,6 +238,13 @@ uint32_t tp_gro_held_flows(const struct tp_gro *g);
 void tp_gro_stats_get(const struct tp_gro *g, struct tp_gro_stats *st);
 void tp_gro_stats_reset(struct tp_gro *g);
 
+/* 1 when the TCP checksum of the segment at l4 (l4_len bytes: header and
+ * payload, one contiguous buffer) is valid, with the pseudo-header taken from
+ * the IPv4 (v6 = 0) or IPv6 (v6 = 1; its own destination) header at l3
+ * (RFC 793 §3.1, RFC 8200 §8.1). What tp_gro runs when a NIC gave no
+ * checksum status; vectorised where the CPU allows. */
+int tp_gro_tcp_csum_ok(const void *l3, int v6, const void *l4, uint32_t l4_len);
+
 /* Segment count of a packet out of tp_gro: ceil(TCP payload / tso_segsz) for
  * a merged packet (RTE_MBUF_F_RX_LRO), 1 otherwise. */
 static inline uint16_t
