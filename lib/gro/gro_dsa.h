@@ -58,4 +58,23 @@ gro_dsa_key(struct rte_mbuf *m, int off, struct gro_key *k)
 	}
 }
 
+/* Which bits of the 8-byte dynfield the key holds for a segment like m:
+ * the valid flag always, port and device when it is set (gro_dsa_key). */
+static inline uint64_t
+gro_dsa_key_mask(const struct rte_mbuf *m, int off)
+{
+	const struct tp_dsa_meta *dm =
+		RTE_MBUF_DYNFIELD(m, off, const struct tp_dsa_meta *);
+	struct tp_dsa_meta k;
+	uint64_t w;
+
+	memset(&k, 0, sizeof(k));
+	k.flags = GRO_DSA_VALID;
+	if (dm->flags & GRO_DSA_VALID)
+		k.port = k.device = 0xFF;
+	RTE_BUILD_BUG_ON(sizeof(k) != sizeof(w));
+	memcpy(&w, &k, sizeof(w));
+	return w;
+}
+
 #endif /* TP_GRO_DSA_H */

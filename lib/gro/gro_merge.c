@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * tp_gro_merge_burst: per burst, parse a chunk of packets (prefetching
- * ahead), then walk them in arrival order: find the held aggregate of the
- * packet's flow in its bucket, apply Linux's flush rules (doc §1c), append
- * or start a new aggregate.
+ * tp_gro_merge_burst: walk the burst in arrival order (prefetching ahead).
+ * A segment that continues a held flow is appended by the fast path
+ * (gro_fast.h) without a parse; any other is parsed, its flow's held
+ * aggregate found in its bucket, Linux's flush rules applied (doc §1c), and
+ * it is appended, starts a new aggregate or passes through.
  */
 #include <errno.h>
 
@@ -12,8 +13,8 @@
 
 #include "gro_priv.h"
 #include "gro_parse.h"
+#include "gro_fast.h"
 
-#define GRO_CHUNK 32
 #define GRO_PREFETCH 4
 
 static inline int
@@ -82,50 +83,77 @@ check(const struct tp_gro *g, const struct gro_flow *f, const struct gro_pkt *p)
 		return TP_GRO_FLUSH_MSS;
 	if (p->l3w != f->l3w)
 		return TP_GRO_FLUSH_L3;
-	if (!p->v6) {
-		/* inet_gro_flush (include/net/gro.h, doc §1c): with the second
-		 * segment an equal ID selects fixed mode; then every ID must equal
-		 * the first, else be first + segments so far. */
-		uint16_t off = (uint16_t)(p->ip_id - f->first_id);
-
-		if (f->segs == 1) {
-			if (off > 1)
-				return TP_GRO_FLUSH_IPID;
-		} else if (off != (f->id_mode == GRO_ID_FIXED ? 0 : f->segs)) {
-			return TP_GRO_FLUSH_IPID;
-		}
-	}
+	if (!p->v6 && !ipid_ok(f, p->ip_id))
+		return TP_GRO_FLUSH_IPID;
 	if (f->ip_len + p->paylen > g->max_ip_len ||
 	    (uint32_t)f->mbufs + p->m->nb_segs > RTE_MBUF_MAX_NB_SEGS)
 		return TP_GRO_FLUSH_SIZE;
 	return TP_GRO_FLUSH_MAX;
 }
 
+/* Append segment m (payload paylen, IPv4 ID ip_id) to f. */
 static inline void
-append(struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
+append(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, uint32_t paylen,
+       uint16_t ip_id)
 {
-	struct rte_mbuf *m = p->m;
+	const uint8_t *th;
 
 	if (f->segs == 1)
-		f->id_mode = (p->v6 || p->ip_id != f->first_id) ? GRO_ID_INC : GRO_ID_FIXED;
+		f->id_mode = (f->v6 || ip_id != f->first_id) ? GRO_ID_INC : GRO_ID_FIXED;
+	th = rte_pktmbuf_mtod_offset(m, const uint8_t *, f->l2_len + f->l3_len);
+	f->psh_fin = th[13] & 0x09;        /* PSH | FIN of the last segment */
 	/* keep only the payload: headers stay in the headroom, padding goes
 	 * (a chained packet has no padding: see trailer()) */
 	m->data_off = (uint16_t)(m->data_off + f->hdr_len);
-	m->pkt_len = p->paylen;
+	m->pkt_len = paylen;
 	f->tail->next = m;
 	f->mbufs = (uint16_t)(f->mbufs + m->nb_segs);
 	if (m->nb_segs == 1) {
-		m->data_len = p->paylen;
+		m->data_len = (uint16_t)paylen;
 		f->tail = m;
 	} else {
 		m->data_len = (uint16_t)(m->data_len - f->hdr_len);
 		f->tail = rte_pktmbuf_lastseg(m);
 	}
-	f->next_seq += p->paylen;
-	f->ip_len += p->paylen;
+	f->next_seq += paylen;
+	f->ip_len += paylen;
 	f->segs++;
-	f->psh_fin = (uint8_t)((p->tcpw >> 16) & 0x09);
 	g->held_segs++;
+}
+
+/* After an append: complete f at once when the segment was short, carried
+ * PSH/FIN or filled conf.max_segs (tcp_gro_receive's final checks). */
+static inline void
+after_append(struct tp_gro *g, uint16_t idx, uint32_t paylen, struct rte_mbuf **out,
+	     uint32_t *no)
+{
+	const struct gro_flow *f = &g->flows[idx];
+	enum tp_gro_flush_reason why;
+
+	if (paylen < f->mss)
+		why = TP_GRO_FLUSH_SHORT;
+	else if (f->psh_fin)
+		why = TP_GRO_FLUSH_PSH_FIN;
+	else if (f->segs >= g->max_segs)
+		why = TP_GRO_FLUSH_MAX_SEGS;
+	else {
+		g->last = idx;
+		return;
+	}
+	out[(*no)++] = gro_complete(g, idx, why);
+}
+
+/* A packet that is not held: the held aggregate of its flow (idx, or
+ * GRO_NIL) leaves first, so the flow stays in order. */
+static inline void
+pass_through(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, uint8_t reason,
+	     struct rte_mbuf **out, uint32_t *no)
+{
+	if (idx != GRO_NIL)
+		out[(*no)++] = gro_complete(g, idx, TP_GRO_FLUSH_BYPASS);
+	g->st.pass[reason]++;
+	g->st.passed++;
+	out[(*no)++] = m;
 }
 
 static inline void
@@ -176,7 +204,9 @@ start(struct tp_gro *g, const struct gro_pkt *p, uint64_t now, struct rte_mbuf *
 	f->l3_len = p->l3_len;
 	memcpy(f->opts, p->opts, p->optlen);
 	f->key = p->key;
+	fast_setup(g, f, p);
 	gro_flow_link(g, idx, p->hash & g->bucket_mask, (uint8_t)slot);
+	g->last = idx;
 }
 
 static inline void
@@ -184,70 +214,235 @@ process(struct tp_gro *g, const struct gro_pkt *p, uint64_t now,
 	struct rte_mbuf **out, uint32_t *no)
 {
 	enum tp_gro_flush_reason why;
-	struct gro_flow *f;
 	uint16_t idx;
 
 	if (p->pass != GRO_HOLDABLE) {
-		/* keep the flow in order: its held aggregate leaves first */
-		if (p->has_key && (idx = lookup(g, p)) != GRO_NIL)
-			out[(*no)++] = gro_complete(g, idx, TP_GRO_FLUSH_BYPASS);
-		g->st.pass[p->pass]++;
-		g->st.passed++;
-		out[(*no)++] = p->m;
+		pass_through(g, p->has_key ? lookup(g, p) : GRO_NIL, p->m, p->pass, out, no);
 		return;
 	}
 	idx = lookup(g, p);
 	if (idx != GRO_NIL) {
-		f = &g->flows[idx];
-		why = check(g, f, p);
+		why = check(g, &g->flows[idx], p);
 		if (why == TP_GRO_FLUSH_MAX) {
-			append(g, f, p);
-			if (p->paylen < f->mss)
-				why = TP_GRO_FLUSH_SHORT;
-			else if (f->psh_fin)
-				why = TP_GRO_FLUSH_PSH_FIN;
-			else if (f->segs >= g->max_segs)
-				why = TP_GRO_FLUSH_MAX_SEGS;
-			if (why != TP_GRO_FLUSH_MAX)
-				out[(*no)++] = gro_complete(g, idx, why);
+			append(g, &g->flows[idx], p->m, p->paylen, p->ip_id);
+			after_append(g, idx, p->paylen, out, no);
 			return;
 		}
 		out[(*no)++] = gro_complete(g, idx, why);
 	}
 	if (p->tcpw & (GRO_TCPW_PSH | GRO_TCPW_FIN)) {
 		/* a flush-marked segment with nothing to join is not held */
-		g->st.pass[TP_GRO_PASS_PSH_FIN]++;
-		g->st.passed++;
-		out[(*no)++] = p->m;
+		pass_through(g, GRO_NIL, p->m, TP_GRO_PASS_PSH_FIN, out, no);
 		return;
 	}
 	start(g, p, now, out, no);
+}
+
+/* The bucket hash of m without a full parse: the NIC's RSS hash, else
+ * sw_hash() over the addresses and ports of plain TCP over IPv4 (IHL 5) or
+ * IPv6 (no extension header) behind at most two in-frame tags. 0 when the
+ * frame is not that simple (the full parse then decides). */
+static inline int
+fast_hash(const struct rte_mbuf *m, uint32_t *h)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t l2 = ETH_HLEN, ports;
+	uint16_t et;
+
+	if (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH) {
+		*h = m->hash.rss;
+		return 1;
+	}
+	if (m->data_len < ETH_HLEN + 4 + 4 + 40 + 4)
+		return 0;
+	et = rd16(d + 12);
+	if (et == ET_8021Q || et == ET_8021AD) {
+		et = rd16(d + 16);
+		l2 += 4;
+		if (et == ET_8021Q || et == ET_8021AD) {
+			et = rd16(d + 20);
+			l2 += 4;
+		}
+	}
+	if (et == ET_IPV4 && d[l2] == 0x45 && d[l2 + 9] == NH_TCP) {
+		memcpy(&ports, d + l2 + 20, 4);
+		*h = sw_hash(d + l2, 0, ports);
+		return 1;
+	}
+	if (et == ET_IPV6 && (d[l2] >> 4) == 6 && d[l2 + 6] == NH_TCP &&
+	    m->data_len >= l2 + 40 + 4) {
+		memcpy(&ports, d + l2 + 40, 4);
+		*h = sw_hash(d + l2, 1, ports);
+		return 1;
+	}
+	return 0;
+}
+
+/* Write a train's register state back into f: appended segments joined it. */
+static inline void
+fast_train_end(struct tp_gro *g, struct gro_flow *f, uint32_t seq, uint32_t ip_len,
+	       struct rte_mbuf *tail, uint32_t appended, uint8_t psh_fin)
+{
+	if (appended == 0)
+		return;
+	f->next_seq = seq;
+	f->ip_len = ip_len;
+	f->tail = tail;
+	f->segs = (uint16_t)(f->segs + appended);
+	f->mbufs = (uint16_t)(f->mbufs + appended);
+	f->psh_fin = psh_fin;
+	g->held_segs += appended;
+}
+
+/*
+ * The fast path (gro_fast.h): append pkts[j], pkts[j + 1], ... to held flow
+ * idx while each may join it, with the flow's state in registers. The
+ * template includes the IP length, so a train carries full-size segments
+ * (payload = mss); a shorter last segment ends it and takes the full
+ * parse. Returns how many packets were consumed (appended, then possibly
+ * one passed through for a bad checksum); 0 when pkts[j] is not for this
+ * flow's fast path. pkts[j] passed fast_key_eq(f).
+ */
+static inline uint32_t
+fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
+	   uint32_t n, struct rte_mbuf **out, uint32_t *no)
+{
+	struct gro_flow *f = &g->flows[idx];
+	const int v6 = f->v6, meta = f->meta;
+	const uint32_t l2 = f->l2_len, l4 = l2 + f->l3_len, hdr = f->hdr_len;
+	const uint32_t mss = f->mss, frame = hdr + mss;
+	/* no LRO, the flow's VLAN/QinQ/RSS flags, checksums GOOD */
+	const uint64_t cs_mask = RTE_MBUF_F_RX_L4_CKSUM_MASK |
+				 (v6 ? 0 : RTE_MBUF_F_RX_IP_CKSUM_MASK);
+	const uint64_t ol_mask = f->ol_mask | cs_mask;
+	const uint64_t ol_want = f->ol_want | RTE_MBUF_F_RX_L4_CKSUM_GOOD |
+				 (v6 ? 0 : RTE_MBUF_F_RX_IP_CKSUM_GOOD);
+	/* appending keeps the IP length <= max_ip_len (ip_len <= ip_cap) */
+	const uint32_t ip_cap = g->max_ip_len >= mss ? g->max_ip_len - mss : 0;
+	/* the train stops at max_segs (then completed) or when the chain has
+	 * RTE_MBUF_MAX_NB_SEGS mbufs (the next segment takes the full parse) */
+	const uint32_t stop_cap = RTE_MIN(g->max_segs, (uint32_t)f->segs +
+					  (RTE_MBUF_MAX_NB_SEGS - f->mbufs));
+	uint32_t seq = f->next_seq, ip_len = f->ip_len, segs = f->segs, k;
+	uint16_t id_next = 0, id_step = 0;
+	struct rte_mbuf *tail = f->tail;
+	uint8_t psh_fin = 0;
+
+	if (segs >= stop_cap)
+		return 0;
+	if (!v6) {
+		/* the ID the flow accepts next (ipid_ok): first + segs, or the
+		 * first when fixed; after one segment also the first */
+		id_step = f->id_mode == GRO_ID_FIXED ? 0 : 1;
+		id_next = (uint16_t)(f->first_id + (segs == 1 ? 1 : id_step * segs));
+	}
+	for (k = j; k < n; k++) {
+		struct rte_mbuf *m = pkts[k];
+		const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+		uint64_t ol = m->ol_flags;
+		uint16_t id = 0;
+
+		if (k + GRO_PREFETCH < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[k + GRO_PREFETCH], void *));
+		/* a full-size frame holds the compared bytes (fast_setup); the
+		 * caller compared pkts[j]'s already */
+		if (m->data_len != frame || m->nb_segs != 1 ||
+		    (k != j && !fast_tmpl_eq(f, d)) ||
+		    ((ol ^ ol_want) & ol_mask & ~cs_mask) != 0 ||
+		    (meta && !fast_meta_eq(g, f, m)) ||
+		    rd32(d + l4 + TCP_SEQ) != seq || ip_len > ip_cap)
+			break;
+		if (!v6) {
+			id = rd16(d + l2 + IP4_ID);
+			if (id != id_next && (segs != 1 || id != f->first_id))
+				break;
+		}
+		if (unlikely(((ol ^ ol_want) & cs_mask) != 0) && !csum_state_trusted(ol, v6)) {
+			/* every rule said "append": the checksum decides, as in
+			 * the full parse (finish(), then check()) */
+			uint8_t v = csum_verdict(g, m, d + l2, d + l4, v6, l4, frame - l4);
+
+			if (v != GRO_HOLDABLE) {
+				fast_train_end(g, f, seq, ip_len, tail, k - j, psh_fin);
+				pass_through(g, idx, m, v, out, no);
+				return k - j + 1;
+			}
+		}
+		/* append: the headers stay in the headroom */
+		if (segs == 1) {
+			id_step = v6 || id != f->first_id;
+			f->id_mode = id_step ? GRO_ID_INC : GRO_ID_FIXED;
+		}
+		id_next = (uint16_t)(id + id_step);
+		psh_fin = d[l4 + TCP_FLAGS] & TCP_PSH_FIN;
+		m->data_off = (uint16_t)(m->data_off + hdr);
+		m->pkt_len = mss;
+		m->data_len = (uint16_t)mss;
+		tail->next = m;
+		tail = m;
+		seq += mss;
+		ip_len += mss;
+		if (psh_fin || ++segs >= stop_cap) {
+			k++;
+			break;
+		}
+	}
+	if (k == j)
+		return 0;
+	fast_train_end(g, f, seq, ip_len, tail, k - j, psh_fin);
+	after_append(g, idx, mss, out, no);
+	return k - j;
+}
+
+/* The held flow of m's bucket whose header bytes m has (other than the
+ * previous segment's, tried already), to try fast_train on; GRO_NIL when
+ * none or m is not plain enough to hash here. */
+static inline uint16_t
+fast_candidate(const struct tp_gro *g, const struct rte_mbuf *m)
+{
+	const struct gro_bucket *b;
+	unsigned int used;
+	uint32_t h;
+
+	if (!fast_hash(m, &h))
+		return GRO_NIL;
+	b = &g->buckets[h & g->bucket_mask];
+	for (used = b->used; used != 0; used &= used - 1) {
+		unsigned int i = (unsigned int)__builtin_ctz(used);
+
+		if (b->hash[i] == h && b->flow[i] != g->last &&
+		    fast_key_eq(&g->flows[b->flow[i]], m))
+			return b->flow[i];
+	}
+	return GRO_NIL;
 }
 
 int
 tp_gro_merge_burst(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n,
 		   struct rte_mbuf **out, uint16_t out_max, uint64_t now_tsc)
 {
-	struct gro_pkt pk[GRO_CHUNK];
-	uint32_t no = 0, base, j;
+	struct gro_pkt pk;
+	uint32_t no = 0, j, k;
+	uint16_t idx;
 
 	if ((uint32_t)out_max < 2u * n)
 		return -EINVAL;
-	for (base = 0; base < n; base += GRO_CHUNK) {
-		uint32_t cnt = RTE_MIN((uint32_t)GRO_CHUNK, n - base);
-
-		for (j = 0; j < cnt && j < GRO_PREFETCH; j++)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[base + j], void *));
-		for (j = 0; j < cnt; j++) {
-			if (j + GRO_PREFETCH < cnt)
-				rte_prefetch0(rte_pktmbuf_mtod(pkts[base + j + GRO_PREFETCH],
-							       void *));
-			gro_parse(g, &pk[j], pkts[base + j]);
-			if (pk[j].has_key)
-				rte_prefetch0(&g->buckets[pk[j].hash & g->bucket_mask]);
+	for (j = 0; j < n && j < GRO_PREFETCH; j++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[j], void *));
+	for (j = 0; j < n;) {
+		/* the previous segment's flow, else the one m's bucket holds */
+		idx = g->last;
+		if (idx == GRO_NIL || !fast_key_eq(&g->flows[idx], pkts[j]))
+			idx = fast_candidate(g, pkts[j]);
+		if (idx != GRO_NIL && (k = fast_train(g, idx, pkts, j, n, out, &no)) != 0) {
+			j += k;
+			continue;
 		}
-		for (j = 0; j < cnt; j++)
-			process(g, &pk[j], now_tsc, out, &no);
+		if (j + GRO_PREFETCH < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[j + GRO_PREFETCH], void *));
+		gro_parse(g, &pk, pkts[j]);
+		process(g, &pk, now_tsc, out, &no);
+		j++;
 	}
 	g->st.pkts_in += n;
 	g->st.pkts_out += no;

@@ -29,16 +29,23 @@
 #define NH_FRAG 44
 #define NH_DSTOPTS 60
 
+/* Big-endian loads at any alignment. */
 static inline uint16_t
 rd16(const uint8_t *p)
 {
-	return (uint16_t)(p[0] << 8 | p[1]);
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return rte_be_to_cpu_16(v);
 }
 
 static inline uint32_t
 rd32(const uint8_t *p)
 {
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return rte_be_to_cpu_32(v);
 }
 
 /* Bucket hash when the NIC gave none: CRC32 over the IP addresses, read
@@ -85,24 +92,26 @@ l4_csum_state(uint64_t ol)
 	return v != RTE_MBUF_F_RX_L4_CKSUM_BAD;
 }
 
-/* Checksums and the remaining holdability checks once headers are known. */
-static inline void
-finish(struct tp_gro *g, struct gro_pkt *p, const uint8_t *l3,
-       const uint8_t *th)
+/* 1 when the NIC's status says every checksum GRO needs is good (the common
+ * case: nothing to verify or count). */
+static inline int
+csum_state_trusted(uint64_t ol, int v6)
 {
-	struct rte_mbuf *m = p->m;
+	return l4_csum_state(ol) > 0 && (v6 || ip_csum_state(ol) > 0);
+}
+
+/* Checksum verdict of a segment whose headers are known: GRO_HOLDABLE, or
+ * the reason it must pass through. NIC status GOOD/NONE is trusted, BAD is
+ * not, UNKNOWN is verified in software (or trusted with conf.no_sw_csum),
+ * and counted either way. Shared by the parse and the fast path. */
+static inline uint8_t
+csum_verdict(struct tp_gro *g, const struct rte_mbuf *m, const uint8_t *l3,
+	     const uint8_t *th, int v6, uint32_t l4_off, uint32_t l4_len)
+{
 	struct tp_gro_stats *st = &g->st;
 	int s;
 
-	if (p->tcpw & (GRO_TCPW_URG | GRO_TCPW_RST | GRO_TCPW_SYN)) {
-		p->pass = TP_GRO_PASS_TCP_FLAGS;
-		return;
-	}
-	if (p->paylen == 0) {
-		p->pass = TP_GRO_PASS_ZERO_PAYLOAD;
-		return;
-	}
-	if (!p->v6) {
+	if (!v6) {
 		s = ip_csum_state(m->ol_flags);
 		if (s < 0) {
 			if (g->conf.no_sw_csum) {
@@ -112,10 +121,8 @@ finish(struct tp_gro *g, struct gro_pkt *p, const uint8_t *l3,
 				s = gro_ipv4_hdr_ok(l3);
 			}
 		}
-		if (s == 0) {
-			p->pass = TP_GRO_PASS_BAD_IP_CSUM;
-			return;
-		}
+		if (s == 0)
+			return TP_GRO_PASS_BAD_IP_CSUM;
 	}
 	s = l4_csum_state(m->ol_flags);
 	if (s < 0) {
@@ -123,17 +130,28 @@ finish(struct tp_gro *g, struct gro_pkt *p, const uint8_t *l3,
 			st->csum_unverified++;
 		} else {
 			st->csum_sw_l4++;
-			s = m->nb_segs == 1 ?
-			    tp_gro_tcp_csum_ok(l3, p->v6, th, p->ip_len - p->l3_len) :
-			    gro_tcp_csum_ok_mbuf(m, l3, p->v6, p->l2_len + p->l3_len,
-						 p->ip_len - p->l3_len);
+			s = m->nb_segs == 1 ? tp_gro_tcp_csum_ok(l3, v6, th, l4_len) :
+			    gro_tcp_csum_ok_mbuf(m, l3, v6, l4_off, l4_len);
 		}
 	}
-	if (s == 0) {
-		p->pass = TP_GRO_PASS_BAD_L4_CSUM;
+	return s == 0 ? TP_GRO_PASS_BAD_L4_CSUM : GRO_HOLDABLE;
+}
+
+/* The remaining holdability checks once headers are known. */
+static inline void
+finish(struct tp_gro *g, struct gro_pkt *p, const uint8_t *l3,
+       const uint8_t *th)
+{
+	if (p->tcpw & (GRO_TCPW_URG | GRO_TCPW_RST | GRO_TCPW_SYN)) {
+		p->pass = TP_GRO_PASS_TCP_FLAGS;
 		return;
 	}
-	p->pass = GRO_HOLDABLE;
+	if (p->paylen == 0) {
+		p->pass = TP_GRO_PASS_ZERO_PAYLOAD;
+		return;
+	}
+	p->pass = csum_verdict(g, p->m, l3, th, p->v6, p->l2_len + p->l3_len,
+			       p->ip_len - p->l3_len);
 }
 
 /* Bytes after the IP datagram: Ethernet padding of a frame shorter than

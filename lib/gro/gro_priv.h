@@ -27,6 +27,8 @@
 #define GRO_L2_MAX 24          /* Ethernet + two tags (22) rounded up */
 #define GRO_OPT_MAX 40         /* TCP options: data offset 15 => 40 bytes */
 #define GRO_EXT_MAX 255        /* IPv6 extension bytes kept in the key */
+#define GRO_TMPL_MAX 96        /* header bytes the fast path compares (16 x 6):
+				* Ethernet + IPv6 + TCP with timestamps is 86 */
 
 /* TCP flag bits inside the 32-bit flag word (bytes 12..15 of the TCP header,
  * host order: doff/reserved/AE, flags, window). */
@@ -119,6 +121,23 @@ struct gro_flow {
 	uint64_t start_tsc;
 	struct rte_mbuf *head;
 	struct rte_mbuf *tail;
+	/* Lines 1-3: the fast path's view of the head (gro_fast.h). A segment
+	 * may join without a parse when its first 16 x nvec bytes equal tmpl
+	 * where tmask is set (every key and flush-rule byte of the headers),
+	 * its ol_flags & ol_mask equal ol_want (no LRO, the same VLAN/QinQ
+	 * strip and RSS flags) and the masked metadata words equal. */
+	uint8_t tmpl[GRO_TMPL_MAX] __rte_aligned(16);
+	uint8_t tmask[GRO_TMPL_MAX] __rte_aligned(16);
+	uint64_t ol_mask;
+	uint64_t ol_want;
+	uint64_t dsa_mask;    /* over the 8-byte tp_dsa_meta dynfield */
+	uint64_t dsa_want;
+	uint32_t tci_mask;    /* vlan_tci | vlan_tci_outer << 16 */
+	uint32_t tci_want;
+	uint32_t hash_mask;   /* ~0: the NIC's RSS hash picks the flow */
+	uint8_t nvec;         /* 16-byte words compared; 0: no fast path */
+	uint8_t meta;         /* any of the three masks above is not 0 */
+	uint16_t dmin;        /* data_len fast_key_eq needs: 16 x nvec */
 	uint16_t l2_len;
 	uint16_t l3_len;      /* IP header (+ IPv6 extension headers) */
 	uint8_t opts[GRO_OPT_MAX];
@@ -145,6 +164,8 @@ struct tp_gro {
 	uint32_t nb_free;
 	uint32_t births;
 	int dsa_off;           /* tp_dsa_meta dynfield offset or -1 */
+	uint16_t last;         /* flow the previous segment joined or started:
+				* the fast path's first guess; GRO_NIL: none */
 	uint64_t fixedid_flag; /* ol_flags bit of TP_GRO_DYNFLAG_FIXEDID */
 	struct tp_gro_stats st;
 	size_t mem;

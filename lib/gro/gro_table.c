@@ -91,6 +91,7 @@ tp_gro_create(const struct tp_gro_conf *conf)
 	g->bucket_mask = nb_buckets - 1;
 	g->nb_flows = c.max_flows;
 	g->age_head = g->age_tail = GRO_NIL;
+	g->last = GRO_NIL;
 	g->st.sw_csum_off = c.no_sw_csum != 0;
 	g->dsa_off = gro_dsa_offset();
 	g->fixedid_flag = gro_fixedid_flag();
@@ -187,6 +188,8 @@ gro_flow_unlink(struct tp_gro *g, uint16_t idx)
 	g->held_flows--;
 	g->held_segs -= f->segs;
 	g->free_stack[g->nb_free++] = idx;
+	if (g->last == idx)
+		g->last = GRO_NIL;
 }
 
 uint16_t

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * gro_fast.h: the fast path. Most segments continue a flow that is held, and
+ * most bursts are trains of few flows, so before parsing a segment tp_gro
+ * asks one question of a candidate flow: may this segment be appended to it,
+ * exactly as the full parse + lookup + check() would decide? The candidate is
+ * the flow of the previous segment, then the flows of the segment's bucket.
+ *
+ * The answer comes from a masked compare of the segment's first 16 x nvec
+ * bytes with the held head's headers (struct gro_flow tmpl/tmask): every
+ * byte that is part of the flow key (MAC header and in-frame tags, IP
+ * version/addresses, ports, IPv6 flow label and extension headers) or of a
+ * flush rule compared for equality (IPv4 IHL/TOS/DF/TTL/protocol and the
+ * whole fragment word, IPv6 traffic class/hop limit/next header, TCP ACK,
+ * data offset, flags but PSH/FIN, window, options) must be equal, and so
+ * must the IP length: the fast path takes full-size segments only (payload
+ * = the first segment's), the rule Linux applies to all but the last. The
+ * bytes that legitimately change between such segments are masked: IPv4 ID
+ * and header checksum; TCP sequence, PSH/FIN, checksum and urgent pointer
+ * (tcp_gro_receive in net/ipv4/tcp_offload.c does not compare it; URG itself
+ * is in the compared flag byte). Then the mbuf metadata of the key
+ * (stripped VLAN TCIs, switch port, RSS hash) and the rules on changing
+ * fields: sequence, IPv4 ID (inet_gro_flush), merged length.
+ *
+ * Equal key bytes and metadata mean the full lookup would have found this
+ * very flow (one held entry per key), so a "yes" here is the slow path's
+ * answer. Anything else (different flow, a flush rule fires, L2 padding or a
+ * trailer, chained or short first segment) goes to the full parse, which
+ * decides and counts as before. The checksum is the last question: when
+ * every flush rule says "append", the full parse would verify the checksum
+ * and then append (good) or pass the segment through after completing the
+ * flow (bad), which the fast path does itself, so no checksum is verified
+ * or counted twice.
+ *
+ * The fast path runs as a train (gro_merge.c): once a segment joined a
+ * flow, the following segments of the burst are tried against the same
+ * flow with its state in registers, the common case of a burst that carries
+ * one flow's window.
+ */
+#ifndef TP_GRO_FAST_H
+#define TP_GRO_FAST_H
+
+#include <rte_branch_prediction.h>
+#include <rte_vect.h>
+
+#include "gro_priv.h"
+#include "gro_parse.h"
+
+/* Offsets in the IPv4 (RFC 791) and TCP (RFC 9293) headers. */
+#define IP4_TOTLEN 2
+#define IP4_ID 4
+#define IP4_CSUM 10
+#define IP6_PLEN 4
+#define TCP_SEQ 4
+#define TCP_FLAGS 13
+#define TCP_CSUM 16
+#define TCP_URP 18
+#define TCP_PSH_FIN 0x09       /* PSH | FIN in the flag byte */
+
+static inline uint64_t
+fast_dsa_word(const struct rte_mbuf *m, int off)
+{
+	uint64_t w;
+
+	memcpy(&w, RTE_MBUF_DYNFIELD(m, off, const void *), sizeof(w));
+	return w;
+}
+
+/* Fill the fast path's view of a flow just started with segment p. */
+static inline void
+fast_setup(const struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
+{
+	const struct rte_mbuf *m = p->m;
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t hdr = f->hdr_len, l3 = p->l2_len, l4 = l3 + p->l3_len;
+
+	f->nvec = 0;
+	if (hdr > GRO_TMPL_MAX)
+		return;                       /* long IPv6 extension chains */
+	memset(f->tmpl, 0, sizeof(f->tmpl));
+	memset(f->tmask, 0, sizeof(f->tmask));
+	memcpy(f->tmpl, d, hdr);
+	memset(f->tmask, 0xFF, hdr);
+	if (!p->v6) {
+		memset(f->tmask + l3 + IP4_ID, 0, 2);
+		memset(f->tmask + l3 + IP4_CSUM, 0, 2);
+	}
+	memset(f->tmask + l4 + TCP_SEQ, 0, 4);
+	f->tmask[l4 + TCP_FLAGS] = (uint8_t)~TCP_PSH_FIN;
+	memset(f->tmask + l4 + TCP_CSUM, 0, 4);   /* checksum, urgent pointer */
+	f->tmpl[l4 + TCP_FLAGS] &= (uint8_t)~TCP_PSH_FIN;
+
+	f->ol_mask = RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_VLAN_STRIPPED |
+		     RTE_MBUF_F_RX_QINQ_STRIPPED | RTE_MBUF_F_RX_RSS_HASH;
+	f->ol_want = m->ol_flags & f->ol_mask & ~RTE_MBUF_F_RX_LRO;
+	f->tci_mask = ((p->key.flags & GRO_KF_VLAN) ? 0xFFFFu : 0) |
+		      ((p->key.flags & GRO_KF_QINQ) ? 0xFFFF0000u : 0);
+	f->tci_want = ((uint32_t)m->vlan_tci | (uint32_t)m->vlan_tci_outer << 16) &
+		      f->tci_mask;
+	f->hash_mask = (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH) ? UINT32_MAX : 0;
+	if (g->dsa_off >= 0) {
+		f->dsa_mask = gro_dsa_key_mask(m, g->dsa_off);
+		f->dsa_want = fast_dsa_word(m, g->dsa_off) & f->dsa_mask;
+	} else {
+		f->dsa_mask = f->dsa_want = 0;
+	}
+	f->meta = (f->tci_mask | f->hash_mask | f->dsa_mask) != 0;
+	/* a full-size segment must hold every compared byte */
+	if (hdr + p->paylen >= 16u * ((hdr + 15) / 16))
+		f->nvec = (uint8_t)((hdr + 15) / 16);
+	f->dmin = (uint16_t)(16u * f->nvec);
+}
+
+/* 1 when m's key metadata (stripped TCIs, RSS hash, switch port) is f's. */
+static inline int
+fast_meta_eq(const struct tp_gro *g, const struct gro_flow *f, const struct rte_mbuf *m)
+{
+	if ((((uint32_t)m->vlan_tci | (uint32_t)m->vlan_tci_outer << 16) &
+	     f->tci_mask) != f->tci_want ||
+	    ((m->hash.rss ^ f->hash) & f->hash_mask) != 0)
+		return 0;
+	return g->dsa_off < 0 ||
+	       (fast_dsa_word(m, g->dsa_off) & f->dsa_mask) == f->dsa_want;
+}
+
+/* 1 when d's first 16 x f->nvec bytes equal f's template where masked: the
+ * key bytes and the equal-field flush rules (4 <= nvec <= 6: the shortest
+ * header, Ethernet + IPv4 + TCP, is 54 bytes). The caller checked that
+ * many bytes are there. */
+static inline int
+fast_tmpl_eq(const struct gro_flow *f, const uint8_t *d)
+{
+	const unsigned int nvec = f->nvec;
+
+#if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
+	const __m128i *t = (const __m128i *)f->tmpl, *k = (const __m128i *)f->tmask;
+	__m128i acc;
+
+#define FAST_DIFF(i) _mm_and_si128(_mm_xor_si128(_mm_loadu_si128( \
+	(const __m128i *)(d + 16 * (i))), _mm_load_si128(t + (i))), _mm_load_si128(k + (i)))
+	acc = _mm_or_si128(_mm_or_si128(FAST_DIFF(0), FAST_DIFF(1)),
+			   _mm_or_si128(FAST_DIFF(2), FAST_DIFF(3)));
+	if (nvec > 4)
+		acc = _mm_or_si128(acc, FAST_DIFF(4));
+	if (nvec > 5)
+		acc = _mm_or_si128(acc, FAST_DIFF(5));
+#undef FAST_DIFF
+	return _mm_testz_si128(acc, acc);
+#else
+	uint64_t acc = 0, a, b, k;
+	unsigned int i;
+
+	for (i = 0; i < 2 * nvec; i++) {
+		memcpy(&a, d + 8 * i, 8);
+		memcpy(&b, f->tmpl + 8 * i, 8);
+		memcpy(&k, f->tmask + 8 * i, 8);
+		acc |= (a ^ b) & k;
+	}
+	return acc == 0;
+#endif
+}
+
+/* The same with the bounds checked: m has f's header bytes. */
+static inline int
+fast_key_eq(const struct gro_flow *f, const struct rte_mbuf *m)
+{
+	return f->nvec != 0 && m->data_len >= f->dmin &&
+	       fast_tmpl_eq(f, rte_pktmbuf_mtod(m, const uint8_t *));
+}
+
+/* inet_gro_flush (include/net/gro.h): with the second segment an equal ID
+ * selects fixed mode; from then on every ID must equal the first, else be
+ * the first + segments so far. 1 when id may join f. */
+static inline int
+ipid_ok(const struct gro_flow *f, uint16_t id)
+{
+	uint16_t off = (uint16_t)(id - f->first_id);
+
+	if (f->segs == 1)
+		return off <= 1;
+	return off == (f->id_mode == GRO_ID_FIXED ? 0 : f->segs);
+}
+
+#endif /* TP_GRO_FAST_H */
