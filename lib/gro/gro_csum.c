@@ -5,9 +5,138 @@
  * RFC 793/8200 pseudo-headers).
  */
 #include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_cpuflags.h>
 #include <rte_ip.h>
+#include <rte_vect.h>
 
 #include "gro_priv.h"
+
+/*
+ * The ones'-complement sum of a buffer, at memory speed. RFC 1071 §2: the
+ * sum may be computed in any word size and byte order and folded at the
+ * end; here 32-bit little-endian words are added into 64-bit lanes (no
+ * carry can be lost below 2^32 words), which folds to the same 16-bit sum
+ * as DPDK's __rte_raw_cksum (native-order 16-bit words). The buffer may
+ * start at any address. Returns the unfolded sum plus init.
+ */
+static inline uint64_t
+sum_tail(const uint8_t *p, uint32_t len, uint64_t s)
+{
+	uint64_t w;
+	uint32_t v;
+	uint16_t h;
+
+	while (len >= 8) {
+		memcpy(&w, p, 8);
+		s += (w & 0xFFFFFFFFu) + (w >> 32);
+		p += 8;
+		len -= 8;
+	}
+	if (len >= 4) {
+		memcpy(&v, p, 4);
+		s += v;
+		p += 4;
+		len -= 4;
+	}
+	if (len >= 2) {
+		memcpy(&h, p, 2);
+		s += h;
+		p += 2;
+		len -= 2;
+	}
+	if (len)
+		s += *p;      /* the odd last byte is the low byte of its word here */
+	return s;
+}
+
+#if defined(RTE_ARCH_X86)
+static uint64_t __attribute__((target("avx2")))
+sum_avx2(const uint8_t *p, uint32_t len, uint64_t init)
+{
+	const __m256i zero = _mm256_setzero_si256();
+	__m256i a0 = zero, a1 = zero, a2 = zero, a3 = zero;
+	uint64_t l[4];
+
+	for (; len >= 64; p += 64, len -= 64) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)p);
+		__m256i y = _mm256_loadu_si256((const __m256i *)(p + 32));
+
+		a0 = _mm256_add_epi64(a0, _mm256_unpacklo_epi32(x, zero));
+		a1 = _mm256_add_epi64(a1, _mm256_unpackhi_epi32(x, zero));
+		a2 = _mm256_add_epi64(a2, _mm256_unpacklo_epi32(y, zero));
+		a3 = _mm256_add_epi64(a3, _mm256_unpackhi_epi32(y, zero));
+	}
+	a0 = _mm256_add_epi64(_mm256_add_epi64(a0, a1), _mm256_add_epi64(a2, a3));
+	_mm256_storeu_si256((__m256i *)l, a0);
+	return sum_tail(p, len, init + l[0] + l[1] + l[2] + l[3]);
+}
+#endif
+
+static uint64_t
+sum_sse(const uint8_t *p, uint32_t len, uint64_t init)
+{
+#if defined(RTE_ARCH_X86)
+	const __m128i zero = _mm_setzero_si128();
+	__m128i a0 = zero, a1 = zero, a2 = zero, a3 = zero;
+	uint64_t l[2];
+
+	for (; len >= 32; p += 32, len -= 32) {
+		__m128i x = _mm_loadu_si128((const __m128i *)p);
+		__m128i y = _mm_loadu_si128((const __m128i *)(p + 16));
+
+		a0 = _mm_add_epi64(a0, _mm_unpacklo_epi32(x, zero));
+		a1 = _mm_add_epi64(a1, _mm_unpackhi_epi32(x, zero));
+		a2 = _mm_add_epi64(a2, _mm_unpacklo_epi32(y, zero));
+		a3 = _mm_add_epi64(a3, _mm_unpackhi_epi32(y, zero));
+	}
+	a0 = _mm_add_epi64(_mm_add_epi64(a0, a1), _mm_add_epi64(a2, a3));
+	_mm_storeu_si128((__m128i *)l, a0);
+	init += l[0] + l[1];
+#endif
+	return sum_tail(p, len, init);
+}
+
+static int use_avx2;
+
+RTE_INIT(gro_csum_select)
+{
+#if defined(RTE_ARCH_X86)
+	use_avx2 = rte_cpu_get_flag_enabled(RTE_CPUFLAG_AVX2) > 0;
+#endif
+}
+
+void
+gro_csum_select_avx2(int on)
+{
+#if defined(RTE_ARCH_X86)
+	use_avx2 = on && rte_cpu_get_flag_enabled(RTE_CPUFLAG_AVX2) > 0;
+#else
+	(void)on;
+#endif
+}
+
+static inline uint32_t
+fold64(uint64_t s)
+{
+	s = (s & 0xFFFFFFFFu) + (s >> 32);
+	s = (s & 0xFFFFFFFFu) + (s >> 32);
+	s = (s & 0xFFFF) + (s >> 16);
+	s = (s & 0xFFFF) + (s >> 16);
+	s = (s & 0xFFFF) + (s >> 16);
+	return (uint32_t)s;
+}
+
+/* Folded 16-bit ones'-complement sum of len bytes at p, plus init. */
+static uint32_t
+gro_sum(const void *p, uint32_t len, uint32_t init)
+{
+#if defined(RTE_ARCH_X86)
+	if (use_avx2)
+		return fold64(sum_avx2(p, len, init));
+#endif
+	return fold64(sum_sse(p, len, init));
+}
 
 static inline uint32_t
 fold32(uint32_t s)
@@ -44,10 +173,7 @@ phdr_sum(const uint8_t *l3, int v6, uint32_t len)
 int
 tp_gro_tcp_csum_ok(const void *l3, int v6, const void *l4, uint32_t l4_len)
 {
-	uint32_t s = phdr_sum(l3, v6, l4_len);
-
-	s = fold32(__rte_raw_cksum(l4, l4_len, s));
-	return s == 0xFFFF;
+	return gro_sum(l4, l4_len, phdr_sum(l3, v6, l4_len)) == 0xFFFF;
 }
 
 /* The same for a segment that continues into chained mbufs. */

@@ -174,7 +174,9 @@ struct tp_gro {
 	struct gro_flow *flows;
 };
 
-/* gro_csum.c */
+/* gro_csum.c. gro_csum_select_avx2: 0 forces the SSE sum (tests run both;
+ * the default is chosen from the CPU at start). */
+void gro_csum_select_avx2(int on);
 int gro_ipv4_hdr_ok(const void *iph);
 int gro_tcp_csum_ok_mbuf(const struct rte_mbuf *m, const uint8_t *l3, int v6,
 			 uint32_t l4_off, uint32_t l4_len);
