@@ -90,9 +90,17 @@ fast_setup(const struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
 	memset(f->tmask + l4 + TCP_CSUM, 0, 4);   /* checksum, urgent pointer */
 	f->tmpl[l4 + TCP_FLAGS] &= (uint8_t)~TCP_PSH_FIN;
 
+	/* no LRO, the head's VLAN/QinQ/RSS flags, and (the common case, else
+	 * the checksum is looked at) checksums GOOD */
+	f->cs_mask = RTE_MBUF_F_RX_L4_CKSUM_MASK | (p->v6 ? 0 : RTE_MBUF_F_RX_IP_CKSUM_MASK);
 	f->ol_mask = RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_VLAN_STRIPPED |
 		     RTE_MBUF_F_RX_QINQ_STRIPPED | RTE_MBUF_F_RX_RSS_HASH;
-	f->ol_want = m->ol_flags & f->ol_mask & ~RTE_MBUF_F_RX_LRO;
+	f->ol_want = (m->ol_flags & f->ol_mask & ~RTE_MBUF_F_RX_LRO) |
+		     RTE_MBUF_F_RX_L4_CKSUM_GOOD | (p->v6 ? 0 : RTE_MBUF_F_RX_IP_CKSUM_GOOD);
+	f->ol_mask |= f->cs_mask;
+	/* a full-size segment keeps the IP length <= max_ip_len while the
+	 * aggregate's is <= ip_cap */
+	f->ip_cap = g->max_ip_len >= p->paylen ? g->max_ip_len - p->paylen : 0;
 	f->tci_mask = ((p->key.flags & GRO_KF_VLAN) ? 0xFFFFu : 0) |
 		      ((p->key.flags & GRO_KF_QINQ) ? 0xFFFF0000u : 0);
 	f->tci_want = ((uint32_t)m->vlan_tci | (uint32_t)m->vlan_tci_outer << 16) &
@@ -138,8 +146,11 @@ fast_tmpl_eq(const struct gro_flow *f, const uint8_t *d)
 
 #define FAST_DIFF(i) _mm_and_si128(_mm_xor_si128(_mm_loadu_si128( \
 	(const __m128i *)(d + 16 * (i))), _mm_load_si128(t + (i))), _mm_load_si128(k + (i)))
-	acc = _mm_or_si128(_mm_or_si128(FAST_DIFF(0), FAST_DIFF(1)),
-			   _mm_or_si128(FAST_DIFF(2), FAST_DIFF(3)));
+	/* bytes 32..47 hold ports or addresses: most other flows differ there */
+	acc = FAST_DIFF(2);
+	if (!_mm_testz_si128(acc, acc))
+		return 0;
+	acc = _mm_or_si128(_mm_or_si128(FAST_DIFF(0), FAST_DIFF(1)), FAST_DIFF(3));
 	if (nvec > 4)
 		acc = _mm_or_si128(acc, FAST_DIFF(4));
 	if (nvec > 5)

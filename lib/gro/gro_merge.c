@@ -310,15 +310,8 @@ fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
 	struct gro_flow *f = &g->flows[idx];
 	const int v6 = f->v6, meta = f->meta;
 	const uint32_t l2 = f->l2_len, l4 = l2 + f->l3_len, hdr = f->hdr_len;
-	const uint32_t mss = f->mss, frame = hdr + mss;
-	/* no LRO, the flow's VLAN/QinQ/RSS flags, checksums GOOD */
-	const uint64_t cs_mask = RTE_MBUF_F_RX_L4_CKSUM_MASK |
-				 (v6 ? 0 : RTE_MBUF_F_RX_IP_CKSUM_MASK);
-	const uint64_t ol_mask = f->ol_mask | cs_mask;
-	const uint64_t ol_want = f->ol_want | RTE_MBUF_F_RX_L4_CKSUM_GOOD |
-				 (v6 ? 0 : RTE_MBUF_F_RX_IP_CKSUM_GOOD);
-	/* appending keeps the IP length <= max_ip_len (ip_len <= ip_cap) */
-	const uint32_t ip_cap = g->max_ip_len >= mss ? g->max_ip_len - mss : 0;
+	const uint32_t mss = f->mss, frame = hdr + mss, ip_cap = f->ip_cap;
+	const uint64_t ol_mask = f->ol_mask, ol_want = f->ol_want, cs_mask = f->cs_mask;
 	/* the train stops at max_segs (then completed) or when the chain has
 	 * RTE_MBUF_MAX_NB_SEGS mbufs (the next segment takes the full parse) */
 	const uint32_t stop_cap = RTE_MIN(g->max_segs, (uint32_t)f->segs +
@@ -424,20 +417,24 @@ tp_gro_merge_burst(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n,
 	struct gro_pkt pk;
 	uint32_t no = 0, j, k;
 	uint16_t idx;
+	int tried_last = 0;
 
 	if ((uint32_t)out_max < 2u * n)
 		return -EINVAL;
 	for (j = 0; j < n && j < GRO_PREFETCH; j++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[j], void *));
 	for (j = 0; j < n;) {
-		/* the previous segment's flow, else the one m's bucket holds */
+		/* the previous segment's flow (unless the train that just ended
+		 * tried it on this very segment), else the one m's bucket holds */
 		idx = g->last;
-		if (idx == GRO_NIL || !fast_key_eq(&g->flows[idx], pkts[j]))
+		if (idx == GRO_NIL || tried_last || !fast_key_eq(&g->flows[idx], pkts[j]))
 			idx = fast_candidate(g, pkts[j]);
 		if (idx != GRO_NIL && (k = fast_train(g, idx, pkts, j, n, out, &no)) != 0) {
 			j += k;
+			tried_last = g->last == idx;
 			continue;
 		}
+		tried_last = 0;
 		if (j + GRO_PREFETCH < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[j + GRO_PREFETCH], void *));
 		gro_parse(g, &pk, pkts[j]);

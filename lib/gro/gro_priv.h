@@ -128,8 +128,10 @@ struct gro_flow {
 	 * strip and RSS flags) and the masked metadata words equal. */
 	uint8_t tmpl[GRO_TMPL_MAX] __rte_aligned(16);
 	uint8_t tmask[GRO_TMPL_MAX] __rte_aligned(16);
-	uint64_t ol_mask;
-	uint64_t ol_want;
+	uint64_t ol_mask;     /* with cs_mask */
+	uint64_t ol_want;     /* with the checksum bits GOOD */
+	uint64_t cs_mask;     /* the checksum status bits that matter */
+	uint32_t ip_cap;      /* aggregate IP length a full segment may join */
 	uint64_t dsa_mask;    /* over the 8-byte tp_dsa_meta dynfield */
 	uint64_t dsa_want;
 	uint32_t tci_mask;    /* vlan_tci | vlan_tci_outer << 16 */
