@@ -43,7 +43,7 @@ extern "C" {
 	X(SEGMENT, "segment_error")           /* merged packet inconsistent */        \
 	X(TOO_MANY_SEGS, "too_many_segments") /* more than TP_EGRESS_MAX_SEGS */      \
 	X(NO_PORT, "port_not_configured")     /* ingress/egress port not enabled */ \
-	X(BURST_TOO_LARGE, "burst_too_large") /* frames beyond TP_PIPELINE_MAX_BURST */
+	X(BURST_TOO_LARGE, "burst_too_large") /* frames beyond conf max_burst */
 
 enum tp_drop_reason {
 #define TP_X_DSA(e, s) TP_DROP_DSA_##e,
