@@ -90,7 +90,8 @@ struct tp_stage_stats {
 	uint64_t in;      /* mbufs given to it */
 	uint64_t out;     /* mbufs it handed on */
 	uint64_t drop;    /* mbufs it dropped (ACTIONS: frames) */
-	uint64_t cycles;  /* TSC cycles spent in it (rte_rdtsc per burst) */
+	uint64_t cycles;  /* TSC cycles spent in it (rte_rdtsc per burst),
+			   * only with conf.stage_cycles; else 0 */
 };
 
 #define TP_STATS_MAX_QUEUES 16
