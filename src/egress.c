@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include <rte_ethdev.h>
-#include <rte_mbuf_dyn.h>
 
 #include "pipeline_priv.h"
 
@@ -64,16 +63,14 @@ static uint16_t
 insert_tags(struct tp_pipeline *pl, const struct pl_port *op, int switch_port,
 	    uint16_t k)
 {
-	uint64_t vb[TP_VLAN_DROP_MAX], db[TP_DSA_DROP_MAX];
 	bool tso = pl->eg_has_tso;
 	uint16_t kept;
 
 	if (tso)
 		remember(pl, k);
-	memcpy(vb, pl->vlan_tx.drop, sizeof(vb));
 	kept = tp_vlan_insert_burst(&op->vlan, pl->eg, k, pl->eg_drops, &pl->vlan_tx);
 	if (kept < k)
-		pl_drop_lib(pl, TP_DROP_VLAN_BASE, vb, pl->vlan_tx.drop,
+		pl_drop_lib(pl, TP_DROP_VLAN_BASE, pl->vlan_tx_seen, pl->vlan_tx.drop,
 			    TP_VLAN_DROP_MAX, pl->eg_drops, k - kept);
 	if (tso)
 		fix_l2(pl, k, pl->eg, kept);
@@ -91,11 +88,10 @@ insert_tags(struct tp_pipeline *pl, const struct pl_port *op, int switch_port,
 		}
 		if (tso)
 			remember(pl, k);
-		memcpy(db, pl->dsa_tx.drop, sizeof(db));
 		kept = tp_dsa_insert_burst(op->tagger, pl->eg, k, &c, pl->eg_drops,
 					   &pl->dsa_tx);
 		if (kept < k)
-			pl_drop_lib(pl, TP_DROP_DSA_BASE, db, pl->dsa_tx.drop,
+			pl_drop_lib(pl, TP_DROP_DSA_BASE, pl->dsa_tx_seen, pl->dsa_tx.drop,
 				    TP_DSA_DROP_MAX, pl->eg_drops, k - kept);
 		if (tso)
 			fix_l2(pl, k, pl->eg, kept);
@@ -164,17 +160,12 @@ pl_egress(struct tp_pipeline *pl, enum tp_verdict v, uint16_t port,
 	}
 	op = &pl->port[port];
 	pl->eg_has_tso = false;
-	if (pl->fixedid_flag == 0) {
-		int b = rte_mbuf_dynflag_lookup(TP_GRO_DYNFLAG_FIXEDID, NULL);
-
-		if (b >= 0)
-			pl->fixedid_flag = 1ULL << b;
-	}
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		uint16_t segs = tp_gro_segs(m);
 		int rc;
 
+		/* fixedid_flag is resolved at create for TSO ports. */
 		if (segs <= 1 || (op->tso && !(m->ol_flags & pl->fixedid_flag))) {
 			if (k == TP_EGRESS_MAX_SEGS) {
 				send_chunk(pl, v, port, queue, switch_port, k);

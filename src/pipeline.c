@@ -12,6 +12,7 @@
 #include <rte_errno.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
+#include <rte_mbuf_dyn.h>
 
 #include "pipeline_priv.h"
 #include "prog_priv.h"
@@ -202,6 +203,7 @@ port_setup(struct tp_pipeline *pl, unsigned int p, const struct tp_port_conf *pc
 			.socket_id = pl->conf.socket_id,
 		};
 
+		pp->gro_age = g->mode == TP_GRO_AGE;
 		pp->gro = tp_gro_create(&gc);
 		if (pp->gro == NULL) {
 			if (rte_errno == ENOMEM)
@@ -228,8 +230,77 @@ check_conf(const struct tp_pipeline_conf *c, char *err, size_t errlen)
 		return conf_err(err, errlen, "gro: bad max_segs 1 (0 or 2..65535)");
 	if (c->hook != TP_HOOK_AFTER_GRO && c->hook != TP_HOOK_BEFORE_GRO)
 		return conf_err(err, errlen, "hook: bad value %d", (int)c->hook);
+	if (c->max_burst > TP_PIPELINE_MAX_BURST)
+		return conf_err(err, errlen, "max_burst: bad value %u (0..%d)", c->max_burst,
+				TP_PIPELINE_MAX_BURST);
 	if (c->tx_retries > 1000)
 		return conf_err(err, errlen, "tx_retries: bad value %u (0..1000)", c->tx_retries);
+	return 0;
+}
+
+/* Bytes of scratch for bursts of up to b frames (pipeline_priv.h). */
+static size_t
+scratch_size(uint16_t b)
+{
+	size_t e = 2u * b;
+
+	return e * (4 * sizeof(struct rte_mbuf *) + 5 * sizeof(uint32_t) +
+		    sizeof(uint64_t) + 3 * sizeof(uint16_t) + sizeof(uint8_t)) +
+	       TP_EGRESS_MAX_SEGS * (3 * sizeof(struct rte_mbuf *) + 2 * sizeof(uint32_t));
+}
+
+/* Carve the scratch arrays out of p, widest elements first (all stay
+ * naturally aligned). */
+static void
+scratch_carve(struct tp_pipeline *pl, uint8_t *p)
+{
+	size_t e = 2u * pl->max_burst, g = TP_EGRESS_MAX_SEGS;
+
+#define CARVE(field, count) do { \
+		pl->field = (void *)p; \
+		p += (count) * sizeof(*pl->field); \
+	} while (0)
+	CARVE(out, e);
+	CARVE(drops, e);
+	CARVE(grp, e);
+	CARVE(rgrp, e);
+	CARVE(gword, e);
+	CARVE(eg, g);
+	CARVE(eg_orig, g);
+	CARVE(eg_drops, g);
+	CARVE(wt, e);
+	CARVE(gwt, e);
+	CARVE(rwt, e);
+	CARVE(rkey, e);
+	CARVE(key, e);
+	CARVE(eg_len, g);
+	CARVE(eg_w, g);
+	CARVE(gidx, e);
+	CARVE(gcount, e);
+	CARVE(gof, e);
+	CARVE(verdict, e);
+#undef CARVE
+}
+
+/* lib/gro's fixed-IP-ID flag matters only where hardware TSO could be
+ * used; resolved here so that egress never looks it up. Registering it
+ * with lib/gro's own description gives lib/gro's bit (rte_mbuf_dyn.h:
+ * the same name and parameters return the existing flag). */
+static int
+resolve_fixedid(struct tp_pipeline *pl)
+{
+	static const struct rte_mbuf_dynflag desc = { .name = TP_GRO_DYNFLAG_FIXEDID };
+	bool tso = false;
+	int bit;
+
+	for (unsigned int p = 0; p < TP_PIPELINE_MAX_PORTS; p++)
+		tso |= pl->port[p].enabled && pl->port[p].tso;
+	if (!tso)
+		return 0;
+	bit = rte_mbuf_dynflag_register(&desc);
+	if (bit < 0)
+		return -rte_errno;
+	pl->fixedid_flag = 1ULL << bit;
 	return 0;
 }
 
@@ -238,6 +309,7 @@ tp_pipeline_create(const struct tp_pipeline_conf *conf, struct tp_pipeline **out
 		   char *err, size_t errlen)
 {
 	struct tp_pipeline *pl;
+	uint16_t max_burst;
 	int rc;
 
 	if (conf == NULL || out == NULL)
@@ -249,11 +321,15 @@ tp_pipeline_create(const struct tp_pipeline_conf *conf, struct tp_pipeline **out
 	if (rc < 0)
 		return conf_err(err, errlen, "pipeline: cannot register the switch-tag "
 				"mbuf field (%s)", strerror(-rc));
-	pl = rte_zmalloc_socket("tp_pipeline", sizeof(*pl), RTE_CACHE_LINE_SIZE,
-				conf->socket_id);
+	max_burst = conf->max_burst != 0 ? conf->max_burst : TP_PIPELINE_MAX_BURST;
+	pl = rte_zmalloc_socket("tp_pipeline", sizeof(*pl) + scratch_size(max_burst),
+				RTE_CACHE_LINE_SIZE, conf->socket_id);
 	if (pl == NULL)
 		return -ENOMEM;
 	pl->conf = *conf;
+	pl->conf.max_burst = pl->max_burst = max_burst;
+	pl->time_stages = conf->stage_cycles;
+	scratch_carve(pl, (uint8_t *)(pl + 1));
 	if (conf->name != NULL)
 		snprintf(pl->name, sizeof(pl->name), "%s", conf->name);
 	else
@@ -266,6 +342,12 @@ tp_pipeline_create(const struct tp_pipeline_conf *conf, struct tp_pipeline **out
 		rc = port_setup(pl, p, &conf->port[p], err, errlen);
 		if (rc < 0)
 			goto fail;
+	}
+	rc = resolve_fixedid(pl);
+	if (rc < 0) {
+		conf_err(err, errlen, "pipeline: cannot register the mbuf flag '%s' (%s)",
+			 TP_GRO_DYNFLAG_FIXEDID, strerror(-rc));
+		goto fail;
 	}
 	if (conf->prog != NULL) {
 		pl->prog = conf->prog;
@@ -354,6 +436,10 @@ tp_pipeline_stats_reset(struct tp_pipeline *pl)
 	memset(&pl->dsa_tx, 0, sizeof(pl->dsa_tx));
 	memset(&pl->vlan_rx, 0, sizeof(pl->vlan_rx));
 	memset(&pl->vlan_tx, 0, sizeof(pl->vlan_tx));
+	memset(pl->dsa_rx_seen, 0, sizeof(pl->dsa_rx_seen));
+	memset(pl->dsa_tx_seen, 0, sizeof(pl->dsa_tx_seen));
+	memset(pl->vlan_rx_seen, 0, sizeof(pl->vlan_rx_seen));
+	memset(pl->vlan_tx_seen, 0, sizeof(pl->vlan_tx_seen));
 	pl->st.rx = tp_pipeline_held(pl);
 }
 
@@ -382,23 +468,30 @@ free_group(struct tp_pipeline *pl, enum tp_verdict v, struct rte_mbuf **pkts,
 }
 
 void
-pl_drop(struct tp_pipeline *pl, enum tp_drop_reason r, struct rte_mbuf **pkts,
-	uint16_t n)
+pl_drop_w(struct tp_pipeline *pl, enum tp_drop_reason r, struct rte_mbuf **pkts,
+	  uint16_t n, uint64_t w)
 {
-	uint64_t w = 0;
-
 	if (n == 0)
 		return;
-	for (uint16_t i = 0; i < n; i++)
-		w += pl_weight(pkts[i]);
 	pl->st.drop_reason[r] += w;
 	pl->st.drop += w;
 	free_group(pl, TP_DROP, pkts, n);
 }
 
 void
-pl_drop_lib(struct tp_pipeline *pl, unsigned int base, const uint64_t *before,
-	    const uint64_t *after, unsigned int nreasons, struct rte_mbuf **pkts,
+pl_drop(struct tp_pipeline *pl, enum tp_drop_reason r, struct rte_mbuf **pkts,
+	uint16_t n)
+{
+	uint64_t w = 0;
+
+	for (uint16_t i = 0; i < n; i++)
+		w += pl_weight(pkts[i]);
+	pl_drop_w(pl, r, pkts, n, w);
+}
+
+void
+pl_drop_lib(struct tp_pipeline *pl, unsigned int base, uint64_t *seen,
+	    const uint64_t *now, unsigned int nreasons, struct rte_mbuf **pkts,
 	    uint16_t n)
 {
 	uint64_t w = 0, counted = 0;
@@ -409,8 +502,9 @@ pl_drop_lib(struct tp_pipeline *pl, unsigned int base, const uint64_t *before,
 	for (uint16_t i = 0; i < n; i++)
 		w += pl_weight(pkts[i]);
 	for (unsigned int r = 0; r < nreasons; r++) {
-		uint64_t d = after[r] - before[r];
+		uint64_t d = now[r] - seen[r];
 
+		seen[r] = now[r];
 		if (d != 0 && first < 0)
 			first = (int)r;
 		pl->st.drop_reason[base + r] += d;

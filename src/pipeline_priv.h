@@ -37,6 +37,7 @@ struct pl_port {
 	struct tp_dsa_conf dsa;
 	struct tp_vlan_conf vlan;         /* tx_offload from the port's caps */
 	struct tp_gro *gro;               /* NULL: GRO off */
+	bool gro_age;                     /* GRO in age mode: needs the time */
 	uint16_t last_queue;              /* for aggregates flushed later */
 };
 
@@ -49,36 +50,52 @@ struct tp_pipeline {
 	tp_prog_burst_fn prog_burst;
 	void *prog_priv;
 	struct tp_redirect_map *rmap;
-	uint64_t fixedid_flag;            /* lib/gro's fixed-IP-ID dynflag */
+	uint64_t fixedid_flag;            /* lib/gro's fixed-IP-ID dynflag,
+					   * resolved at create (0: no TSO port) */
 	bool eg_has_tso;
+	bool time_stages;                 /* conf.stage_cycles */
+	uint16_t max_burst;               /* conf.max_burst, resolved */
 
 	struct tp_pipeline_stats st;
 	struct tp_dsa_stats dsa_rx, dsa_tx;
 	struct tp_vlan_stats vlan_rx, vlan_tx;
+	/* The library drop counters as last accounted for: a stage's drops
+	 * are the difference, read only when the stage dropped something. */
+	uint64_t dsa_rx_seen[TP_DSA_DROP_MAX], dsa_tx_seen[TP_DSA_DROP_MAX];
+	uint64_t vlan_rx_seen[TP_VLAN_DROP_MAX], vlan_tx_seen[TP_VLAN_DROP_MAX];
 
 	/* Redirect grouping: per map key, the burst stamp and group index. */
 	uint32_t *rd_stamp;
 	uint16_t *rd_group;
 	uint32_t stamp;
 
-	/* Scratch (one burst). */
-	struct rte_mbuf *work[TP_PIPELINE_MAX_BURST];
-	struct rte_mbuf *out[2 * TP_PIPELINE_MAX_BURST];
-	struct rte_mbuf *drops[2 * TP_PIPELINE_MAX_BURST];
-	struct rte_mbuf *grp[2 * TP_PIPELINE_MAX_BURST];   /* by verdict */
-	struct rte_mbuf *rgrp[2 * TP_PIPELINE_MAX_BURST];  /* by redirect target */
-	uint32_t rkey[2 * TP_PIPELINE_MAX_BURST];
-	uint16_t gidx[2 * TP_PIPELINE_MAX_BURST];
-	uint8_t verdict[2 * TP_PIPELINE_MAX_BURST];
-	uint32_t key[2 * TP_PIPELINE_MAX_BURST];
-	uint64_t gword[2 * TP_PIPELINE_MAX_BURST];
-	uint16_t gcount[2 * TP_PIPELINE_MAX_BURST];
-	uint16_t gof[2 * TP_PIPELINE_MAX_BURST];
-	struct rte_mbuf *eg[TP_EGRESS_MAX_SEGS];
-	struct rte_mbuf *eg_orig[TP_EGRESS_MAX_SEGS];
-	struct rte_mbuf *eg_drops[TP_EGRESS_MAX_SEGS];
-	uint32_t eg_len[TP_EGRESS_MAX_SEGS];
-	uint32_t eg_w[TP_EGRESS_MAX_SEGS];
+	/* Scratch for one burst: 2 * max_burst entries each (GRO can hand
+	 * back an aggregate and the packet that completed it), one block
+	 * allocated at create right after this struct. The stages themselves
+	 * work in place in the caller's array. */
+	struct rte_mbuf **out;            /* GRO output */
+	struct rte_mbuf **drops;          /* a library stage's drops */
+	struct rte_mbuf **grp;            /* by verdict */
+	struct rte_mbuf **rgrp;           /* by redirect target */
+	uint32_t *wt;                     /* frames per packet (pl_weight), by
+					   * position in the array acted on */
+	uint32_t *gwt;                    /* the same, partitioned with grp */
+	uint32_t *rwt;                    /* the same, partitioned with rgrp */
+	uint32_t *rkey;
+	uint32_t *key;
+	uint64_t *gword;
+	uint16_t *gidx;
+	uint16_t *gcount;
+	uint16_t *gof;
+	uint8_t *verdict;
+
+	/* Egress scratch: one chunk (a merged packet may split into up to
+	 * TP_EGRESS_MAX_SEGS frames); touched only by TX / REDIRECT. */
+	struct rte_mbuf **eg;
+	struct rte_mbuf **eg_orig;
+	struct rte_mbuf **eg_drops;
+	uint32_t *eg_len;
+	uint32_t *eg_w;
 
 	TAILQ_ENTRY(tp_pipeline) next;    /* telemetry list */
 };
@@ -90,6 +107,9 @@ pl_weight(const struct rte_mbuf *m)
 {
 	uint32_t hdr, pay;
 
+	/* One test for the common case: a plain frame. */
+	if (likely(!(m->ol_flags & (RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_RX_LRO))))
+		return 1;
 	if (m->ol_flags & RTE_MBUF_F_TX_TCP_SEG) {
 		if (m->tso_segsz == 0)
 			return 1;
@@ -103,14 +123,19 @@ pl_weight(const struct rte_mbuf *m)
 /* Free n mbufs as drops of reason r (weights added), after drop_cb. */
 void pl_drop(struct tp_pipeline *pl, enum tp_drop_reason r,
 	     struct rte_mbuf **pkts, uint16_t n);
+/* The same with their weights already summed in w. */
+void pl_drop_w(struct tp_pipeline *pl, enum tp_drop_reason r,
+	       struct rte_mbuf **pkts, uint16_t n, uint64_t w);
 /* Free n mbufs a library stage dropped: per-reason counts are the change
- * of the library's counters (before -> after), frames beyond one per mbuf
- * (TSO packets) go to the first reason that changed. */
-void pl_drop_lib(struct tp_pipeline *pl, unsigned int base,
-		 const uint64_t *before, const uint64_t *after,
-		 unsigned int nreasons, struct rte_mbuf **pkts, uint16_t n);
+ * of the library's counters since last accounted for (seen -> now; seen
+ * is then updated), frames beyond one per mbuf (TSO packets) go to the
+ * first reason that changed. */
+void pl_drop_lib(struct tp_pipeline *pl, unsigned int base, uint64_t *seen,
+		 const uint64_t *now, unsigned int nreasons,
+		 struct rte_mbuf **pkts, uint16_t n);
 
-/* Verdict actions on pkts[0..n) with pl->verdict/pl->key (pipeline_rx.c).
+/* Verdict actions on pkts[0..n) with pl->verdict/pl->key (pipeline_rx.c);
+ * each packet's weight is computed once, here, into pl->wt.
  * PASS packets are appended to pass_out[*npass] when there is no pass_cb. */
 void pl_actions(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 		struct rte_mbuf **pkts, uint16_t n,

@@ -8,9 +8,14 @@
  *                    PASS -> GRO -> actions (all PASS)
  *
  * Each stage is one call per burst (the tagger's and the program's through
- * one pointer each); the actions walk the verdict array once to partition
- * the burst, then do one free / one callback / one transmit per group.
- * Stage cycles come from one rte_rdtsc() per stage boundary.
+ * one pointer each), in place in the caller's array; only GRO writes a new
+ * array (its output can be up to twice its input). The actions walk the
+ * verdict array once to count and weigh, partition the burst only when
+ * the verdicts differ, then do one free / one callback / one transmit per
+ * group. A packet's weight (frames it stands for) is computed once: at
+ * arrival for the frames, in the actions for what GRO made of them.
+ * Stage cycles come from one rte_rdtsc() per stage boundary, only when
+ * conf.stage_cycles asks for them.
  */
 #include <string.h>
 
@@ -21,32 +26,40 @@
 #include "map_priv.h"
 #include "pipeline_priv.h"
 
+/* The TSC at a stage boundary, read only when stages are timed. */
+static inline uint64_t
+stage_clock(const struct tp_pipeline *pl)
+{
+	return pl->time_stages ? rte_rdtsc() : 0;
+}
+
 static inline void
 stage_add(struct tp_pipeline *pl, enum tp_stage s, uint32_t in, uint32_t out,
 	  uint32_t drop, uint64_t *t)
 {
-	uint64_t now = rte_rdtsc();
 	struct tp_stage_stats *ss = &pl->st.stage[s];
 
 	ss->calls++;
 	ss->in += in;
 	ss->out += out;
 	ss->drop += drop;
-	ss->cycles += now - *t;
-	*t = now;
+	if (pl->time_stages) {
+		uint64_t now = rte_rdtsc();
+
+		ss->cycles += now - *t;
+		*t = now;
+	}
 }
 
 static uint16_t
 stage_dsa(struct tp_pipeline *pl, struct pl_port *pp, struct rte_mbuf **pkts,
 	  uint16_t n)
 {
-	uint64_t before[TP_DSA_DROP_MAX];
 	uint16_t k;
 
-	memcpy(before, pl->dsa_rx.drop, sizeof(before));
 	k = tp_dsa_strip_burst(pp->tagger, pkts, n, &pp->dsa, pl->drops, &pl->dsa_rx);
-	if (k < n)
-		pl_drop_lib(pl, TP_DROP_DSA_BASE, before, pl->dsa_rx.drop,
+	if (unlikely(k < n))
+		pl_drop_lib(pl, TP_DROP_DSA_BASE, pl->dsa_rx_seen, pl->dsa_rx.drop,
 			    TP_DSA_DROP_MAX, pl->drops, n - k);
 	return k;
 }
@@ -55,13 +68,11 @@ static uint16_t
 stage_vlan(struct tp_pipeline *pl, struct pl_port *pp, struct rte_mbuf **pkts,
 	   uint16_t n)
 {
-	uint64_t before[TP_VLAN_DROP_MAX];
 	uint16_t k;
 
-	memcpy(before, pl->vlan_rx.drop, sizeof(before));
 	k = tp_vlan_strip_burst(&pp->vlan, pkts, n, pl->drops, &pl->vlan_rx);
-	if (k < n)
-		pl_drop_lib(pl, TP_DROP_VLAN_BASE, before, pl->vlan_rx.drop,
+	if (unlikely(k < n))
+		pl_drop_lib(pl, TP_DROP_VLAN_BASE, pl->vlan_rx_seen, pl->vlan_rx.drop,
 			    TP_VLAN_DROP_MAX, pl->drops, n - k);
 	return k;
 }
@@ -80,16 +91,17 @@ run_prog(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 
 /* ---- actions -------------------------------------------------------- */
 
+/* pkts[0..n) with their weights wt[0..n) (read before the enqueue: once
+ * on the ring, a worker may free the mbufs). */
 static void
 to_ring(struct tp_pipeline *pl, struct rte_ring *r, struct rte_mbuf **pkts,
-	uint16_t n)
+	const uint32_t *wt, uint16_t n)
 {
 	uint64_t w = 0;
 	unsigned int sent = 0, tries = 0;
 
-	/* Weights first: once enqueued, a worker may free the mbufs. */
 	for (uint16_t i = 0; i < n; i++)
-		w += pl_weight(pkts[i]);
+		w += wt[i];
 	while (sent < n) {
 		sent += rte_ring_enqueue_burst(r, (void **)(pkts + sent), n - sent, NULL);
 		if (sent == n || tries++ >= pl->conf.tx_retries)
@@ -100,24 +112,35 @@ to_ring(struct tp_pipeline *pl, struct rte_ring *r, struct rte_mbuf **pkts,
 		uint64_t wr = 0;
 
 		for (uint16_t i = (uint16_t)sent; i < n; i++)
-			wr += pl_weight(pkts[i]);
+			wr += wt[i];
 		w -= wr;
-		pl_drop(pl, TP_DROP_RING_FULL, pkts + sent, (uint16_t)(n - sent));
+		pl_drop_w(pl, TP_DROP_RING_FULL, pkts + sent, (uint16_t)(n - sent), wr);
 	}
 	pl->st.redirect += w;
+}
+
+/* Sum of wt[0..n). */
+static inline uint64_t
+wsum(const uint32_t *wt, uint16_t n)
+{
+	uint64_t w = 0;
+
+	for (uint16_t i = 0; i < n; i++)
+		w += wt[i];
+	return w;
 }
 
 /* REDIRECT: resolve each key once per burst, group by key, act per group. */
 static void
 redirect_groups(struct tp_pipeline *pl, struct rte_mbuf **pkts,
-		const uint32_t *keys, uint16_t n)
+		const uint32_t *wt, const uint32_t *keys, uint16_t n)
 {
 	struct tp_redirect_map *rm = pl->rmap;
 	uint16_t ng = 0, nmiss = 0, nhit;
 	uint32_t stamp;
 
 	if (rm == NULL) {
-		pl_drop(pl, TP_DROP_NO_TARGET, pkts, n);
+		pl_drop_w(pl, TP_DROP_NO_TARGET, pkts, n, wsum(wt, n));
 		return;
 	}
 	stamp = ++pl->stamp;
@@ -155,10 +178,11 @@ redirect_groups(struct tp_pipeline *pl, struct rte_mbuf **pkts,
 		nhit += pl->gcount[g];
 	}
 	for (uint16_t i = 0; i < n; i++) {
-		if (pl->gidx[i] == UINT16_MAX)
-			pl->rgrp[nhit + nmiss++] = pkts[i];
-		else
-			pl->rgrp[pl->gof[pl->gidx[i]]++] = pkts[i];
+		uint16_t at = pl->gidx[i] == UINT16_MAX ? nhit + nmiss++ :
+			      pl->gof[pl->gidx[i]]++;
+
+		pl->rgrp[at] = pkts[i];
+		pl->rwt[at] = wt[i];
 	}
 	for (uint16_t g = 0, at = 0; g < ng; g++) {
 		uint64_t w = pl->gword[g];
@@ -167,7 +191,7 @@ redirect_groups(struct tp_pipeline *pl, struct rte_mbuf **pkts,
 		if (c == 0)
 			continue;
 		if (rd_kind(w) == TP_REDIRECT_RING)
-			to_ring(pl, rm->ring[rd_port(w)], pl->rgrp + at, c);
+			to_ring(pl, rm->ring[rd_port(w)], pl->rgrp + at, pl->rwt + at, c);
 		else
 			pl_egress(pl, TP_REDIRECT, rd_port(w), rd_queue(w),
 				  (rd_flags(w) & RD_F_SWPORT) ? rd_swport(w) : -1,
@@ -175,7 +199,8 @@ redirect_groups(struct tp_pipeline *pl, struct rte_mbuf **pkts,
 		at += c;
 	}
 	if (nmiss > 0)
-		pl_drop(pl, TP_DROP_NO_TARGET, pl->rgrp + nhit, nmiss);
+		pl_drop_w(pl, TP_DROP_NO_TARGET, pl->rgrp + nhit, nmiss,
+			  wsum(pl->rwt + nhit, nmiss));
 }
 
 void
@@ -183,10 +208,10 @@ pl_actions(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 	   struct rte_mbuf **pkts, uint16_t n, struct rte_mbuf **pass_out,
 	   uint16_t *npass)
 {
-	uint16_t cnt[TP_NB_VERDICTS] = { 0 }, off[TP_NB_VERDICTS], at[TP_NB_VERDICTS];
+	uint16_t cnt[TP_NB_VERDICTS] = { 0 }, off[TP_NB_VERDICTS] = { 0 };
 	uint64_t w[TP_NB_VERDICTS] = { 0 };
-	struct rte_mbuf **grp = pl->grp;
-	uint16_t o = 0;
+	struct rte_mbuf **grp = pkts;
+	const uint32_t *gwt = pl->wt, *gkey = pl->key;
 
 	if (n == 0)
 		return;
@@ -194,27 +219,39 @@ pl_actions(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 		uint8_t v = pl->verdict[i];
 		uint32_t wi = pl_weight(pkts[i]);
 
-		if (v > TP_REDIRECT) {
+		if (unlikely(v > TP_REDIRECT)) {
 			/* Out-of-range value: ABORTED (xdp.md §1.1). */
 			pl->st.bad_verdict += wi;
 			v = TP_ABORTED;
 			pl->verdict[i] = v;
 		}
+		pl->wt[i] = wi;
 		cnt[v]++;
 		w[v] += wi;
 	}
 	for (unsigned int v = 0; v < TP_NB_VERDICTS; v++) {
-		off[v] = at[v] = o;
-		o += cnt[v];
 		pl->st.verdict[v] += w[v];
 		pl->st.verdict_pkts[v] += cnt[v];
 	}
-	for (uint16_t i = 0; i < n; i++) {
-		uint8_t v = pl->verdict[i];
+	/* One verdict for the whole burst (the usual case): act on pkts as
+	 * it is; otherwise partition it into groups by verdict. */
+	if (cnt[pl->verdict[0]] != n) {
+		uint16_t at[TP_NB_VERDICTS], o = 0;
 
-		if (v == TP_REDIRECT)
-			pl->rkey[at[v] - off[v]] = pl->key[i];
-		grp[at[v]++] = pkts[i];
+		for (unsigned int v = 0; v < TP_NB_VERDICTS; v++) {
+			off[v] = at[v] = o;
+			o += cnt[v];
+		}
+		for (uint16_t i = 0; i < n; i++) {
+			uint16_t j = at[pl->verdict[i]]++;
+
+			pl->grp[j] = pkts[i];
+			pl->gwt[j] = pl->wt[i];
+			pl->rkey[j] = pl->key[i];
+		}
+		grp = pl->grp;
+		gwt = pl->gwt;
+		gkey = pl->rkey;
 	}
 
 	if (cnt[TP_ABORTED] > 0) {
@@ -225,15 +262,16 @@ pl_actions(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 		rte_pktmbuf_free_bulk(grp + off[TP_ABORTED], cnt[TP_ABORTED]);
 	}
 	if (cnt[TP_DROP] > 0)
-		pl_drop(pl, TP_DROP_VERDICT, grp + off[TP_DROP], cnt[TP_DROP]);
+		pl_drop_w(pl, TP_DROP_VERDICT, grp + off[TP_DROP], cnt[TP_DROP], w[TP_DROP]);
 	if (cnt[TP_PASS] > 0) {
 		pl->st.pass += w[TP_PASS];
 		if (pl->conf.pass_cb != NULL) {
 			pl->conf.pass_cb(pl->conf.pass_arg, port, queue,
 					 grp + off[TP_PASS], cnt[TP_PASS]);
 		} else {
-			memcpy(pass_out + *npass, grp + off[TP_PASS],
-			       cnt[TP_PASS] * sizeof(struct rte_mbuf *));
+			if (pass_out + *npass != grp + off[TP_PASS])
+				memmove(pass_out + *npass, grp + off[TP_PASS],
+					cnt[TP_PASS] * sizeof(struct rte_mbuf *));
 			*npass += cnt[TP_PASS];
 		}
 	}
@@ -241,7 +279,8 @@ pl_actions(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 		pl_egress(pl, TP_TX, port, pl->conf.tx_queue, -1, grp + off[TP_TX],
 			  cnt[TP_TX]);
 	if (cnt[TP_REDIRECT] > 0)
-		redirect_groups(pl, grp + off[TP_REDIRECT], pl->rkey, cnt[TP_REDIRECT]);
+		redirect_groups(pl, grp + off[TP_REDIRECT], gwt + off[TP_REDIRECT],
+				gkey + off[TP_REDIRECT], cnt[TP_REDIRECT]);
 }
 
 /* ---- the burst -------------------------------------------------------- */
@@ -295,13 +334,24 @@ finish(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 		pl->st.pass += w;
 		if (n > 0 && pl->conf.pass_cb != NULL)
 			pl->conf.pass_cb(pl->conf.pass_arg, port, queue, pkts, n);
-		else if (n > 0)
-			memcpy(pass_out, pkts, n * sizeof(*pkts));
+		else if (n > 0 && pass_out != pkts)
+			memmove(pass_out, pkts, n * sizeof(*pkts));
 		npass = pl->conf.pass_cb != NULL ? 0 : n;
 	}
 	freed = pl->st.drop + pl->st.aborted - freed;
 	stage_add(pl, TP_STAGE_ACTIONS, n, n, (uint32_t)freed, t);
 	return npass;
+}
+
+/* Frames the mbufs of a burst stand for (tp_stats.h units). */
+static inline uint64_t
+burst_weight(struct rte_mbuf *const *pkts, uint16_t n)
+{
+	uint64_t w = 0;
+
+	for (uint16_t i = 0; i < n; i++)
+		w += pl_weight(pkts[i]);
+	return w;
 }
 
 uint16_t
@@ -310,67 +360,64 @@ tp_pipeline_rx_burst(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 {
 	struct pl_port *pp;
 	uint16_t k, c;
-	uint64_t t, w = 0;
+	uint64_t t, w;
 
 	/* Frames, not mbufs: a NIC-merged (RX_LRO) mbuf counts its segments.
-	 * This loop is the first touch of each mbuf: start fetching the
-	 * headers every stage reads. */
-	for (uint16_t i = 0; i < n; i++) {
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-		rte_prefetch0(&pkts[i]->cacheline1); /* the tag meta dynfield */
-		w += pl_weight(pkts[i]);
-	}
+	 * This is each mbuf's first touch (its first line); the DSA strip
+	 * prefetches the frame bytes and the meta line ahead of itself. */
+	w = burst_weight(pkts, n);
 	pl->st.rx += w;
-	if (port >= TP_PIPELINE_MAX_PORTS || !pl->port[port].enabled) {
-		pl_drop(pl, TP_DROP_NO_PORT, pkts, n);
+	if (unlikely(port >= TP_PIPELINE_MAX_PORTS || !pl->port[port].enabled)) {
+		pl_drop_w(pl, TP_DROP_NO_PORT, pkts, n, w);
 		return 0;
 	}
 	pp = &pl->port[port];
 	pp->last_queue = queue;
-	if (n > TP_PIPELINE_MAX_BURST) {
-		for (uint16_t i = TP_PIPELINE_MAX_BURST; i < n; i++)
-			w -= pl_weight(pkts[i]);
-		pl_drop(pl, TP_DROP_BURST_TOO_LARGE, pkts + TP_PIPELINE_MAX_BURST,
-			n - TP_PIPELINE_MAX_BURST);
-		n = TP_PIPELINE_MAX_BURST;
+	if (unlikely(n > pl->max_burst)) {
+		uint16_t extra = n - pl->max_burst;
+		uint64_t we = burst_weight(pkts + pl->max_burst, extra);
+
+		w -= we;
+		pl_drop_w(pl, TP_DROP_BURST_TOO_LARGE, pkts + pl->max_burst, extra, we);
+		n = pl->max_burst;
 	}
 	pl->st.port[port].rx += w;
 	if (queue < TP_STATS_MAX_QUEUES)
 		pl->st.port[port].rx_queue[queue] += w;
-	/* pkts becomes the PASS output array. */
-	memcpy(pl->work, pkts, n * sizeof(*pkts));
-	t = rte_rdtsc();
+	t = stage_clock(pl);
 
-	k = stage_dsa(pl, pp, pl->work, n);
+	/* The stages work in place in pkts; PASS packets end in pkts too. */
+	k = stage_dsa(pl, pp, pkts, n);
 	stage_add(pl, TP_STAGE_DSA, n, k, n - k, &t);
 	if (pp->vlan_strip) {
-		uint16_t k2 = stage_vlan(pl, pp, pl->work, k);
+		uint16_t k2 = stage_vlan(pl, pp, pkts, k);
 
 		stage_add(pl, TP_STAGE_VLAN, k, k2, k - k2, &t);
 		k = k2;
 	}
 	if (pl->conf.hook == TP_HOOK_BEFORE_GRO) {
-		run_prog(pl, port, queue, pl->work, k);
+		run_prog(pl, port, queue, pkts, k);
 		stage_add(pl, TP_STAGE_VERDICT, k, k, 0, &t);
 		uint64_t freed = pl->st.drop + pl->st.aborted;
-		uint16_t k2 = act_non_pass(pl, port, queue, pl->work, k);
+		uint16_t k2 = act_non_pass(pl, port, queue, pkts, k);
 
 		freed = pl->st.drop + pl->st.aborted - freed;
 		stage_add(pl, TP_STAGE_ACTIONS, k - k2, k - k2, (uint32_t)freed, &t);
 		k = k2;
 	}
-	if (pp->gro != NULL) {
+	if (pp->gro == NULL)
+		return finish(pl, port, queue, pkts, k, pkts, &t);
+	{
 		/* Without pass_cb, PASS packets land in the caller's pkts[],
 		 * which has room for 2n: GRO (age mode) then completes aged
-		 * aggregates only as far as that room goes. */
-		uint16_t room = pl->conf.pass_cb != NULL ? RTE_DIM(pl->out) : 2 * n;
-		int r = tp_gro_merge_burst(pp->gro, pl->work, k, pl->out, room, t);
+		 * aggregates only as far as that room goes. Age mode needs
+		 * the time; burst mode ignores it. */
+		uint16_t room = pl->conf.pass_cb != NULL ? 2 * pl->max_burst : 2 * n;
+		uint64_t now = pp->gro_age ? (pl->time_stages ? t : rte_rdtsc()) : 0;
+		int r = tp_gro_merge_burst(pp->gro, pkts, k, pl->out, room, now);
 
 		c = r < 0 ? 0 : (uint16_t)r; /* out has room for 2n: never < 0 */
 		stage_add(pl, TP_STAGE_GRO, k, c, 0, &t);
-	} else {
-		memcpy(pl->out, pl->work, k * sizeof(*pkts));
-		c = k;
 	}
 	return finish(pl, port, queue, pl->out, c, pkts, &t);
 }
@@ -387,8 +434,8 @@ tp_pipeline_flush(struct tp_pipeline *pl, bool all, struct rte_mbuf **pkts,
 		if (pp->gro == NULL)
 			continue;
 		for (;;) {
-			uint16_t room = TP_PIPELINE_MAX_BURST, c;
-			uint64_t t = rte_rdtsc();
+			uint16_t room = 2 * pl->max_burst, c;
+			uint64_t t = stage_clock(pl);
 
 			/* Each aggregate gives at most one PASS packet. */
 			if (pl->conf.pass_cb == NULL)
@@ -396,7 +443,8 @@ tp_pipeline_flush(struct tp_pipeline *pl, bool all, struct rte_mbuf **pkts,
 			if (room == 0)
 				return npass;
 			c = all ? tp_gro_flush_all(pp->gro, pl->out, room) :
-				  tp_gro_flush(pp->gro, t, pl->out, room);
+				  tp_gro_flush(pp->gro, pl->time_stages ? t : rte_rdtsc(),
+					       pl->out, room);
 			if (c == 0)
 				break;
 			stage_add(pl, TP_STAGE_GRO, 0, c, 0, &t);

@@ -165,6 +165,12 @@ struct tp_pipeline_conf {
 	struct tp_redirect_map *redirect; /* shared, not owned; NULL: none */
 	struct rte_mempool *seg_pool;     /* for segmentation copies; NULL:
 					   * only in-place (tp_gro layout) */
+	uint16_t max_burst;       /* largest n rx_burst is given; the scratch
+				   * is sized for it (1..TP_PIPELINE_MAX_BURST;
+				   * 0: TP_PIPELINE_MAX_BURST) */
+	bool stage_cycles;        /* time every stage with rte_rdtsc() into
+				   * tp_stage_stats.cycles; off (default): no
+				   * TSC read for timing, cycles stay 0 */
 	uint16_t tx_queue;        /* this instance's queue for TP_TX, every port */
 	uint16_t tx_retries;      /* extra tries for a refusing ring; default 4 */
 	tp_pass_cb_t pass_cb;
@@ -178,7 +184,8 @@ struct tp_pipeline_conf {
 
 /* Defaults: no port enabled; for each port tagger "none", VLAN strip with
  * tp_vlan_conf_init() TPIDs, no TX caps; GRO burst mode; hook after GRO;
- * program "pass"; tx_retries 4; socket SOCKET_ID_ANY. */
+ * program "pass"; max_burst TP_PIPELINE_MAX_BURST; stage timing off;
+ * tx_retries 4; socket SOCKET_ID_ANY. */
 void tp_pipeline_conf_init(struct tp_pipeline_conf *conf);
 
 /* Parse "off", "burst" or "age:USEC", optionally followed by
@@ -214,8 +221,10 @@ void tp_pipeline_destroy(struct tp_pipeline *pl);
 /*
  * Run n frames received on (port, queue) through the stages and carry out
  * their verdicts. Takes ownership of all n mbufs (see the top for where
- * each one ends). n is at most TP_PIPELINE_MAX_BURST: frames beyond it are
- * freed and counted ("burst_too_large").
+ * each one ends). n is at most conf->max_burst: frames beyond it are
+ * freed and counted ("burst_too_large"). The stages work in place in
+ * pkts[0..n): its contents after the call are unspecified, except for the
+ * PASS output below.
  * PASS packets go to conf->pass_cb; without one they are written to
  * pkts[0..r) and r is returned: pkts must then have room for 2 * n
  * pointers (GRO in age mode can complete aggregates held from earlier

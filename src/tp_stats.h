@@ -43,7 +43,7 @@ extern "C" {
 	X(SEGMENT, "segment_error")           /* merged packet inconsistent */        \
 	X(TOO_MANY_SEGS, "too_many_segments") /* more than TP_EGRESS_MAX_SEGS */      \
 	X(NO_PORT, "port_not_configured")     /* ingress/egress port not enabled */ \
-	X(BURST_TOO_LARGE, "burst_too_large") /* frames beyond TP_PIPELINE_MAX_BURST */
+	X(BURST_TOO_LARGE, "burst_too_large") /* frames beyond conf max_burst */
 
 enum tp_drop_reason {
 #define TP_X_DSA(e, s) TP_DROP_DSA_##e,
@@ -90,7 +90,8 @@ struct tp_stage_stats {
 	uint64_t in;      /* mbufs given to it */
 	uint64_t out;     /* mbufs it handed on */
 	uint64_t drop;    /* mbufs it dropped (ACTIONS: frames) */
-	uint64_t cycles;  /* TSC cycles spent in it (rte_rdtsc per burst) */
+	uint64_t cycles;  /* TSC cycles spent in it (rte_rdtsc per burst),
+			   * only with conf.stage_cycles; else 0 */
 };
 
 #define TP_STATS_MAX_QUEUES 16

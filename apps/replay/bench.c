@@ -4,7 +4,9 @@
  * sizes, verdicts, and DPDK's librte_gro beside tagpipe (--compare), as a
  * human table and as JSON (--json).
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "replay.h"
@@ -16,6 +18,75 @@ const uint32_t replay_hist_upper[REPLAY_HIST_BUCKETS] = {
 static const char *const hist_label[REPLAY_HIST_BUCKETS] = {
 	"1", "2", "3-4", "5-8", "9-16", "17-32", "33-64", "65+",
 };
+
+int
+replay_series_add(struct replay_series *s, double v)
+{
+	if (s->n == s->cap) {
+		unsigned long cap = s->cap ? 2 * s->cap : 16;
+		double *nv = realloc(s->v, cap * sizeof(*nv));
+
+		if (nv == NULL)
+			return -ENOMEM;
+		s->v = nv;
+		s->cap = cap;
+	}
+	s->v[s->n++] = v;
+	return 0;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void
+replay_series_spread(const struct replay_series *s, double *med, double *min,
+		     double *max)
+{
+	double *v;
+
+	*med = *min = *max = 0;
+	if (s->n == 0)
+		return;
+	v = malloc(s->n * sizeof(*v));
+	if (v == NULL) {
+		/* No room to sort: the spread still holds. */
+		*min = *max = *med = s->v[0];
+		for (unsigned long i = 1; i < s->n; i++) {
+			*min = s->v[i] < *min ? s->v[i] : *min;
+			*max = s->v[i] > *max ? s->v[i] : *max;
+		}
+		return;
+	}
+	memcpy(v, s->v, s->n * sizeof(*v));
+	qsort(v, s->n, sizeof(*v), cmp_double);
+	*med = s->n % 2 ? v[s->n / 2] : (v[s->n / 2 - 1] + v[s->n / 2]) / 2;
+	*min = v[0];
+	*max = v[s->n - 1];
+	free(v);
+}
+
+void
+replay_series_free(struct replay_series *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+/* {"median":..,"min":..,"max":..,"loops":N} */
+static void
+series_json(FILE *f, const char *name, const struct replay_series *s)
+{
+	double med, lo, hi;
+
+	replay_series_spread(s, &med, &lo, &hi);
+	fprintf(f, "\"%s\":{\"median\":%.2f,\"min\":%.2f,\"max\":%.2f,\"loops\":%lu}",
+		name, med, lo, hi, s->n);
+}
 
 struct figures {
 	double cpp;     /* cycles per input packet */
@@ -110,6 +181,11 @@ tagpipe_json(FILE *f, const struct replay_counters *c, uint64_t tsc_hz, bool x_v
 			c->rx ? (double)c->stage_cycles[i].value / (double)c->rx : 0.0);
 	fputc('}', f);
 	best_json(f, &c->tp, tsc_hz, c->best_stage_cycles, c);
+	fputs(",\"per_loop\":{", f);
+	series_json(f, "cycles_per_packet", &c->tp.loop_cpp);
+	fputc(',', f);
+	series_json(f, "gro_cycles_per_packet", &c->tp.loop_gro);
+	fputc('}', f);
 	if (x_via_port)
 		fprintf(f, ",\"port_cycles_per_packet\":%.2f,\"port_lost\":%lu",
 			c->rx ? (double)c->port_cycles / (double)c->rx : 0.0, c->port_lost);
@@ -128,25 +204,59 @@ tagpipe_json(FILE *f, const struct replay_counters *c, uint64_t tsc_hz, bool x_v
 	fprintf(f, ",\"mbufs_in_use_end\":%u}", c->mbufs_in_use_end);
 }
 
+/* librte_gro's flush, as configured for the comparison. */
 static void
-dpdk_json(FILE *f, const struct replay_counters *c, uint64_t tsc_hz)
+dpdk_flush_text(char *buf, size_t len, const struct replay_opts *o)
+{
+	if (o->gro_age_us == 0)
+		snprintf(buf, len, "full flush after every burst (as tagpipe's burst mode)");
+	else
+		snprintf(buf, len, "timeout flush of %lu us after every burst (as tagpipe's age)",
+			 (unsigned long)o->gro_age_us);
+}
+
+static void
+dpdk_json(FILE *f, const struct replay_opts *o, const struct replay_counters *c,
+	  uint64_t tsc_hz)
 {
 	const struct replay_engine_stats *d = &c->dpdk;
+	uint64_t all = d->cycles + d->parse_cycles + d->untag_cycles;
 	struct figures g = figures(d->in, c->rx_bytes, d->cycles, d->in, d->out, tsc_hz);
-	struct figures p = figures(d->in, c->rx_bytes, d->cycles + d->parse_cycles,
-				   d->in, d->out, tsc_hz);
+	struct figures p = figures(d->frames, c->rx_bytes, all, d->in, d->out, tsc_hz);
+	double fr = d->frames ? (double)d->frames : 1.0;
+	bool first = true;
 
-	fprintf(f, "{\"packets\":%lu,\"cycles\":%lu,\"cycles_per_packet\":%.2f,"
-		"\"parse_cycles_per_packet\":%.2f,\"with_parse_cycles_per_packet\":%.2f,"
-		"\"mpps\":%.4f,\"gbps\":%.4f,\"types\":[\"tcp4\"],"
-		"\"gro\":{\"in\":%lu,\"out\":%lu,\"merge_ratio\":%.3f,\"hist\":",
-		d->in, d->cycles, g.cpp,
-		d->in ? (double)d->parse_cycles / (double)d->in : 0.0, p.cpp,
-		g.mpps, g.gbps, d->in, d->out, g.ratio);
+	fprintf(f, "{\"frames\":%lu,\"packets\":%lu,\"cycles\":%lu,\"cycles_per_packet\":%.2f,"
+		"\"untag_cycles_per_packet\":%.2f,\"parse_cycles_per_packet\":%.2f,"
+		"\"with_parse_cycles_per_packet\":%.2f,\"pipeline_cycles_per_packet\":%.2f,"
+		"\"mpps\":%.4f,\"gbps\":%.4f,\"cpu_only\":true,\"types\":[\"tcp4\"],",
+		d->frames, d->in, d->cycles, g.cpp, (double)d->untag_cycles / fr,
+		d->in ? (double)d->parse_cycles / (double)d->in : 0.0,
+		d->in ? (double)(d->cycles + d->parse_cycles) / (double)d->in : 0.0,
+		p.cpp, p.mpps, p.gbps);
+	fprintf(f, "\"config\":{\"mode\":\"context\",\"flows\":%u,\"max_flow_num\":%u,"
+		"\"max_item_per_flow\":%d,\"flush_timeout_us\":%lu,\"untag\":\"tagpipe\","
+		"\"checksums\":\"none\"},",
+		d->flows, d->max_flow_num, REPLAY_DGRO_ITEMS, (unsigned long)o->gro_age_us);
+	fputs("\"cannot_merge\":{", f);
+	for (int k = 0; k < REPLAY_DGRO_NB_KINDS; k++) {
+		if (k == REPLAY_DGRO_TCP4 || d->kinds[k] == 0)
+			continue;
+		fprintf(f, "%s\"%s\":%lu", first ? "" : ",", replay_dgro_kind_names[k],
+			d->kinds[k]);
+		first = false;
+	}
+	fprintf(f, "},\"mergeable\":{\"tcp4\":%lu},", d->kinds[REPLAY_DGRO_TCP4]);
+	fprintf(f, "\"gro\":{\"in\":%lu,\"out\":%lu,\"merge_ratio\":%.3f,\"hist\":",
+		d->in, d->out, g.ratio);
 	hist_json(f, d->hist);
 	fputc('}', f);
 	best_json(f, d, tsc_hz, NULL, c);
-	fputc('}', f);
+	fputs(",\"per_loop\":{", f);
+	series_json(f, "cycles_per_packet", &d->loop_gro);
+	fputc(',', f);
+	series_json(f, "pipeline_cycles_per_packet", &d->loop_cpp);
+	fputs("}}", f);
 }
 
 static void
@@ -179,7 +289,7 @@ bench_json(FILE *f, const void *arg)
 	tagpipe_json(f, x->c, x->tsc_hz, o->via_port != NULL);
 	fputs(",\"dpdk_gro\":", f);
 	if (o->compare_dpdk_gro)
-		dpdk_json(f, x->c, x->tsc_hz);
+		dpdk_json(f, o, x->c, x->tsc_hz);
 	else
 		fputs("null", f);
 	fputs("}\n", f);
@@ -194,13 +304,101 @@ replay_json_write(const char *path, const struct replay_opts *o,
 	return replay_write_json(path, bench_json, &x);
 }
 
+/* "  NAME   tagpipe   dpdk   NOTE": per-loop medians and spreads with
+ * --loops, else the run's figure. */
+static void
+compare_row(FILE *f, const char *name, const struct replay_series *a,
+	    const struct replay_series *b, double a1, double b1, const char *note)
+{
+	double am, al, ah, bm, bl, bh;
+
+	if (a->n > 1 && b->n > 1) {
+		replay_series_spread(a, &am, &al, &ah);
+		replay_series_spread(b, &bm, &bl, &bh);
+		fprintf(f, "  %-18s %9.1f [%7.1f-%7.1f] %9.1f [%7.1f-%7.1f]  %s\n", name, am, al,
+			ah, bm, bl, bh, note);
+	} else {
+		fprintf(f, "  %-18s %27.1f %27.1f  %s\n", name, a1, b1, note);
+	}
+}
+
+static void
+compare_print(FILE *f, const struct replay_opts *o, const struct replay_counters *c,
+	      uint64_t tsc_hz)
+{
+	const struct replay_engine_stats *d = &c->dpdk;
+	uint64_t dall = d->cycles + d->parse_cycles + d->untag_cycles;
+	struct figures t = figures(c->rx, c->rx_bytes, c->cycles, c->tp.in, c->tp.out, tsc_hz);
+	struct figures g = figures(d->in, c->rx_bytes, d->cycles, d->in, d->out, tsc_hz);
+	struct figures p = figures(d->frames, c->rx_bytes, dall, d->in, d->out, tsc_hz);
+	double tp_gro = 0;
+	char flush[96], csum[160];
+	bool any = false;
+
+	for (unsigned int i = 0; i < c->nb_stages; i++)
+		if (strcmp(c->stage_cycles[i].name, "gro") == 0 && c->rx)
+			tp_gro = (double)c->stage_cycles[i].value / (double)c->rx;
+	dpdk_flush_text(flush, sizeof(flush), o);
+	if (o->gro_conf.no_sw_csum)
+		snprintf(csum, sizeof(csum), "csum: same (tagpipe trusts, librte_gro checks none)");
+	else
+		snprintf(csum, sizeof(csum), "csum DIFFERS: tagpipe verifies unchecked ones in "
+			 "software, librte_gro checks none");
+	fprintf(f, "compare: tagpipe against DPDK 22.11 librte_gro, same frames and bursts, "
+		"cycles per input frame%s\n", o->loops > 1 ? ", median [min-max] of the loops" : "");
+	fprintf(f, "  dpdk-gro gets the frames after tagpipe's untag stages (tagger %s, vlan %s):\n"
+		"    a DPDK application would have to strip switch and VLAN tags itself first\n",
+		o->tagger, o->vlan);
+	fprintf(f, "  dpdk-gro config: context mode, max_flow_num %u (2 x %u TCP/IPv4 flows in the "
+		"input), max_item_per_flow %d,\n    %s\n", d->max_flow_num, d->flows,
+		REPLAY_DGRO_ITEMS, flush);
+	fprintf(f, "  %-18s %27s %27s\n", "", "tagpipe", "dpdk-gro");
+	compare_row(f, "gro", &c->tp.loop_gro, &d->loop_gro, tp_gro, g.cpp, csum);
+	compare_row(f, "pipeline", &c->tp.loop_cpp, &d->loop_cpp, t.cpp, p.cpp,
+		    "tagpipe: dsa+vlan+gro+verdict+actions; dpdk: untag+parse+gro");
+	if (o->loops > 1 && c->tp.loop_cpp.n > 1 && d->loop_cpp.n > 1) {
+		/* From the median loops: one preempted loop must not set the
+		 * rate. Bytes per frame: the input's average. */
+		double tm, dm, lo, hi, fb = c->rx ? (double)(c->rx_bytes + 24 * c->rx) / c->rx : 0;
+
+		replay_series_spread(&c->tp.loop_cpp, &tm, &lo, &hi);
+		replay_series_spread(&d->loop_cpp, &dm, &lo, &hi);
+		t.mpps = tm > 0 ? (double)tsc_hz / tm / 1e6 : 0;
+		p.mpps = dm > 0 ? (double)tsc_hz / dm / 1e6 : 0;
+		t.gbps = t.mpps * fb * 8 / 1e3;
+		p.gbps = p.mpps * fb * 8 / 1e3;
+	}
+	fprintf(f, "  %-18s %27.3f %27.3f  (pipeline%s, CPU only: no I/O)\n", "Mpps", t.mpps,
+		p.mpps, o->loops > 1 ? ", median loop" : "");
+	fprintf(f, "  %-18s %27.3f %27.3f  (pipeline%s, CPU only: no I/O)\n", "Gbit/s", t.gbps,
+		p.gbps, o->loops > 1 ? ", median loop" : "");
+	fprintf(f, "  %-18s %27lu %27lu\n", "packets out", c->tp.out, d->out);
+	fprintf(f, "  %-18s %27.2f %27.2f\n", "merge ratio", t.ratio, g.ratio);
+	fprintf(f, "  dpdk-gro steps: untag %.1f, ptype parse %.1f (a NIC may give it), gro %.1f "
+		"cycles/frame\n", d->frames ? (double)d->untag_cycles / (double)d->frames : 0.0,
+		d->in ? (double)d->parse_cycles / (double)d->in : 0.0, g.cpp);
+	hist_print(f, "dpdk-gro", d->hist);
+	fputs("  dpdk-gro cannot merge (per pass of the input):", f);
+	for (int k = 0; k < REPLAY_DGRO_NB_KINDS; k++) {
+		if (k == REPLAY_DGRO_TCP4 || d->kinds[k] == 0)
+			continue;
+		fprintf(f, "%s %lu %s", any ? "," : "", d->kinds[k], replay_dgro_kind_names[k]);
+		any = true;
+	}
+	fprintf(f, "%s\n", any ? "" : " nothing");
+	if (d->kinds[REPLAY_DGRO_TCP6] > 0)
+		fputs("    (tcp6: RTE_GRO_TCP_IPV6 arrived in DPDK 23.07; 22.11 merges TCP/IPv4 only)\n",
+		      f);
+}
+
 void
 replay_summary(FILE *f, const struct replay_opts *o,
 	       const struct replay_counters *c, uint64_t tsc_hz)
 {
 	struct figures t = figures(c->rx, c->rx_bytes, c->cycles, c->tp.in, c->tp.out, tsc_hz);
 
-	fprintf(f, "frames %lu, bytes %lu, %.3f Mpps, %.3f Gbit/s, %.1f cycles/packet\n",
+	fprintf(f, "frames %lu, bytes %lu, %.3f Mpps, %.3f Gbit/s (CPU only, no I/O), "
+		"%.1f cycles/packet\n",
 		c->rx, c->rx_bytes, t.mpps, t.gbps, t.cpp);
 	if (c->nb_stages > 0) {
 		fputs("  cycles/packet by stage:", f);
@@ -231,34 +429,6 @@ replay_summary(FILE *f, const struct replay_opts *o,
 		 * those of the packets handed to the application (PASS). */
 		hist_print(f, "tagpipe", c->tp.hist);
 	}
-	if (o->compare_dpdk_gro) {
-		const struct replay_engine_stats *d = &c->dpdk;
-		struct figures g = figures(d->in, c->rx_bytes, d->cycles, d->in, d->out, tsc_hz);
-		double parse = d->in ? (double)d->parse_cycles / (double)d->in : 0.0;
-		double tp_gro = -1;
-
-		for (unsigned int i = 0; i < c->nb_stages; i++)
-			if (strcmp(c->stage_cycles[i].name, "gro") == 0 && c->rx)
-				tp_gro = (double)c->stage_cycles[i].value / (double)c->rx;
-		fprintf(f, "compare           %12s %12s\n", "tagpipe", "dpdk-gro");
-		fprintf(f, "  cycles/packet   %12.1f %12.1f  (dpdk: + %.1f to parse ptype)\n",
-			t.cpp, g.cpp, parse);
-		if (tp_gro >= 0)
-			fprintf(f, "  gro stage c/p   %12.1f %12.1f\n", tp_gro, g.cpp);
-		if (o->loops > 1 && c->tp.best_frames > 0 && d->best_frames > 0)
-			fprintf(f, "  best loop c/p   %12.1f %12.1f\n",
-				(double)c->tp.best_cycles / (double)c->tp.best_frames,
-				(double)d->best_cycles / (double)d->best_frames);
-		fprintf(f, "  Mpps            %12.3f %12.3f\n", t.mpps, g.mpps);
-		fprintf(f, "  Gbit/s          %12.3f %12.3f\n", t.gbps, g.gbps);
-		fprintf(f, "  packets out     %12lu %12lu\n", c->tp.out, d->out);
-		fprintf(f, "  merge ratio     %12.2f %12.2f\n", t.ratio, g.ratio);
-		hist_print(f, "dpdk-gro", d->hist);
-		fputs("  (DPDK 22.11 librte_gro merges TCP/IPv4 only: TCP/IPv6 arrived in 23.07;\n"
-		      "   it checks no checksum", f);
-		if (!o->gro_conf.no_sw_csum)
-			fputs(", tagpipe verifies them in software here: --gro-csum trust\n"
-			      "   compares like with like", f);
-		fputs(")\n", f);
-	}
+	if (o->compare_dpdk_gro)
+		compare_print(f, o, c, tsc_hz);
 }

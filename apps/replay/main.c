@@ -180,7 +180,9 @@ dgro_drain(void *arg)
 }
 
 /* --compare dpdk-gro: the same frames, bursts and flush interval through
- * DPDK's librte_gro. Outputs are counted and freed (not written). */
+ * tagpipe's untag stages and DPDK's librte_gro. A survey pass first counts
+ * what librte_gro can merge and sizes its table for the input's flows
+ * (not timed). Outputs are counted and freed (not written). */
 static int
 run_dpdk_gro(const struct replay_opts *o, const struct replay_input *in,
 	     struct rte_mempool *mp, struct replay_counters *c)
@@ -189,17 +191,32 @@ run_dpdk_gro(const struct replay_opts *o, const struct replay_input *in,
 	struct rte_mbuf **pkts = calloc(o->burst, sizeof(*pkts));
 	struct rte_mbuf **out = calloc(max_out, sizeof(*out));
 	uint64_t flush = o->gro_age_us * rte_get_tsc_hz() / 1000000;
-	struct replay_dgro *d = replay_dgro_create(o->gro_flows, flush, (int)rte_socket_id());
+	struct replay_dgro *d = replay_dgro_create(o, flush);
 	struct dgro_drain_arg da = { d, out, max_out, &c->dpdk };
+	struct replay_engine_stats *e = &c->dpdk;
 	int rc = 0;
 
 	if (pkts == NULL || out == NULL || d == NULL) {
-		replay_err("cannot set up DPDK's GRO context for %u flows", o->gro_flows);
+		replay_err("cannot set up DPDK's GRO comparison");
 		rc = -ENOMEM;
 		goto end;
 	}
+	for (uint32_t i = 0; i < in->nb_frames && rc == 0; i += o->burst) {
+		uint16_t n = (uint16_t)RTE_MIN((uint32_t)o->burst, in->nb_frames - i);
+
+		rc = make_burst(mp, in, i, pkts, n);
+		if (rc == 0)
+			rc = replay_dgro_survey(d, pkts, n, e);
+	}
+	if (rc == 0)
+		rc = replay_dgro_start(d, (int)rte_socket_id(), e);
+	if (rc < 0) {
+		replay_err("cannot set up DPDK's GRO context for %u flows", e->flows);
+		goto end;
+	}
 	for (unsigned long loop = 0; loop < o->loops && rc == 0; loop++) {
-		uint64_t cyc0 = c->dpdk.cycles, parse0 = c->dpdk.parse_cycles;
+		uint64_t cyc0 = e->cycles, parse0 = e->parse_cycles, untag0 = e->untag_cycles;
+		uint64_t gro, all;
 
 		for (uint32_t i = 0; i < in->nb_frames; i += o->burst) {
 			uint16_t n = (uint16_t)RTE_MIN((uint32_t)o->burst, in->nb_frames - i);
@@ -208,12 +225,17 @@ run_dpdk_gro(const struct replay_opts *o, const struct replay_input *in,
 			rc = make_burst_or_drain(mp, in, i, pkts, n, dgro_drain, &da);
 			if (rc < 0)
 				break;
-			k = replay_dgro_burst(d, pkts, n, out, max_out, &c->dpdk);
+			k = replay_dgro_burst(d, pkts, n, out, max_out, e);
 			rte_pktmbuf_free_bulk(out, k);
 		}
-		if (rc == 0)
-			replay_best_loop(&c->dpdk, c->dpdk.cycles - cyc0,
-					 c->dpdk.parse_cycles - parse0, in->nb_frames);
+		if (rc < 0 || in->nb_frames == 0)
+			break;
+		gro = e->cycles - cyc0;
+		all = gro + e->parse_cycles - parse0 + e->untag_cycles - untag0;
+		replay_best_loop(e, gro, e->parse_cycles - parse0, in->nb_frames);
+		if (replay_series_add(&e->loop_gro, (double)gro / in->nb_frames) < 0 ||
+		    replay_series_add(&e->loop_cpp, (double)all / in->nb_frames) < 0)
+			rc = -ENOMEM;
 	}
 	if (rc == 0)
 		rc = dgro_drain(&da);
@@ -312,6 +334,10 @@ main(int argc, char **argv)
 		return 1;
 	replay_summary(stdout, &o, &c, rte_get_tsc_hz());
 	tp_prog_close(o.prog);
+	replay_series_free(&c.tp.loop_cpp);
+	replay_series_free(&c.tp.loop_gro);
+	replay_series_free(&c.dpdk.loop_cpp);
+	replay_series_free(&c.dpdk.loop_gro);
 	replay_input_free(&in);
 	rte_mempool_free(mp);
 	rte_eal_cleanup();

@@ -72,7 +72,8 @@ replay_usage(FILE *f, const char *prog)
 		"  --gro off|burst|age:USEC  GRO stage (default burst)\n"
 		"  --gro-flows N           aggregates GRO holds at once (default 1024)\n"
 		"  --gro-csum verify|trust checksums the NIC did not check: verified in\n"
-		"                          software, or trusted (default verify)\n"
+		"                          software, or trusted (default verify; with\n"
+		"                          --compare trust, as librte_gro checks none)\n"
 		"  --verdict NAME[:ARG]    verdict program: pass, drop, tx, redirect:N,\n"
 		"                          by-switch-port, acl:FILE (default pass)\n"
 		"  --redirect KEY=port:P[,queue:Q][,switch_port:S]\n"
@@ -81,7 +82,8 @@ replay_usage(FILE *f, const char *prog)
 		"                          redirect, drop) to a pcap; repeatable\n"
 		"  --meta FILE.jsonl       one JSON object per output frame\n"
 		"  --stats FILE.json|-     final counters as JSON\n"
-		"  --compare dpdk-gro      also run DPDK's librte_gro on the same input\n"
+		"  --compare dpdk-gro      also run DPDK's librte_gro on the same frames\n"
+		"                          after tagpipe's untag stages\n"
 		"  --via-port VDEV[,ARGS]  replay through a loopback port (net_ring0, ...)\n"
 		"  --json FILE|-           benchmark figures as JSON\n"
 		"  -h, --help              this text\n",
@@ -428,6 +430,7 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 				return -EINVAL;
 			}
 			o->gro_conf.no_sw_csum = strcmp(optarg, "trust") == 0;
+			o->gro_csum_given = true;
 			break;
 		case OPT_VIA_PORT:
 			o->via_port = optarg;
@@ -482,6 +485,10 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 	}
 	if (check_tagger_conf(o) < 0)
 		return -EINVAL;
+	/* librte_gro checks no checksum: a comparison trusts them on both
+	 * sides unless asked otherwise (the report says so). */
+	if (o->compare_dpdk_gro && !o->gro_csum_given)
+		o->gro_conf.no_sw_csum = true;
 	if (o->nb_inputs == 0) {
 		replay_err("no input: give at least one -i FILE.pcap");
 		return -EINVAL;

@@ -79,8 +79,8 @@ on_drop(void *arg, enum tp_verdict v, struct rte_mbuf *const *pkts, uint16_t n)
 
 /* The ingress port's configuration from the options; every port a
  * redirect entry names gets the same (it re-tags for the same switch). */
-static void
-port_conf(const struct replay_opts *o, struct tp_port_conf *pc)
+void
+replay_port_conf(const struct replay_opts *o, struct tp_port_conf *pc)
 {
 	pc->enabled = true;
 	snprintf(pc->tagger, sizeof(pc->tagger), "%s", o->tagger);
@@ -115,7 +115,7 @@ redirect_setup(const struct replay_opts *o, struct replay_tp *t,
 			replay_err("--redirect: entry %u: bad target", r->key);
 			return -EINVAL;
 		}
-		port_conf(o, &conf->port[r->port]);
+		replay_port_conf(o, &conf->port[r->port]);
 	}
 	conf->redirect = t->redirect;
 	return 0;
@@ -154,8 +154,11 @@ replay_tp_create(const struct replay_opts *o, struct rte_mempool *mp,
 	*rc = redirect_setup(o, t, &conf);
 	if (*rc < 0)
 		goto fail;
-	port_conf(o, &conf.port[t->in_port]);
+	replay_port_conf(o, &conf.port[t->in_port]);
 	conf.gro = o->gro_conf;
+	/* The summary prints cycles per stage; bursts are never larger. */
+	conf.stage_cycles = true;
+	conf.max_burst = (uint16_t)o->burst;
 	conf.prog = o->prog;
 	conf.prog_spec = o->verdict;
 	conf.seg_pool = mp;
@@ -209,20 +212,24 @@ void
 replay_tp_loop_end(struct replay_tp *t, uint64_t frames, struct replay_counters *c)
 {
 	struct tp_pipeline_stats st;
-	uint64_t cb = t->cb_total - t->loop_cb;
+	uint64_t cb = t->cb_total - t->loop_cb, d[TP_STAGE_MAX];
+	uint64_t cyc = t->cycles - t->loop_cycles;
 
 	if (tp_pipeline_stats_get(t->pl, &st) < 0)
 		return;
-	if (replay_best_loop(&c->tp, t->cycles - t->loop_cycles, 0, frames)) {
-		for (unsigned int s = 0; s < TP_STAGE_MAX && s < REPLAY_MAX_NAMED; s++) {
-			uint64_t d = st.stage[s].cycles - t->loop_stage[s];
-
-			/* Our callbacks ran inside the actions stage. */
-			if (s == TP_STAGE_ACTIONS)
-				d = d > cb ? d - cb : 0;
-			c->best_stage_cycles[s] = d;
-		}
+	for (unsigned int s = 0; s < TP_STAGE_MAX; s++) {
+		d[s] = st.stage[s].cycles - t->loop_stage[s];
+		/* Our callbacks ran inside the actions stage. */
+		if (s == TP_STAGE_ACTIONS)
+			d[s] = d[s] > cb ? d[s] - cb : 0;
 	}
+	if (frames > 0 &&
+	    (replay_series_add(&c->tp.loop_cpp, (double)cyc / (double)frames) < 0 ||
+	     replay_series_add(&c->tp.loop_gro, (double)d[TP_STAGE_GRO] / (double)frames) < 0))
+		t->out->error = -ENOMEM;
+	if (replay_best_loop(&c->tp, cyc, 0, frames))
+		for (unsigned int s = 0; s < TP_STAGE_MAX && s < REPLAY_MAX_NAMED; s++)
+			c->best_stage_cycles[s] = d[s];
 	t->loop_cycles = t->cycles;
 	t->loop_cb = t->cb_total;
 	for (unsigned int s = 0; s < TP_STAGE_MAX; s++)

@@ -73,6 +73,7 @@ struct replay_opts {
 	const char *stats;                     /* --stats FILE.json or "-" */
 	const char *json;                      /* --json FILE or "-" */
 	bool compare_dpdk_gro;                 /* --compare dpdk-gro */
+	bool gro_csum_given;                   /* --gro-csum on the command line */
 	const char *via_port;                  /* --via-port VDEV */
 	/* GRO flush interval shared by tagpipe and --compare: 0 = end of every
 	 * burst, else microseconds (--gro age:USEC). */
@@ -109,11 +110,50 @@ replay_hist_add(uint64_t *hist, uint32_t segs)
 	hist[b]++;
 }
 
+/* One figure per replay loop (--loops), for its median and spread. */
+struct replay_series {
+	double *v;
+	unsigned long n, cap;
+};
+
+/* Append v; 0 or -ENOMEM. */
+int replay_series_add(struct replay_series *s, double v);
+/* Median, min and max of the values (all 0 when there are none). */
+void replay_series_spread(const struct replay_series *s, double *med, double *min,
+			  double *max);
+void replay_series_free(struct replay_series *s);
+
+/* What --compare dpdk-gro's survey counts, by what librte_gro 22.11 can do
+ * with a frame after the untag stages (tcp4: merge; everything else is
+ * passed through). */
+enum replay_dgro_kind {
+	REPLAY_DGRO_TCP4,
+	REPLAY_DGRO_TCP6,       /* RTE_GRO_TCP_IPV6 is DPDK 23.07+ */
+	REPLAY_DGRO_UDP4,
+	REPLAY_DGRO_UDP6,
+	REPLAY_DGRO_OTHER4,     /* ICMP, ... over IPv4 */
+	REPLAY_DGRO_OTHER6,
+	REPLAY_DGRO_NOT_IP,     /* ARP, ... */
+	REPLAY_DGRO_UNTAG_DROP, /* dropped by the untag stages */
+	REPLAY_DGRO_NB_KINDS
+};
+extern const char *const replay_dgro_kind_names[REPLAY_DGRO_NB_KINDS];
+
+/* librte_gro's max_item_per_flow for --compare (dpdk_gro.c says why). */
+#define REPLAY_DGRO_ITEMS 4
+
 /* One engine's figures over the whole replay (tagpipe, or DPDK's GRO). */
 struct replay_engine_stats {
-	uint64_t in, out;         /* packets into the engine, packets out of it */
-	uint64_t cycles;          /* TSC cycles inside the engine */
+	uint64_t in, out;         /* packets into the GRO step, packets out of it */
+	uint64_t cycles;          /* TSC cycles inside the engine (DPDK: GRO) */
 	uint64_t parse_cycles;    /* DPDK: ptype/header-length parse it needs */
+	uint64_t untag_cycles;    /* DPDK: tagpipe's untag stages run first */
+	uint64_t frames;          /* DPDK: frames into the untag step */
+	uint64_t kinds[REPLAY_DGRO_NB_KINDS]; /* DPDK: survey, one input pass */
+	uint32_t flows;           /* DPDK: TCP/IPv4 flows in the input */
+	uint32_t max_flow_num;    /* DPDK: its table, from flows */
+	struct replay_series loop_cpp; /* per loop: whole pipeline, cycles/frame */
+	struct replay_series loop_gro; /* per loop: GRO alone, cycles/frame */
 	uint64_t hist[REPLAY_HIST_BUCKETS];
 	/* The cheapest loop of --loops (a machine shared with other work
 	 * preempts some bursts; the best loop shows the engine's own cost). */
@@ -263,13 +303,26 @@ uint16_t replay_port_id(const struct replay_port *p);
 int replay_json_write(const char *path, const struct replay_opts *o,
 		      const struct replay_counters *c, uint64_t tsc_hz);
 
-/* dpdk_gro.c: DPDK's librte_gro in context mode (--compare dpdk-gro). */
+/* pipe.c: the pipeline port configuration the options describe (tagger,
+ * switch CPU port, VLAN policy and TPIDs); --compare untags with it too. */
+void replay_port_conf(const struct replay_opts *o, struct tp_port_conf *pc);
+
+/* dpdk_gro.c: DPDK's librte_gro in context mode (--compare dpdk-gro),
+ * after tagpipe's untag stages. Use: create, survey every burst of the
+ * input once, start, then burst / drain. */
 struct replay_dgro;
-struct replay_dgro *replay_dgro_create(uint32_t max_flows, uint64_t flush_tsc,
-				       int socket_id);
+struct replay_dgro *replay_dgro_create(const struct replay_opts *o, uint64_t flush_tsc);
 void replay_dgro_destroy(struct replay_dgro *d);
+/* Untag and classify n frames (st->kinds, the TCP/IPv4 flows), then free
+ * them. 0 or -ENOMEM. */
+int replay_dgro_survey(struct replay_dgro *d, struct rte_mbuf **pkts, uint16_t n,
+		       struct replay_engine_stats *st);
+/* Create the GRO context for the flows the survey found (st->flows,
+ * st->max_flow_num). 0 or -ENOMEM. */
+int replay_dgro_start(struct replay_dgro *d, int socket_id, struct replay_engine_stats *st);
 /* Takes all n mbufs; writes what leaves to out (room >= 2 * n) and returns
- * the count. Fills in packet_type and l2/l3/l4_len first (timed apart). */
+ * the count. Untags and fills in packet_type and l2/l3/l4_len first (each
+ * timed apart). */
 uint16_t replay_dgro_burst(struct replay_dgro *d, struct rte_mbuf **pkts,
 			   uint16_t n, struct rte_mbuf **out, uint16_t max_out,
 			   struct replay_engine_stats *st);

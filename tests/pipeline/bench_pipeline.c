@@ -1,28 +1,47 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Benchmark (prints only): TSC cycles per input frame of the whole pipeline
- * (edsa untag + QinQ untag + GRO + program + actions) with the "pass" and
- * "acl" programs, at 1 and 1024 TCP flows, next to DPDK's librte_gro alone
- * (rte_gro_reassemble_burst, lightweight mode) on the same frames; and
- * merging across bursts: GRO age mode (1 s, final flush) against DPDK's
- * context mode (rte_gro_reassemble + rte_gro_timeout_flush after every
- * burst with a 10 ms timeout, as dpdk-testpmd flushes; table sized for the
- * run's flows x 32 items; its flush walks the whole table, which is what
- * its figure shows at 1024 flows).
+ * Benchmark (prints only, never fails on time): TSC cycles per input frame
+ * of tagpipe's pipeline and of its untag stages, next to DPDK's librte_gro
+ * alone on the same traffic. Every figure is the median over REPS fresh
+ * repetitions with the min-max spread beside it (a machine shared with
+ * other work preempts some runs).
  *
- * Input: edsa tag (8) + 802.1ad/802.1Q tags (8) + IPv4/TCP, 1448 payload
- * bytes, in bursts of 32. 1 flow: every burst merges into one packet.
- * 1024 flows: round robin, so a burst of 32 holds 32 flows and nothing
- * merges within a burst (both GROs run per burst).
- * DPDK's GRO cannot read DSA tags: it is given its best case, packet_type
- * and l2_len covering MAC + edsa + both tags already set (what a NIC's
- * parser would give), and does no tag work and no checksum check. The
- * pipeline gets bare frames and does all of it; its checksum check is
- * skipped when the mbufs say GOOD (as from a NIC), shown as "csum good",
- * or done in software ("csum sw").
- * Timing covers only the burst calls; mbuf filling and freeing the output
- * are outside. Best of ROUNDS rounds.
+ * Traffic: bulk TCP/IPv4, 1448 payload bytes, F flows in round robin (so a
+ * burst of 32 holds min(F, 32) flows), bursts of 32, checksum flags GOOD as
+ * a NIC sets them. The pipeline gets edsa (8) + 802.1ad + 802.1Q tags in
+ * front of IPv4; librte_gro gets the same frames without the tags (what a
+ * DPDK user would have to produce first: librte_gro reads no switch tag),
+ * packet_type and l2/l3/l4_len set as a NIC's parser would give them.
+ *
+ * Flush points, the same for both (the way librte_gro's documentation means
+ * context mode to be used): every K bursts, K = the bursts that give each
+ * flow one 64 KiB aggregate (45 segments of 1448 within IPv4's 65535), all
+ * held aggregates are completed: rte_gro_timeout_flush(ctx, 0, ...) for
+ * DPDK, tp_pipeline_flush(pl, true, ...) for the pipeline (GRO age mode
+ * with an age that never expires in between). librte_gro's context:
+ * max_flow_num = 2 x F, max_item_per_flow = 4 (every item past the first
+ * of a flow is a packet it could not merge; 4 leaves room for reordering).
+ *
+ * Cases
+ *   dsa           tp_dsa_strip_burst("edsa") alone
+ *   dsa+qinq      the same, then tp_vlan_strip_burst
+ *     (both with each frame's first data line and mbuf lines in cache:
+ *      touched just before the timed call; the stage's own cost)
+ *   dpdk-ctx      librte_gro alone, context mode, flushes as above
+ *   pipeline      edsa + QinQ strip + GRO + "pass" + actions, flushes as
+ *                 above, stage timing off (the real cost)
+ *   pipeline/st   the same with conf.stage_cycles: cycles per stage
+ *   dpdk-burst    rte_gro_reassemble_burst (lightweight mode, per burst)
+ *   pipeline-brst the pipeline in GRO burst mode (per burst)
+ * Each burst's mbufs are filled just before its call, as a NIC's RX would
+ * have just written them (in cache; freed mbufs come back hot from the
+ * mempool cache). Timing covers only the calls named; filling mbufs and
+ * freeing the output are outside.
+ *
+ * usage: bench_pipeline [-f FLOWS] [-c CASE] [-r REPS]
+ *   (one flow count / one case, e.g. under valgrind --tool=callgrind)
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -33,306 +52,397 @@
 #include "pl_test.h"
 
 #define BURST 32
-#define NFRAMES 16384
-#define ROUNDS 5
+#define MIN_FRAMES 16384
+#define MAX_FRAMES 46080 /* 1024 flows x 45 segments */
+#define MAX_REPS 31
 #define MSS 1448
+#define SEGS_64K 45      /* (65535 - 20 - 20) / 1448 */
 
 static struct rte_mempool *mp;
-static uint8_t *frame[NFRAMES];
-static uint32_t flen[NFRAMES];
-static struct rte_mbuf *in[NFRAMES];
+static uint8_t *frame[2][MAX_FRAMES];   /* [0] tagged, [1] bare IPv4 */
+static uint32_t flen[2][MAX_FRAMES];
+static struct rte_mbuf *in[MAX_FRAMES];
+static unsigned int nframes, flush_every;
+static int reps = 9;
 
 static void
 make_frames(unsigned int flows)
 {
-	for (unsigned int i = 0; i < NFRAMES; i++) {
-		unsigned int f = i % flows, k = i / flows;
-		struct pl_spec s;
+	static uint8_t buf[PL_MAX_FRAME];
+	unsigned int window;
 
-		pl_default_spec(&s);
-		pl_edsa_rx(&s, (uint8_t)(f % 8));
-		s.outer_tpid = 0x88A8;
-		s.outer_tci = 100;
-		s.inner_tpid = 0x8100;
-		s.inner_tci = (uint16_t)(200 + f / 8 % 1000);
-		s.sip = 0x0A000000 + f;
-		s.sport = (uint16_t)(10000 + f);
-		s.seq = 1 + k * MSS;
-		s.ip_id = (uint16_t)k;
-		s.paylen = MSS;
-		s.payseed = (uint8_t)k;
-		free(frame[i]);
-		frame[i] = malloc(PL_MAX_FRAME);
-		flen[i] = (uint32_t)pl_build(frame[i], &s);
+	flush_every = (SEGS_64K * flows + BURST - 1) / BURST;
+	window = flush_every * BURST;
+	nframes = window >= MIN_FRAMES ? window : MIN_FRAMES / window * window;
+	for (unsigned int i = 0; i < nframes; i++) {
+		unsigned int f = i % flows, k = i / flows;
+
+		for (int bare = 0; bare < 2; bare++) {
+			struct pl_spec s;
+
+			pl_default_spec(&s);
+			if (!bare) {
+				pl_edsa_rx(&s, (uint8_t)(f % 8));
+				s.outer_tpid = 0x88A8;
+				s.outer_tci = 100;
+				s.inner_tpid = 0x8100;
+				s.inner_tci = (uint16_t)(200 + f / 8 % 1000);
+			}
+			s.sip = 0x0A000000 + f;
+			s.sport = (uint16_t)(10000 + f);
+			s.seq = 1 + k * MSS;
+			s.ip_id = (uint16_t)k;
+			s.paylen = MSS;
+			s.payseed = (uint8_t)k;
+			flen[bare][i] = (uint32_t)pl_build(buf, &s);
+			free(frame[bare][i]);
+			frame[bare][i] = malloc(flen[bare][i]);
+			if (frame[bare][i] == NULL)
+				exit(1);
+			memcpy(frame[bare][i], buf, flen[bare][i]);
+		}
 	}
 }
 
+/* Frames [at, at + BURST) into fresh mbufs, as a NIC's RX would have just
+ * written them (so they are in cache, as DDIO puts them in the LLC). */
 static void
-fill(uint64_t ol, bool dpdk)
+fill(bool bare, unsigned int at)
 {
-	for (unsigned int i = 0; i < NFRAMES; i++) {
-		in[i] = tp_test_mbuf_from_bytes(mp, frame[i], flen[i]);
-		in[i]->ol_flags = ol;
-		if (dpdk) {
+	const uint64_t good = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+
+	for (unsigned int i = at; i < at + BURST; i++) {
+		in[i] = tp_test_mbuf_from_bytes(mp, frame[bare][i], flen[bare][i]);
+		in[i]->ol_flags = good;
+		if (bare) {
 			in[i]->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 |
 					     RTE_PTYPE_L4_TCP;
-			in[i]->l2_len = 14 + 8 + 8;
+			in[i]->l2_len = 14;
 			in[i]->l3_len = 20;
 			in[i]->l4_len = 20;
 		}
 	}
 }
 
-struct result {
-	double cpp;          /* cycles per input frame */
-	double out_per_in;   /* packets out per frame in */
-	double stage[TP_STAGE_MAX];
+/* One repetition's figures. */
+struct run {
+	uint64_t cycles;
+	uint64_t out;
+	uint64_t stage[TP_STAGE_MAX];
 };
 
-static struct result
-run_pipeline(const char *prog, bool csum_good)
+/* Bring a burst's mbuf lines and first data line into the cache. */
+static void
+warm(struct rte_mbuf **pkts, uint16_t n)
 {
-	struct result best = { .cpp = 1e18 };
+	volatile uint8_t sink = 0;
 
-	for (int r = 0; r < ROUNDS; r++) {
-		struct tp_pipeline_conf c;
-		struct tp_pipeline_stats st;
-		struct tp_pipeline *pl = NULL;
-		struct rte_mbuf *out[2 * BURST];
-		uint64_t cyc = 0, nout = 0;
-		char err[256];
+	for (uint16_t i = 0; i < n; i++) {
+		const struct rte_mbuf *m = pkts[i];
 
-		tp_pipeline_conf_init(&c);
-		c.port[0].enabled = true;
-		snprintf(c.port[0].tagger, sizeof(c.port[0].tagger), "edsa");
-		c.gro.max_flows = 2048;
-		c.prog_spec = prog;
-		if (tp_pipeline_create(&c, &pl, err, sizeof(err)) != 0) {
-			fprintf(stderr, "bench: %s\n", err);
-			exit(1);
-		}
-		fill(csum_good ? RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD : 0,
-		     false);
-		for (unsigned int at = 0; at < NFRAMES; at += BURST) {
-			uint64_t t0;
-			uint16_t n;
-
-			memcpy(out, in + at, BURST * sizeof(*out));
-			t0 = rte_rdtsc_precise();
-			n = tp_pipeline_rx_burst(pl, 0, 0, out, BURST);
-			cyc += rte_rdtsc_precise() - t0;
-			nout += n;
-			rte_pktmbuf_free_bulk(out, n);
-		}
-		tp_pipeline_stats_get(pl, &st);
-		if (st.pass != NFRAMES)
-			fprintf(stderr, "bench: pass %" PRIu64 " != %u\n", st.pass, NFRAMES);
-		if ((double)cyc / NFRAMES < best.cpp) {
-			best.cpp = (double)cyc / NFRAMES;
-			best.out_per_in = (double)nout / NFRAMES;
-			for (int s = 0; s < TP_STAGE_MAX; s++)
-				best.stage[s] = (double)st.stage[s].cycles / NFRAMES;
-		}
-		tp_pipeline_destroy(pl);
+		sink += *rte_pktmbuf_mtod(m, volatile uint8_t *);
+		sink += *(volatile const uint8_t *)&m->cacheline1;
+		sink += (uint8_t)m->ol_flags;
 	}
-	return best;
+	(void)sink;
 }
 
-/* Across bursts: the pipeline in GRO age mode (1 s: nothing ages during
- * the run, everything is completed by the final flush) against DPDK's
- * heavyweight mode (rte_gro_ctx + rte_gro_reassemble + timeout flush). */
-static struct result
-run_pipeline_age(void)
+static struct run
+run_strip(bool qinq)
 {
-	struct result best = { .cpp = 1e18 };
+	const struct tp_dsa_tagger *t = tp_dsa_tagger_find("edsa");
+	struct tp_vlan_conf vc;
+	struct tp_dsa_stats ds = { 0 };
+	struct tp_vlan_stats vs = { 0 };
+	struct rte_mbuf *drops[BURST];
+	struct run r = { 0 };
 
-	for (int r = 0; r < ROUNDS; r++) {
-		struct tp_pipeline_conf c;
-		struct tp_pipeline *pl = NULL;
-		struct rte_mbuf *out[2 * BURST];
-		uint64_t cyc = 0, nout = 0, t0;
-		char err[256];
-		uint16_t n;
+	tp_vlan_conf_init(&vc);
+	for (unsigned int at = 0; at < nframes; at += BURST) {
+		uint64_t t0;
+		uint16_t k;
 
-		tp_pipeline_conf_init(&c);
-		c.port[0].enabled = true;
-		snprintf(c.port[0].tagger, sizeof(c.port[0].tagger), "edsa");
-		c.gro.mode = TP_GRO_AGE;
-		c.gro.age_usec = 1000000;
-		c.gro.max_flows = 2048;
-		if (tp_pipeline_create(&c, &pl, err, sizeof(err)) != 0) {
-			fprintf(stderr, "bench: %s\n", err);
-			exit(1);
-		}
-		fill(RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD, false);
-		for (unsigned int at = 0; at < NFRAMES; at += BURST) {
-			memcpy(out, in + at, BURST * sizeof(*out));
-			t0 = rte_rdtsc_precise();
-			n = tp_pipeline_rx_burst(pl, 0, 0, out, BURST);
-			cyc += rte_rdtsc_precise() - t0;
-			nout += n;
-			rte_pktmbuf_free_bulk(out, n);
-		}
-		do {
-			t0 = rte_rdtsc_precise();
-			n = tp_pipeline_flush(pl, true, out, BURST);
-			cyc += rte_rdtsc_precise() - t0;
-			nout += n;
-			rte_pktmbuf_free_bulk(out, n);
-		} while (n > 0);
-		if ((double)cyc / NFRAMES < best.cpp) {
-			best.cpp = (double)cyc / NFRAMES;
-			best.out_per_in = (double)nout / NFRAMES;
-		}
-		tp_pipeline_destroy(pl);
+		fill(false, at);
+		warm(in + at, BURST);
+		t0 = rte_rdtsc_precise();
+		k = tp_dsa_strip_burst(t, in + at, BURST, NULL, drops, &ds);
+		if (qinq)
+			k = tp_vlan_strip_burst(&vc, in + at, k, drops, &vs);
+		r.cycles += rte_rdtsc_precise() - t0;
+		r.out += k;
+		rte_pktmbuf_free_bulk(in + at, BURST);
 	}
-	return best;
+	return r;
 }
 
-/* Table sized for the flows of the run, 32 items per flow; flushed after
- * every burst as dpdk-testpmd does by default. */
-static struct result
+static struct run
 run_dpdk_ctx(unsigned int flows)
 {
-	struct result best = { .cpp = 1e18 };
 	struct rte_gro_param p = {
 		.gro_types = RTE_GRO_TCP_IPV4,
-		.max_flow_num = (uint16_t)flows,
-		.max_item_per_flow = 32,
+		.max_flow_num = (uint16_t)(2 * flows),
+		.max_item_per_flow = 4,
 		.socket_id = 0,
 	};
-	uint64_t timeout = rte_get_tsc_hz() / 100; /* 10 ms */
+	void *ctx = rte_gro_ctx_create(&p);
+	struct rte_mbuf *out[BURST];
+	struct run r = { 0 };
+	uint64_t t0;
+	uint16_t n;
 
-	for (int r = 0; r < ROUNDS; r++) {
-		void *ctx = rte_gro_ctx_create(&p);
-		struct rte_mbuf *out[BURST];
-		uint64_t cyc = 0, nout = 0, t0;
-		uint16_t n;
-
-		if (ctx == NULL) {
-			fprintf(stderr, "bench: rte_gro_ctx_create failed\n");
-			exit(1);
-		}
-		fill(0, true);
-		for (unsigned int at = 0; at < NFRAMES; at += BURST) {
-			t0 = rte_rdtsc_precise();
-			n = rte_gro_reassemble(in + at, BURST, ctx);
-			cyc += rte_rdtsc_precise() - t0;
-			nout += n;
-			rte_pktmbuf_free_bulk(in + at, n);
-			t0 = rte_rdtsc_precise();
-			n = rte_gro_timeout_flush(ctx, timeout, RTE_GRO_TCP_IPV4, out, BURST);
-			cyc += rte_rdtsc_precise() - t0;
-			nout += n;
-			rte_pktmbuf_free_bulk(out, n);
-		}
+	if (ctx == NULL) {
+		fprintf(stderr, "bench: rte_gro_ctx_create failed\n");
+		exit(1);
+	}
+	for (unsigned int at = 0, b = 0; at < nframes; at += BURST) {
+		fill(true, at);
+		t0 = rte_rdtsc_precise();
+		n = rte_gro_reassemble(in + at, BURST, ctx);
+		r.cycles += rte_rdtsc_precise() - t0;
+		r.out += n;
+		rte_pktmbuf_free_bulk(in + at, n);
+		if (++b % flush_every != 0)
+			continue;
 		do {
 			t0 = rte_rdtsc_precise();
 			n = rte_gro_timeout_flush(ctx, 0, RTE_GRO_TCP_IPV4, out, BURST);
-			cyc += rte_rdtsc_precise() - t0;
-			nout += n;
+			r.cycles += rte_rdtsc_precise() - t0;
+			r.out += n;
 			rte_pktmbuf_free_bulk(out, n);
 		} while (n > 0);
-		rte_gro_ctx_destroy(ctx);
-		if ((double)cyc / NFRAMES < best.cpp) {
-			best.cpp = (double)cyc / NFRAMES;
-			best.out_per_in = (double)nout / NFRAMES;
-		}
 	}
-	return best;
+	rte_gro_ctx_destroy(ctx);
+	return r;
 }
 
-static struct result
-run_dpdk(void)
+static struct run
+run_dpdk_burst(void)
 {
-	struct result best = { .cpp = 1e18 };
 	struct rte_gro_param p = {
 		.gro_types = RTE_GRO_TCP_IPV4,
 		.max_flow_num = BURST,
 		.max_item_per_flow = RTE_GRO_MAX_BURST_ITEM_NUM / BURST,
 	};
+	struct run r = { 0 };
 
-	for (int r = 0; r < ROUNDS; r++) {
-		uint64_t cyc = 0, nout = 0;
+	for (unsigned int at = 0; at < nframes; at += BURST) {
+		uint64_t t0;
+		uint16_t n;
 
-		fill(0, true);
-		for (unsigned int at = 0; at < NFRAMES; at += BURST) {
-			uint64_t t0 = rte_rdtsc_precise();
-			uint16_t n = rte_gro_reassemble_burst(in + at, BURST, &p);
+		fill(true, at);
+		t0 = rte_rdtsc_precise();
+		n = rte_gro_reassemble_burst(in + at, BURST, &p);
 
-			cyc += rte_rdtsc_precise() - t0;
-			nout += n;
-			rte_pktmbuf_free_bulk(in + at, n);
-		}
-		if ((double)cyc / NFRAMES < best.cpp) {
-			best.cpp = (double)cyc / NFRAMES;
-			best.out_per_in = (double)nout / NFRAMES;
-		}
+		r.cycles += rte_rdtsc_precise() - t0;
+		r.out += n;
+		rte_pktmbuf_free_bulk(in + at, n);
 	}
-	return best;
+	return r;
 }
 
-static void
-row(const char *what, unsigned int flows, const struct result *r, bool stages)
+/* The pipeline; age: GRO age mode flushed every flush_every bursts, else
+ * burst mode. */
+static struct run
+run_pipeline(unsigned int flows, bool age, bool stage_cycles)
 {
+	struct tp_pipeline_conf c;
+	struct tp_pipeline_stats st;
+	struct tp_pipeline *pl = NULL;
+	struct rte_mbuf *out[2 * BURST];
+	struct run r = { 0 };
+	char err[256];
+	uint64_t t0;
+	uint16_t n;
+
+	tp_pipeline_conf_init(&c);
+	c.port[0].enabled = true;
+	snprintf(c.port[0].tagger, sizeof(c.port[0].tagger), "edsa");
+	c.gro.max_flows = 2 * flows;
+	if (age) {
+		c.gro.mode = TP_GRO_AGE;
+		c.gro.age_usec = 1000000;
+	}
+	c.prog_spec = "pass";
+	c.stage_cycles = stage_cycles;
+	c.max_burst = BURST;
+	if (tp_pipeline_create(&c, &pl, err, sizeof(err)) != 0) {
+		fprintf(stderr, "bench: %s\n", err);
+		exit(1);
+	}
+	for (unsigned int at = 0, b = 0; at < nframes; at += BURST) {
+		fill(false, at);
+		memcpy(out, in + at, BURST * sizeof(*out));
+		t0 = rte_rdtsc_precise();
+		n = tp_pipeline_rx_burst(pl, 0, 0, out, BURST);
+		r.cycles += rte_rdtsc_precise() - t0;
+		r.out += n;
+		rte_pktmbuf_free_bulk(out, n);
+		if (!age || ++b % flush_every != 0)
+			continue;
+		do {
+			t0 = rte_rdtsc_precise();
+			n = tp_pipeline_flush(pl, true, out, 2 * BURST);
+			r.cycles += rte_rdtsc_precise() - t0;
+			r.out += n;
+			rte_pktmbuf_free_bulk(out, n);
+		} while (n > 0);
+	}
+	tp_pipeline_stats_get(pl, &st);
+	if (st.pass != nframes || st.held_in_gro != 0)
+		fprintf(stderr, "bench: pass %" PRIu64 " held %" PRIu64 ", %u in\n",
+			st.pass, st.held_in_gro, nframes);
+	for (int s = 0; s < TP_STAGE_MAX; s++)
+		r.stage[s] = st.stage[s].cycles;
+	tp_pipeline_destroy(pl);
+	return r;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median, min and max of v[0..n), n >= 1 (sorts v). */
+struct spread {
+	double med, min, max;
+};
+
+static struct spread
+spread_of(double *v, int n)
+{
+	struct spread s;
+
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	s.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	s.min = v[0];
+	s.max = v[n - 1];
+	return s;
+}
+
+enum bench_case {
+	C_DSA, C_DSA_QINQ, C_DPDK_CTX, C_PIPE, C_PIPE_ST, C_DPDK_BURST, C_PIPE_BURST,
+	C_MAX
+};
+
+static const char *const case_name[C_MAX] = {
+	"dsa", "dsa+qinq", "dpdk-ctx", "pipeline", "pipeline/st", "dpdk-burst",
+	"pipeline-brst",
+};
+
+static struct run
+run_case(enum bench_case c, unsigned int flows)
+{
+	switch (c) {
+	case C_DSA: return run_strip(false);
+	case C_DSA_QINQ: return run_strip(true);
+	case C_DPDK_CTX: return run_dpdk_ctx(flows);
+	case C_PIPE: return run_pipeline(flows, true, false);
+	case C_PIPE_ST: return run_pipeline(flows, true, true);
+	case C_DPDK_BURST: return run_dpdk_burst();
+	default: return run_pipeline(flows, false, false);
+	}
+}
+
+/* Runs the case reps times; prints its row; returns the median cyc/pkt. */
+static double
+bench(enum bench_case c, unsigned int flows)
+{
+	double cpp[MAX_REPS], st[TP_STAGE_MAX][MAX_REPS];
+	double ratio = 0;
+	struct spread s;
+
+	for (int r = 0; r < reps; r++) {
+		struct run x = run_case(c, flows);
+
+		cpp[r] = (double)x.cycles / nframes;
+		ratio = x.out ? (double)nframes / (double)x.out : 0;
+		for (int k = 0; k < TP_STAGE_MAX; k++)
+			st[k][r] = (double)x.stage[k] / nframes;
+	}
 	if (tp_test_pool_in_use(mp) != 0)
-		fprintf(stderr, "bench: %s: %u mbufs not back in the pool\n", what,
-			tp_test_pool_in_use(mp));
-	printf("%-36s %5u  %8.1f  %6.3f", what, flows, r->cpp, r->out_per_in);
-	if (stages)
-		printf("   dsa %.1f vlan %.1f gro %.1f verdict %.1f actions %.1f",
-		       r->stage[TP_STAGE_DSA], r->stage[TP_STAGE_VLAN],
-		       r->stage[TP_STAGE_GRO], r->stage[TP_STAGE_VERDICT],
-		       r->stage[TP_STAGE_ACTIONS]);
+		fprintf(stderr, "bench: %s: %u mbufs not back in the pool\n",
+			case_name[c], tp_test_pool_in_use(mp));
+	s = spread_of(cpp, reps);
+	printf("%-13s %5u %6u %9.1f  [%7.1f - %7.1f] %7.2f", case_name[c], flows,
+	       c == C_DPDK_CTX || c == C_PIPE || c == C_PIPE_ST ? flush_every : 1,
+	       s.med, s.min, s.max, c == C_DSA || c == C_DSA_QINQ ? 0.0 : ratio);
+	if (c == C_PIPE_ST)
+		for (int k = 0; k < TP_STAGE_MAX; k++)
+			printf("  %s %.1f", tp_stage_name((unsigned int)k),
+			       spread_of(st[k], reps).med);
 	printf("\n");
+	return s.med;
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
-	static const unsigned int flows[] = { 1, 1024 };
-	char rules[] = "/tmp/tp_bench_acl_XXXXXX", spec[64];
-	int fd;
-	FILE *f;
+	static const unsigned int all_flows[] = { 1, 32, 256, 1024 };
+	unsigned int one_flows = 0;
+	int one_case = -1, opt;
 
+	while ((opt = getopt(argc, argv, "f:c:r:")) != -1) {
+		if (opt == 'f') {
+			one_flows = (unsigned int)atoi(optarg);
+			if (one_flows < 1 || one_flows > 1024)
+				return fprintf(stderr, "bench: -f %s: 1..1024\n", optarg), 2;
+		} else if (opt == 'c') {
+			for (int c = 0; c < C_MAX; c++)
+				if (strcmp(optarg, case_name[c]) == 0)
+					one_case = c;
+			if (one_case < 0)
+				return fprintf(stderr, "bench: -c %s: unknown case\n", optarg), 2;
+		} else if (opt == 'r') {
+			reps = atoi(optarg);
+			if (reps < 1 || reps > MAX_REPS)
+				return fprintf(stderr, "bench: -r %s: 1..%d\n", optarg, MAX_REPS), 2;
+		} else {
+			return fprintf(stderr, "usage: %s [-f FLOWS] [-c CASE] [-r REPS]\n",
+				       argv[0]), 2;
+		}
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	tp_test_eal_init(NULL);
-	mp = tp_test_pool_create("bench", NFRAMES + 4 * BURST, 0);
-	/* 8 rules that do not match the traffic, then the default: every
-	 * packet walks the whole list. */
-	fd = mkstemp(rules);
-	if (fd < 0)
-		return 1;
-	f = fdopen(fd, "w");
-	for (int i = 0; i < 8; i++)
-		fprintf(f, "drop tcp 172.16.%d.0/24 any any %d\n", i, 22 + i);
-	fprintf(f, "default pass\n");
-	fclose(f);
-	snprintf(spec, sizeof(spec), "acl:%s", rules);
+	mp = tp_test_pool_create("bench", MAX_FRAMES + 4 * BURST, 0);
 
-	printf("bench_pipeline: TSC cycles per input frame (best of %d), burst %d, "
-	       "%d frames, TSC %" PRIu64 " Hz\n", ROUNDS, BURST, NFRAMES, rte_get_tsc_hz());
-	printf("%-36s %5s  %8s  %6s   %s\n", "case", "flows", "cyc/pkt", "out/in",
-	       "per stage (cyc/pkt)");
-	for (unsigned int i = 0; i < RTE_DIM(flows); i++) {
-		struct result r;
+	printf("bench_pipeline: TSC cycles per input frame, median [min - max] of %d "
+	       "repetitions; burst %d, TSC %" PRIu64 " Hz\n"
+	       "  dpdk-ctx: max_flow_num 2 x flows, max_item_per_flow 4, full flush "
+	       "every K bursts; the pipeline flushes at the same points\n",
+	       reps, BURST, rte_get_tsc_hz());
+	printf("%-13s %5s %6s %9s  %19s %7s\n", "case", "flows", "K", "cyc/pkt",
+	       "spread", "in/out");
+	for (unsigned int i = 0; i < RTE_DIM(all_flows); i++) {
+		unsigned int f = one_flows ? one_flows : all_flows[i];
+		double dpdk = 0, pipe = 0;
 
-		make_frames(flows[i]);
-		r = run_dpdk();
-		row("dpdk librte_gro alone", flows[i], &r, false);
-		r = run_pipeline("pass", true);
-		row("pipeline edsa+qinq+gro+pass csum good", flows[i], &r, true);
-		r = run_pipeline(spec, true);
-		row("pipeline edsa+qinq+gro+acl csum good", flows[i], &r, true);
-		r = run_pipeline("pass", false);
-		row("pipeline edsa+qinq+gro+pass csum sw", flows[i], &r, true);
-		r = run_dpdk_ctx(flows[i]);
-		row("dpdk librte_gro ctx, across bursts", flows[i], &r, false);
-		r = run_pipeline_age();
-		row("pipeline gro age 1s + pass, good", flows[i], &r, false);
+		make_frames(f);
+		for (int c = 0; c < C_MAX; c++) {
+			double v;
+
+			if (one_case >= 0 && c != one_case)
+				continue;
+			/* The untag stages do not depend on the flow count. */
+			if ((c == C_DSA || c == C_DSA_QINQ) && i > 0 && one_flows == 0)
+				continue;
+			v = bench((enum bench_case)c, f);
+			if (c == C_DPDK_CTX)
+				dpdk = v;
+			else if (c == C_PIPE)
+				pipe = v;
+		}
+		if (dpdk > 0 && pipe > 0)
+			printf("  %u flows: pipeline / librte_gro alone = %.2fx\n", f,
+			       pipe / dpdk);
+		if (one_flows)
+			break;
 	}
-	unlink(rules);
-	for (unsigned int i = 0; i < NFRAMES; i++)
-		free(frame[i]);
+	for (unsigned int i = 0; i < MAX_FRAMES; i++) {
+		free(frame[0][i]);
+		free(frame[1][i]);
+	}
 	return 0;
 }

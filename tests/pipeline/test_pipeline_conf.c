@@ -2,7 +2,7 @@
 /*
  * Configuration: every bad value is refused with -EINVAL and a message
  * naming it; the option parsers; program registry; counters reset;
- * telemetry registration.
+ * telemetry registration; max_burst and stage timing.
  */
 #include "pl_test.h"
 
@@ -104,7 +104,14 @@ e_vlan_policy(struct tp_pipeline_conf *c)
 	c->port[0].vlan = (enum tp_vlan_policy)9;
 }
 
+static void
+e_max_burst(struct tp_pipeline_conf *c)
+{
+	c->max_burst = TP_PIPELINE_MAX_BURST + 1;
+}
+
 static const struct conf_case cases[] = {
+	{ "max_burst", e_max_burst, "max_burst: bad value 257 (0..256)" },
 	{ "tagger", e_tagger, "port 2: unknown tagger 'edsa2' (known: " },
 	{ "tso+trailer", e_tso_trailer, "port 0: TSO with tail tagger 'trailer'" },
 	{ "caps", e_caps, "port 0: bad tx_caps 0x80" },
@@ -263,6 +270,67 @@ test_shared_prog_and_reset(void **state)
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 }
 
+/* conf.max_burst: frames beyond it are burst_too_large drops, the rest
+ * come back as PASS in order; conf.stage_cycles: cycles stay 0 without it,
+ * every stage is still counted. */
+static void
+test_max_burst_and_timing(void **state)
+{
+	unsigned int start = tp_test_pool_in_use(mp);
+	struct tp_pipeline_conf c;
+	struct tp_pipeline_stats st;
+	struct tp_pipeline *pl;
+	struct rte_mbuf *m[12], *sent[6];
+	struct pl_spec s;
+	uint16_t r;
+
+	(void)state;
+	tp_pipeline_conf_init(&c);
+	c.port[0].enabled = true;
+	c.gro.mode = TP_GRO_OFF;
+	c.max_burst = 4;
+	pl = pl_make(&c);
+	pl_default_spec(&s);
+	for (int i = 0; i < 6; i++) {
+		s.sport = (uint16_t)(1000 + i);
+		m[i] = sent[i] = pl_mbuf(mp, &s);
+	}
+	r = tp_pipeline_rx_burst(pl, 0, 0, m, 6);
+	assert_int_equal(r, 4);
+	for (int i = 0; i < 4; i++)
+		assert_ptr_equal(m[i], sent[i]);
+	tp_pipeline_stats_get(pl, &st);
+	assert_int_equal(st.rx, 6);
+	assert_int_equal(st.pass, 4);
+	assert_int_equal(st.drop, 2);
+	assert_int_equal(st.drop_reason[TP_DROP_BURST_TOO_LARGE], 2);
+	assert_int_equal(st.stage[TP_STAGE_DSA].calls, 1);
+	assert_int_equal(st.stage[TP_STAGE_DSA].in, 4);
+	assert_int_equal(st.stage[TP_STAGE_ACTIONS].in, 4);
+	for (int k = 0; k < TP_STAGE_MAX; k++)
+		assert_int_equal(st.stage[k].cycles, 0);
+	pl_assert_conservation(pl);
+	rte_pktmbuf_free_bulk(m, r);
+	tp_pipeline_destroy(pl);
+
+	c.stage_cycles = true;
+	c.gro.mode = TP_GRO_BURST;
+	pl = pl_make(&c);
+	for (int i = 0; i < 4; i++) {
+		s.sport = (uint16_t)(2000 + i);
+		m[i] = pl_mbuf(mp, &s);
+	}
+	r = tp_pipeline_rx_burst(pl, 0, 0, m, 4);
+	assert_int_equal(r, 4);
+	tp_pipeline_stats_get(pl, &st);
+	assert_int_equal(st.pass, 4);
+	assert_int_equal(st.stage[TP_STAGE_GRO].in, 4);
+	assert_true(st.stage[TP_STAGE_DSA].cycles + st.stage[TP_STAGE_GRO].cycles > 0);
+	rte_pktmbuf_free_bulk(m, r);
+	tp_pipeline_destroy(pl);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+}
+
 int
 main(void)
 {
@@ -271,6 +339,7 @@ main(void)
 		cmocka_unit_test_setup(test_parsers, setup),
 		cmocka_unit_test_setup(test_registry, setup),
 		cmocka_unit_test_setup(test_shared_prog_and_reset, setup),
+		cmocka_unit_test_setup(test_max_burst_and_timing, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
