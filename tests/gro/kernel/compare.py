@@ -155,10 +155,95 @@ def compare_frames(k, t):
     return diffs
 
 
+def order_key(f):
+    """A frame without its TCP checksum field (a seed in aggregates)."""
+    return f.raw[:f.l4 + 16] + f.raw[f.l4 + 18:] if f.tcp is not None else f.raw
+
+
 def classify(kernel, tagpipe):
     """'order' when the same frames come out in another order, else 'merge'."""
-    key = lambda fs: sorted(f.raw[:f.l4 + 16] + f.raw[f.l4 + 18:] if f.tcp is not None else f.raw for f in fs)
-    return "order" if key(kernel) == key(tagpipe) else "merge"
+    return "order" if sorted(map(order_key, kernel)) == sorted(map(order_key, tagpipe)) else "merge"
+
+
+def flow_of(f):
+    """The kernel's flow identity: addresses, ports and, for IPv6, the flow
+    label (ipv6_gro_receive(), net/ipv6/ip6_offload.c, takes a different
+    label for a different flow; MAC headers are all equal here)."""
+    return (f.fields.get("ip.addrs", f.fields.get("ip6.addrs")), f.fields.get("ip6.fl"),
+            f.fields.get("tcp.ports"))
+
+
+def input_map(inputs, outputs):
+    """For each output frame, the indices of the input frames it holds: the
+    very same bytes, or else a chain of the flow's unused inputs that starts
+    at its sequence number and covers its payload."""
+    used, res = set(), []
+    for o in outputs:
+        same = [i for i, f in enumerate(inputs) if i not in used and f.raw == o.raw]
+        if same or o.tcp is None:
+            res.append(same[:1])
+            used.update(same[:1])
+            continue
+        chain, seq, left = [], o.fields["tcp.seq"], o.fields["payload.len"]
+        while left > 0:
+            nxt = next((i for i, f in enumerate(inputs) if i not in used and f.tcp is not None
+                        and flow_of(f) == flow_of(o) and f.fields["tcp.seq"] == seq
+                        and 0 < f.fields["payload.len"] <= left), None)
+            if nxt is None:
+                break
+            chain.append(nxt)
+            used.add(nxt)
+            seq = (seq + inputs[nxt].fields["payload.len"]) & 0xFFFFFFFF
+            left -= inputs[nxt].fields["payload.len"]
+        res.append(chain)
+    return res
+
+
+def describe_inputs(idx, labels):
+    if not idx:
+        return "inputs ?"
+    kinds = sorted(set(labels[i].split(" ", 2)[2] for i in idx))
+    return "input%s #%s (%s, %s)" % ("s" if len(idx) > 1 else "", ",".join(map(str, idx)),
+                                     labels[idx[0]].rsplit(" ", 1)[0] if labels[idx[0]].count(" ") >= 2
+                                     else labels[idx[0]], "+".join(kinds))
+
+
+def splits(kmap, tmap, inputs, labels):
+    """Aggregates of the kernel that tagpipe delivers in pieces (or the
+    reverse), each with the same-flow input frames that arrived in between."""
+    ks, ts = set(map(tuple, kmap)), set(map(tuple, tmap))
+    out = []
+    for whole_set, part_set, who in ((ks - ts, ts - ks, "kernel"), (ts - ks, ks - ts, "tagpipe")):
+        other = "tagpipe" if who == "kernel" else "kernel"
+        for g in sorted(whole_set):
+            parts = [p for p in part_set if p and set(p) <= set(g)]
+            if len(parts) < 2 or sorted(sum(parts, ())) != sorted(g):
+                continue
+            between = [i for i in range(min(g), max(g)) if i not in g
+                       and flow_of(inputs[i]) == flow_of(inputs[g[0]])]
+            out.append(("%s merges inputs #%s into one frame, %s delivers %s; same-flow inputs in "
+                        "between: %s" % (who, ",".join(map(str, g)), other,
+                                         " + ".join("#" + ",".join(map(str, p)) for p in sorted(parts)),
+                                         ", ".join("#%d %s" % (i, labels[i].split(" ", 2)[2]) for i in between)
+                                         or "none"),
+                        [labels[i].split(" ", 2)[2] for i in between]))
+    return out
+
+
+def overtakes(kf, tf, kmap, labels):
+    """Pairs (a, b) of kernel frame indices where the kernel delivers a
+    before b and tagpipe delivers b before a; only meaningful for 'order'."""
+    pos, taken = [], set()
+    for f in kf:
+        j = next(j for j, g in enumerate(tf) if j not in taken and order_key(g) == order_key(f))
+        taken.add(j)
+        pos.append(j)
+    pairs = []
+    for a in range(len(kf)):
+        for b in range(a + 1, len(kf)):
+            if pos[a] > pos[b]:
+                pairs.append((a, b))
+    return pairs
 
 
 def replay_has(replay, option):
@@ -203,12 +288,12 @@ def main():
 
     work = a.save or tempfile.mkdtemp(prefix="tp_kgro_")
     os.makedirs(work, exist_ok=True)
-    identical, differ, kinds = 0, [], {}
+    identical, differ, kinds, overtakers, across = 0, [], {}, {}, {}
     try:
         with kernel_gro.KernelGro() as oracle:
             for i in range(a.count):
                 name = "seq_%03d" % i
-                frames, desc = gen_sequences.sequence(a.seed, i)
+                frames, desc, labels = gen_sequences.sequence(a.seed, i)
                 pin = os.path.join(work, name + ".pcap")
                 tpgen.write_pcap(pin, frames)
                 kout = oracle.run(frames)
@@ -233,15 +318,39 @@ def main():
                 kind = classify(kf, tf) if len(kf) == len(tf) else "merge"
                 kinds[kind] = kinds.get(kind, 0) + 1
                 differ.append(name)
+                inf = [Frame(f) for f in frames]
+                kmap, tmap = input_map(inf, kf), input_map(inf, tf)
                 print("%s (%d frames in; %s) differs [%s]:" % (name, len(frames), "; ".join(desc), kind))
-                for ln in lines[:12]:
+                if kind == "order":
+                    other = 0
+                    for x, y in overtakes(kf, tf, kmap, labels):
+                        if flow_of(kf[x]) != flow_of(kf[y]):
+                            # A consequence, not a cause: the aggregate tagpipe
+                            # completed early also went out ahead of other
+                            # flows' frames that the kernel delivers first.
+                            other += 1
+                            continue
+                        lx = labels[kmap[x][0]] if kmap[x] else "? ?"
+                        why = lx.split(" ", 2)[2] if lx.count(" ") >= 2 else lx
+                        overtakers[why] = overtakers.get(why, 0) + 1
+                        print("  kernel delivers %s before %s of the same flow; tagpipe the other way round"
+                              % (describe_inputs(kmap[x], labels), describe_inputs(kmap[y], labels)))
+                    if other:
+                        print("  and %d pairs of frames of different flows in the other order as a consequence"
+                              % other)
+                for ln in lines[:12 if a.verbose else 4]:
                     print("  " + ln)
-                if len(lines) > 12:
-                    print("  ... %d more" % (len(lines) - 12))
+                if len(lines) > (12 if a.verbose else 4):
+                    print("  ... %d more frame differences" % (len(lines) - (12 if a.verbose else 4)))
+                if kind == "merge":
+                    for text, between in splits(kmap, tmap, inf, labels):
+                        print("  " + text)
+                        for b in set(between):
+                            across[b] = across.get(b, 0) + 1
                 if a.verbose:
                     for j in range(max(len(kf), len(tf))):
-                        ks = kf[j].summary() if j < len(kf) else "-"
-                        ts = tf[j].summary() if j < len(tf) else "-"
+                        ks = "%s <- %s" % (kf[j].summary(), describe_inputs(kmap[j], labels)) if j < len(kf) else "-"
+                        ts = "%s <- %s" % (tf[j].summary(), describe_inputs(tmap[j], labels)) if j < len(tf) else "-"
                         print("  %2d kernel:  %s\n     tagpipe: %s" % (j, ks, ts))
     except kernel_gro.SetupError as e:
         print("SKIP: %s" % e)
@@ -252,6 +361,12 @@ def main():
     print("%d sequences, %d identical, %d differ%s" % (
         a.count, identical, len(differ),
         "" if not differ else " (%s)" % ", ".join("%d %s" % (v, k) for k, v in sorted(kinds.items()))))
+    if overtakers:
+        print("same-flow frames the kernel delivers ahead of a held aggregate, by the input step that made them: %s"
+              % ", ".join("%s %d" % kv for kv in sorted(overtakers.items(), key=lambda kv: -kv[1])))
+    if across:
+        print("aggregates merged by one side only, by the kind of same-flow input between the pieces: %s"
+              % ", ".join("%s %d" % kv for kv in sorted(across.items(), key=lambda kv: -kv[1])))
     print("tagpipe order: %s" % (order or "default"))
     return 0 if not differ else 1
 

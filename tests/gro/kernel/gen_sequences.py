@@ -16,7 +16,10 @@ in-order full-size segments, pure ACKs between them, PSH, FIN, CWR,
 out-of-order pairs, retransmits, a timestamp option that changes, ACK number
 and window changes, short (< MSS) segments, IPv4 ID policies (incrementing;
 DF with a fixed ID; fixed ID without DF; jumps), TTL/TOS and IPv6 hop limit /
-flow label changes, bad TCP and IPv4 header checksums, IPv4 options.
+flow label changes, bad TCP and IPv4 header checksums, IPv4 options, and
+copies of the latest segment with a bad TCP checksum or IPv4 options (they
+take no sequence space, so GRO may still append the next segment to what
+it held before them).
 """
 import argparse
 import os
@@ -38,15 +41,16 @@ KINDS = {
     "data": 60, "pure_ack": 6, "psh": 4, "ooo": 4, "retransmit": 4, "ts_change": 4,
     "ack_change": 3, "window_change": 3, "short": 4, "ipid_jump": 3, "bad_tcp_csum": 3,
     "bad_ip_csum": 2, "ip_options": 2, "ttl_change": 2, "tos_change": 1,
-    "cwr": 1, "flow_label_change": 2, "hlim_change": 2,
+    "cwr": 1, "flow_label_change": 2, "hlim_change": 2, "dup_bad_tcp_csum": 3, "dup_ip_options": 2,
 }
-V4_ONLY = {"ipid_jump", "bad_ip_csum", "ip_options", "ttl_change", "tos_change"}
+V4_ONLY = {"ipid_jump", "bad_ip_csum", "ip_options", "ttl_change", "tos_change", "dup_ip_options"}
 V6_ONLY = {"flow_label_change", "hlim_change"}
 ID_POLICIES = ("increment", "fixed_df", "fixed_no_df", "increment_df")
 
 
 class Flow:
     def __init__(self, rng, idx):
+        self.idx = idx
         self.v6 = rng.random() < 0.4
         self.sport, self.dport = 40000 + rng.randrange(20000), (80, 443, 5201, 8080)[idx % 4]
         if self.v6:
@@ -101,22 +105,36 @@ def flow_frames(rng, f, n):
     while len(out) < n - fin:
         kinds = [k for k in KINDS if not ((k in V4_ONLY and f.v6) or (k in V6_ONLY and not f.v6))]
         k = rng.choices(kinds, [KINDS[x] for x in kinds])[0]
-        if (k == "retransmit" and not f.sent) or (k == "ooo" and len(out) + 2 > n - fin) \
+        if (k in ("retransmit", "dup_bad_tcp_csum", "dup_ip_options") and not f.sent) or (k == "ooo" and len(out) + 2 > n - fin) \
                 or (k == "ts_change" and not f.ts):
             k = "data"
         f.kinds.append(k)
         if k == "pure_ack":
             f.ack = (f.ack + rng.choice((0, 1448, 2896))) & 0xFFFFFFFF
-            out.append(f.frame(0))
+            out.append((f.frame(0), k))
+            continue
+        if k == "dup_bad_tcp_csum":
+            # A copy of the latest segment that GRO must not merge and that
+            # takes no new sequence space: the next in-order segment can
+            # still join the aggregate held before it.
+            fr = bytearray(f.sent[-1])
+            corrupt_tcp_csum(fr, f.v6)
+            out.append((fr, k))
+            continue
+        if k == "dup_ip_options":
+            p = Ether(f.sent[-1])
+            p[IP].options = [IPOption_Router_Alert()]
+            del p[IP].ihl, p[IP].len, p[IP].chksum, p[TCP].chksum
+            out.append((bytearray(bytes(p)), k))
             continue
         if k == "retransmit":
-            out.append(bytearray(rng.choice(f.sent[-4:])))
+            out.append((bytearray(rng.choice(f.sent[-4:])), k))
             continue
         if k == "ooo":
             a = f.frame(f.mss, seq=(f.seq + f.mss) & 0xFFFFFFFF)
             b = f.frame(f.mss)
             f.seq = (f.seq + 2 * f.mss) & 0xFFFFFFFF
-            out += [a, b]
+            out += [(a, "ooo_later_first"), (b, "ooo_earlier_second")]
             f.sent += [bytes(a), bytes(b)]
             continue
         if k == "ts_change":
@@ -145,13 +163,13 @@ def flow_frames(rng, f, n):
         elif k == "bad_ip_csum":
             corrupt_ip_csum(fr)
         f.seq = (f.seq + size) & 0xFFFFFFFF
-        out.append(fr)
+        out.append((fr, k))
         f.sent.append(bytes(fr))
     if fin:
         # The flow ends with a data segment carrying FIN.
         f.kinds.append("fin")
-        out.append(f.frame(rng.randrange(1, f.mss + 1), flags="FA"))
-    return out
+        out.append((f.frame(rng.randrange(1, f.mss + 1), flags="FA"), "fin"))
+    return [(bytes(fr), "flow %d %s" % (f.idx, k)) for fr, k in out]
 
 
 def interleave(rng, lists):
@@ -168,19 +186,20 @@ def interleave(rng, lists):
 
 
 def sequence(seed, idx):
-    """(frames, description) of sequence idx."""
+    """(frames, description, labels) of sequence idx: labels[i] names the
+    flow and the step kind that made frames[i]."""
     rng = random.Random("%d/%d" % (seed, idx))
     nflows = rng.choice((1, 1, 2, 3, 4))
     total = rng.randint(8, MAX_FRAMES)
     flows = [Flow(rng, i) for i in range(nflows)]
     shares = [total // nflows + (1 if i < total % nflows else 0) for i in range(nflows)]
-    frames = interleave(rng, [flow_frames(rng, f, n) for f, n in zip(flows, shares)])
+    items = interleave(rng, [flow_frames(rng, f, n) for f, n in zip(flows, shares)])
     desc = []
     for i, f in enumerate(flows):
         ip = "ipv6" if f.v6 else "ipv4 id=%s" % f.id_policy
         desc.append("flow %d: %s mss=%d ts=%s: %s" % (i, ip, f.mss, "yes" if f.ts else "no",
                                                      " ".join(f.kinds)))
-    return [bytes(x) for x in frames], desc
+    return [fr for fr, _ in items], desc, [lb for _, lb in items]
 
 
 def main():
@@ -193,11 +212,13 @@ def main():
         ap.error("--count %d: must be >= 1" % a.count)
     os.makedirs(a.outdir, exist_ok=True)
     for i in range(a.count):
-        frames, desc = sequence(a.seed, i)
+        frames, desc, labels = sequence(a.seed, i)
         base = os.path.join(a.outdir, "seq_%03d" % i)
         tpgen.write_pcap(base + ".pcap", frames)
         with open(base + ".txt", "w") as f:
             f.write("%d frames\n%s\n" % (len(frames), "\n".join(desc)))
+            for j, lb in enumerate(labels):
+                f.write("frame %d: %s\n" % (j, lb))
 
 
 if __name__ == "__main__":
