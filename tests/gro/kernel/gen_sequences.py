@@ -7,8 +7,8 @@ Writes OUTDIR/seq_NNN.pcap (at most 64 frames each: one NAPI poll, see
 kernel_gro.py) and OUTDIR/seq_NNN.txt (what the sequence contains). The bytes
 depend only on --seed and the sequence index.
 
-Each sequence is 1..4 flows (TCP over IPv4 or IPv6, one direction each) whose
-segments are interleaved, with the cases on which Linux GRO decides
+Each sequence is 1..4 flows, or 9..12 (more than one GRO bucket holds), of
+TCP over IPv4 or IPv6 (one direction each) whose segments are interleaved, with the cases on which Linux GRO decides
 differently (net/ipv4/tcp_offload.c tcp_gro_receive(), net/ipv4/af_inet.c
 inet_gro_receive(), net/ipv6/ip6_offload.c ipv6_gro_receive(),
 net/core/gro.c dev_gro_receive()):
@@ -90,8 +90,14 @@ class Flow:
 
 
 def corrupt_tcp_csum(fr, v6):
-    l3 = 14 + (40 if v6 else (fr[14] & 0xF) * 4)
-    fr[l3 + 17] ^= 0x5A  # low byte only: never turns 0x0000 into 0xFFFF
+    """A wrong TCP checksum, also when fr's was wrong already (a copy of a
+    corrupted segment must stay corrupted)."""
+    p = Ether(bytes(fr))
+    del p[TCP].chksum
+    good = Ether(bytes(p))[TCP].chksum
+    l4 = 14 + (40 if v6 else (fr[14] & 0xF) * 4)
+    # low byte only: never turns 0x0000 into 0xFFFF, its ones' complement twin
+    fr[l4 + 16:l4 + 18] = (good ^ 0x5A).to_bytes(2, "big")
 
 
 def corrupt_ip_csum(fr):
@@ -172,10 +178,10 @@ def flow_frames(rng, f, n):
     return [(bytes(fr), "flow %d %s" % (f.idx, k)) for fr, k in out]
 
 
-def interleave(rng, lists):
+def interleave(rng, lists, trains=True):
     """Merge the flows, keeping each flow's order: trains or single frames."""
     out, lists = [], [list(x) for x in lists if x]
-    train = rng.random() < 0.5
+    train = trains and rng.random() < 0.5
     while lists:
         i = rng.randrange(len(lists))
         take = rng.randint(1, 6) if train else 1
@@ -189,11 +195,16 @@ def sequence(seed, idx):
     """(frames, description, labels) of sequence idx: labels[i] names the
     flow and the step kind that made frames[i]."""
     rng = random.Random("%d/%d" % (seed, idx))
-    nflows = rng.choice((1, 1, 2, 3, 4))
-    total = rng.randint(8, MAX_FRAMES)
+    nflows = rng.choice((1, 1, 2, 3, 4, 4, 0, 0))
+    many = nflows == 0
+    if many:
+        # More flows than one GRO bucket holds (MAX_GRO_SKBS 8,
+        # net/core/gro.c): frames without a hash all share bucket 0.
+        nflows = rng.randint(9, 12)
+    total = rng.randint(max(8, 2 * nflows), MAX_FRAMES)
     flows = [Flow(rng, i) for i in range(nflows)]
     shares = [total // nflows + (1 if i < total % nflows else 0) for i in range(nflows)]
-    items = interleave(rng, [flow_frames(rng, f, n) for f, n in zip(flows, shares)])
+    items = interleave(rng, [flow_frames(rng, f, n) for f, n in zip(flows, shares)], trains=not many)
     desc = []
     for i, f in enumerate(flows):
         ip = "ipv6" if f.v6 else "ipv4 id=%s" % f.id_policy

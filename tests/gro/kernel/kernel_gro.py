@@ -52,6 +52,7 @@ import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gen"))
@@ -76,6 +77,10 @@ NAPI_POLL_WEIGHT = 64     # include/linux/netdevice.h; veth polls with it
 MAX_FRAMES = NAPI_POLL_WEIGHT
 
 libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _exit_on_signal(signum, _frame):
+    raise SystemExit(128 + signum)
 
 
 class SetupError(Exception):
@@ -124,7 +129,7 @@ class KernelGro:
     """One namespace pair and veth, reused for many sequences."""
 
     def __init__(self, napi="threaded", flush_timeout_ns=0, defer_hard_irqs=0, cpu=None,
-                 verbose=False):
+                 hold=True):
         tag = "%x" % os.getpid()
         self.ns_tx, self.ns_rx = "tpgro-%s-tx" % tag, "tpgro-%s-rx" % tag
         # "kg" + pid in hex + t/r: at most 9 characters, so that the NAPI
@@ -134,13 +139,18 @@ class KernelGro:
         self.flush_timeout_ns = flush_timeout_ns
         self.defer_hard_irqs = defer_hard_irqs
         self.cpu = cpu if cpu is not None else min(os.sched_getaffinity(0))
-        self.verbose = verbose
+        self.hold = hold  # pin the NAPI kthread behind a SCHED_FIFO sender
         self.tx = self.rx = None
         self.created = []
         self.napi_pid = None
 
     # -- setup / teardown -------------------------------------------------
     def __enter__(self):
+        # meson and CI stop a test with SIGTERM: turn it into SystemExit so
+        # that close() still deletes the namespaces.
+        self._old_term = None
+        if threading.current_thread() is threading.main_thread():
+            self._old_term = signal.signal(signal.SIGTERM, _exit_on_signal)
         try:
             self._setup()
         except BaseException:
@@ -176,7 +186,7 @@ class KernelGro:
         # veth creates its NAPI only when up with GRO on, so only now can it
         # be made threaded (the write fails with EIO before).
         self._write_sys(self.dev_rx, "threaded", 1 if self.napi == "threaded" else 0)
-        if self.napi == "threaded":
+        if self.napi == "threaded" and self.hold:
             self.napi_pid = self._find_napi_thread()
             os.sched_setaffinity(self.napi_pid, {self.cpu})
         self.rx = self._packet_socket(self.ns_rx, self.dev_rx, rx=True)
@@ -241,11 +251,14 @@ class KernelGro:
         for ns in reversed(self.created):
             sh("ip", "netns", "del", ns, check=False)
         self.created = []
+        if getattr(self, "_old_term", None) is not None:
+            signal.signal(signal.SIGTERM, self._old_term)
+            self._old_term = None
 
     # -- one sequence -----------------------------------------------------
     def _send_burst(self, frames):
         """All frames into the veth ring before the receiving NAPI can poll."""
-        if self.napi != "threaded":
+        if self.napi != "threaded" or not self.hold:
             for f in frames:
                 self.tx.send(f)
             return
@@ -322,6 +335,8 @@ def main():
                     help="receiving NAPI context (default threaded: one poll per burst)")
     ap.add_argument("--gro-flush-timeout", type=int, default=0, metavar="NS")
     ap.add_argument("--napi-defer-hard-irqs", type=int, default=0, metavar="N")
+    ap.add_argument("--no-hold", action="store_true",
+                    help="threaded NAPI, but no CPU pinning and no SCHED_FIFO sender (for measurements)")
     ap.add_argument("--repeat", type=int, default=1,
                     help="run each input N times; fail unless all runs agree")
     ap.add_argument("--meta", metavar="FILE", help="JSON lines: input, frame, len, gso_size, segs")
@@ -339,10 +354,9 @@ def main():
         if len(frames) > MAX_FRAMES:
             sys.exit("%s: %d frames, at most %d" % (i, len(frames), MAX_FRAMES))
         inputs.append(frames)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     meta = open(a.meta, "w") if a.meta else None
     try:
-        with KernelGro(a.napi, a.gro_flush_timeout, a.napi_defer_hard_irqs) as k:
+        with KernelGro(a.napi, a.gro_flush_timeout, a.napi_defer_hard_irqs, hold=not a.no_hold) as k:
             rc = 0
             for (i, o), frames in zip(pairs, inputs):
                 first = k.run(frames)
