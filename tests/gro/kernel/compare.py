@@ -230,7 +230,7 @@ def splits(kmap, tmap, inputs, labels):
     return out
 
 
-def overtakes(kf, tf, kmap, labels):
+def overtakes(kf, tf):
     """Pairs (a, b) of kernel frame indices where the kernel delivers a
     before b and tagpipe delivers b before a; only meaningful for 'order'."""
     pos, taken = [], set()
@@ -323,7 +323,7 @@ def main():
                 print("%s (%d frames in; %s) differs [%s]:" % (name, len(frames), "; ".join(desc), kind))
                 if kind == "order":
                     other = 0
-                    for x, y in overtakes(kf, tf, kmap, labels):
+                    for x, y in overtakes(kf, tf):
                         if flow_of(kf[x]) != flow_of(kf[y]):
                             # Mostly a consequence: the aggregate tagpipe
                             # completed early also went out ahead of other

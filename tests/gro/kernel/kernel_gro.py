@@ -43,7 +43,6 @@ does not account for the input exactly, or runs that disagree with --repeat).
 """
 import argparse
 import ctypes
-import errno
 import json
 import os
 import select
@@ -58,7 +57,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gen"))
 import tpgen  # noqa: E402
 
-from scapy.all import Ether, IP, IPv6, TCP  # noqa: E402
+from scapy.all import Ether, TCP  # noqa: E402
 
 SKIP = 77
 
