@@ -111,9 +111,11 @@ tp_pipeline_parse_gro(struct tp_pipeline_gro *gro, const char *s, char *err,
 			g.max_segs = (uint16_t)v;
 		} else if (strcmp(tok, "nocsum") == 0) {
 			g.no_sw_csum = true;
+		} else if (strcmp(tok, "kernel-order") == 0) {
+			g.kernel_order = true;
 		} else {
-			return conf_err(err, errlen, "gro: bad option '%s' (flows=N, segs=N, nocsum)",
-					tok);
+			return conf_err(err, errlen, "gro: bad option '%s' (flows=N, segs=N, nocsum, "
+					"kernel-order)", tok);
 		}
 	}
 	if (first)
@@ -201,6 +203,7 @@ port_setup(struct tp_pipeline *pl, unsigned int p, const struct tp_port_conf *pc
 			.age_tsc = g->mode == TP_GRO_AGE ? tp_gro_usec_to_tsc(g->age_usec) : 0,
 			.no_sw_csum = g->no_sw_csum,
 			.socket_id = pl->conf.socket_id,
+			.order = g->kernel_order ? TP_GRO_ORDER_KERNEL : TP_GRO_ORDER_FLOW,
 		};
 
 		pp->gro_age = g->mode == TP_GRO_AGE;

@@ -145,6 +145,8 @@ struct tp_pipeline_gro {
 	uint32_t max_flows;       /* 0: 1024 (per ingress port) */
 	uint16_t max_segs;        /* 0: no limit but the IP length */
 	bool no_sw_csum;          /* trust UNKNOWN checksums (lib/gro) */
+	bool kernel_order;        /* TP_GRO_ORDER_KERNEL (tp_gro.h): Linux's
+				   * output order; default per-flow order */
 };
 
 enum tp_verdict_hook {

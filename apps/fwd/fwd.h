@@ -95,6 +95,7 @@ struct fwd_gro_conf {
 	uint32_t max_flows;   /* 0: library default */
 	uint32_t max_segs;    /* 0: library default */
 	uint32_t age_usec;    /* 0: merge within a burst; else hold up to this */
+	bool kernel_order;    /* --gro-order kernel (TP_GRO_ORDER_KERNEL) */
 };
 
 /* Everything the command line sets. */

@@ -68,6 +68,8 @@ usage(void)
 	       "  --gro-max-flows N, --gro-max-segs N   GRO limits\n"
 	       "  --gro-age USEC             hold merges across bursts up to USEC (default 0:\n"
 	       "                             within a burst)\n"
+	       "  --gro-order flow|kernel    output order: each flow in arrival order\n"
+	       "                             (default), or exactly the Linux kernel's\n"
 	       "  --gso on|off               re-segment merged packets on egress (default on)\n"
 	       "  --verdict NAME[:ARG]       verdict program (pipeline mode): pass, drop, tx,\n"
 	       "                             redirect:N, by-switch-port, acl:FILE, ...\n"
@@ -147,7 +149,7 @@ enum {
 	OPT_STATS_PERIOD = 256, OPT_FWD_MODE, OPT_TOPOLOGY, OPT_RXQ, OPT_TXQ,
 	OPT_RXD, OPT_TXD, OPT_NB_CORES, OPT_BURST, OPT_NB_MBUFS, OPT_TXPKTS,
 	OPT_ETH_PEER, OPT_PORT_TAGGER, OPT_PORT_VLAN, OPT_GRO, OPT_GRO_FLOWS,
-	OPT_GRO_SEGS, OPT_GRO_AGE, OPT_GSO, OPT_VERDICT, OPT_REDIRECT,
+	OPT_GRO_SEGS, OPT_GRO_AGE, OPT_GRO_ORDER, OPT_GSO, OPT_VERDICT, OPT_REDIRECT,
 };
 
 static const struct option long_opts[] = {
@@ -171,6 +173,7 @@ static const struct option long_opts[] = {
 	{ "gro-max-flows", required_argument, NULL, OPT_GRO_FLOWS },
 	{ "gro-max-segs", required_argument, NULL, OPT_GRO_SEGS },
 	{ "gro-age", required_argument, NULL, OPT_GRO_AGE },
+	{ "gro-order", required_argument, NULL, OPT_GRO_ORDER },
 	{ "gso", required_argument, NULL, OPT_GSO },
 	{ "verdict", required_argument, NULL, OPT_VERDICT },
 	{ "redirect", required_argument, NULL, OPT_REDIRECT },
@@ -255,6 +258,11 @@ parse_one(struct fwd_options *o, int c, const char *a)
 	case OPT_GRO_AGE:
 		/* The pipeline's range for age mode (tp_pipeline.h). */
 		o->gro.age_usec = (uint32_t)parse_num("--gro-age", a, 0, 1000000);
+		break;
+	case OPT_GRO_ORDER:
+		if (strcmp(a, "flow") != 0 && strcmp(a, "kernel") != 0)
+			usage_exit("--gro-order: bad value '%s' (flow or kernel)", a);
+		o->gro.kernel_order = strcmp(a, "kernel") == 0;
 		break;
 	case OPT_GSO: o->gso = parse_onoff("--gso", a); break;
 	case OPT_VERDICT:

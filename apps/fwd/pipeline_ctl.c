@@ -95,6 +95,7 @@ fwd_pipeline_stream_init(struct fwd_stream *fs)
 	conf.gro.mode = !fwd.opt.gro.on ? TP_GRO_OFF :
 			fwd.opt.gro.age_usec ? TP_GRO_AGE : TP_GRO_BURST;
 	conf.gro.age_usec = fwd.opt.gro.age_usec;
+	conf.gro.kernel_order = fwd.opt.gro.kernel_order;
 	conf.gro.max_flows = fwd.opt.gro.max_flows;
 	conf.gro.max_segs = (uint16_t)fwd.opt.gro.max_segs;
 	conf.prog_spec = fwd.opt.verdict[0] ? fwd.opt.verdict : NULL;

@@ -71,6 +71,8 @@ replay_usage(FILE *f, const char *prog)
 		"  --vlan-tpid HEX[,HEX]   TPIDs the VLAN stage strips (default 8100,88a8)\n"
 		"  --gro off|burst|age:USEC  GRO stage (default burst)\n"
 		"  --gro-flows N           aggregates GRO holds at once (default 1024)\n"
+		"  --gro-order flow|kernel output order: each flow in arrival order\n"
+		"                          (default), or exactly the Linux kernel's\n"
 		"  --gro-csum verify|trust checksums the NIC did not check: verified in\n"
 		"                          software, or trusted (default verify; with\n"
 		"                          --compare trust, as librte_gro checks none)\n"
@@ -329,7 +331,7 @@ parse_write(const char *arg, struct replay_opts *o)
 enum {
 	OPT_BURST = 256, OPT_LOOPS, OPT_TAGGER, OPT_VLAN, OPT_GRO, OPT_VERDICT,
 	OPT_WRITE, OPT_META, OPT_STATS, OPT_GRO_FLOWS, OPT_COMPARE, OPT_JSON,
-	OPT_VLAN_TPID, OPT_REDIRECT, OPT_VIA_PORT, OPT_GRO_CSUM, OPT_CPU_PORT,
+	OPT_VLAN_TPID, OPT_REDIRECT, OPT_VIA_PORT, OPT_GRO_CSUM, OPT_GRO_ORDER, OPT_CPU_PORT,
 };
 
 int
@@ -353,6 +355,7 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		{ "redirect", required_argument, NULL, OPT_REDIRECT },
 		{ "via-port", required_argument, NULL, OPT_VIA_PORT },
 		{ "gro-csum", required_argument, NULL, OPT_GRO_CSUM },
+		{ "gro-order", required_argument, NULL, OPT_GRO_ORDER },
 		{ "switch-cpu-port", required_argument, NULL, OPT_CPU_PORT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -423,6 +426,13 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 			if (parse_ulong("--switch-cpu-port", optarg, 0, 255, &v) < 0)
 				return -EINVAL;
 			o->switch_cpu_port = (int)v;
+			break;
+		case OPT_GRO_ORDER:
+			if (strcmp(optarg, "flow") != 0 && strcmp(optarg, "kernel") != 0) {
+				replay_err("--gro-order: '%s' is not flow or kernel", optarg);
+				return -EINVAL;
+			}
+			o->gro_conf.kernel_order = strcmp(optarg, "kernel") == 0;
 			break;
 		case OPT_GRO_CSUM:
 			if (strcmp(optarg, "verify") != 0 && strcmp(optarg, "trust") != 0) {

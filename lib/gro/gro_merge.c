@@ -143,13 +143,25 @@ after_append(struct tp_gro *g, uint16_t idx, uint32_t paylen, struct rte_mbuf **
 	out[(*no)++] = gro_complete(g, idx, why);
 }
 
+/* Refused by Linux before its TCP flow lookup (inet_gro_receive,
+ * ipv6_gro_receive, the checksum check of tcp4/6_gro_receive): in kernel
+ * order such a packet overtakes its flow's held aggregate. */
+static inline int
+kernel_overtakes(uint8_t reason)
+{
+	return reason == TP_GRO_PASS_BAD_L4_CSUM || reason == TP_GRO_PASS_BAD_IP_CSUM ||
+	       reason == TP_GRO_PASS_IP_OPTS || reason == TP_GRO_PASS_IP_FRAG ||
+	       reason == TP_GRO_PASS_IP_HDR;
+}
+
 /* A packet that is not held: the held aggregate of its flow (idx, or
- * GRO_NIL) leaves first, so the flow stays in order. */
+ * GRO_NIL) leaves first, so the flow stays in order; in kernel order, not
+ * when Linux lets the packet overtake it. */
 static inline void
 pass_through(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, uint8_t reason,
 	     struct rte_mbuf **out, uint32_t *no)
 {
-	if (idx != GRO_NIL)
+	if (idx != GRO_NIL && !(g->kernel && kernel_overtakes(reason)))
 		out[(*no)++] = gro_complete(g, idx, TP_GRO_FLUSH_BYPASS);
 	g->st.pass[reason]++;
 	g->st.passed++;
@@ -243,7 +255,7 @@ process(struct tp_gro *g, const struct gro_pkt *p, uint64_t now,
  * IPv6 (no extension header) behind at most two in-frame tags. 0 when the
  * frame is not that simple (the full parse then decides). */
 static inline int
-fast_hash(const struct rte_mbuf *m, uint32_t *h)
+fast_hash(const struct tp_gro *g, const struct rte_mbuf *m, uint32_t *h)
 {
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t l2 = ETH_HLEN, ports;
@@ -251,6 +263,10 @@ fast_hash(const struct rte_mbuf *m, uint32_t *h)
 
 	if (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH) {
 		*h = m->hash.rss;
+		return 1;
+	}
+	if (g->kernel) {
+		*h = 0;                /* an skb without a hash */
 		return 1;
 	}
 	if (m->data_len < ETH_HLEN + 4 + 4 + 40 + 4)
@@ -301,11 +317,12 @@ fast_train_end(struct tp_gro *g, struct gro_flow *f, uint32_t seq, uint32_t ip_l
  * (payload = mss); a shorter last segment ends it and takes the full
  * parse. Returns how many packets were consumed (appended, then possibly
  * one passed through for a bad checksum); 0 when pkts[j] is not for this
- * flow's fast path. pkts[j] passed fast_key_eq(f).
+ * flow's fast path. pkts[j] passed fast_key_eq(f). *tried_next: the packet
+ * after the train was tried on this flow, which is still held, and refused.
  */
 static inline uint32_t
 fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
-	   uint32_t n, struct rte_mbuf **out, uint32_t *no)
+	   uint32_t n, struct rte_mbuf **out, uint32_t *no, int *tried_next)
 {
 	struct gro_flow *f = &g->flows[idx];
 	const int v6 = f->v6, meta = f->meta;
@@ -320,7 +337,9 @@ fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
 	uint16_t id_next = 0, id_step = 0;
 	struct rte_mbuf *tail = f->tail;
 	uint8_t psh_fin = 0;
+	int refused = 0;
 
+	*tried_next = 0;
 	if (segs >= stop_cap)
 		return 0;
 	if (!v6) {
@@ -339,6 +358,7 @@ fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[k + GRO_PREFETCH], void *));
 		/* a full-size frame holds the compared bytes (fast_setup); the
 		 * caller compared pkts[j]'s already */
+		refused = 1;
 		if (m->data_len != frame || m->nb_segs != 1 ||
 		    (k != j && !fast_tmpl_eq(f, d)) ||
 		    ((ol ^ ol_want) & ol_mask & ~cs_mask) != 0 ||
@@ -350,6 +370,7 @@ fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
 			if (id != id_next && (segs != 1 || id != f->first_id))
 				break;
 		}
+		refused = 0;
 		if (unlikely(((ol ^ ol_want) & cs_mask) != 0) && !csum_state_trusted(ol, v6)) {
 			/* every rule said "append": the checksum decides, as in
 			 * the full parse (finish(), then check()) */
@@ -384,6 +405,7 @@ fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
 		return 0;
 	fast_train_end(g, f, seq, ip_len, tail, k - j, psh_fin);
 	after_append(g, idx, mss, out, no);
+	*tried_next = refused && k < n && g->last == idx;
 	return k - j;
 }
 
@@ -397,7 +419,7 @@ fast_candidate(const struct tp_gro *g, const struct rte_mbuf *m)
 	unsigned int used;
 	uint32_t h;
 
-	if (!fast_hash(m, &h))
+	if (!fast_hash(g, m, &h))
 		return GRO_NIL;
 	b = &g->buckets[h & g->bucket_mask];
 	for (used = b->used; used != 0; used &= used - 1) {
@@ -408,6 +430,32 @@ fast_candidate(const struct tp_gro *g, const struct rte_mbuf *m)
 			return b->flow[i];
 	}
 	return GRO_NIL;
+}
+
+/* Kernel order, end of burst: __napi_gro_flush completes bucket 0..7 in
+ * turn, each from its oldest aggregate. At most 64 are held (8 x 8). */
+static uint32_t
+kernel_flush_buckets(struct tp_gro *g, struct rte_mbuf **out)
+{
+	uint32_t b, no = 0;
+
+	for (b = 0; b < GRO_KERNEL_BUCKETS; b++) {
+		struct gro_bucket *bk = &g->buckets[b];
+
+		while (bk->used != 0) {
+			unsigned int used = bk->used, i, old = (unsigned int)__builtin_ctz(used);
+
+			for (used &= used - 1; used != 0; used &= used - 1) {
+				i = (unsigned int)__builtin_ctz(used);
+				if ((int32_t)(g->flows[bk->flow[i]].birth -
+					      g->flows[bk->flow[old]].birth) < 0)
+					old = i;
+			}
+			out[no++] = gro_complete(g, bk->flow[old], TP_GRO_FLUSH_BURST);
+		}
+	}
+	g->st.pkts_out += no;
+	return no;
 }
 
 int
@@ -429,9 +477,9 @@ tp_gro_merge_burst(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n,
 		idx = g->last;
 		if (idx == GRO_NIL || tried_last || !fast_key_eq(&g->flows[idx], pkts[j]))
 			idx = fast_candidate(g, pkts[j]);
-		if (idx != GRO_NIL && (k = fast_train(g, idx, pkts, j, n, out, &no)) != 0) {
+		if (idx != GRO_NIL &&
+		    (k = fast_train(g, idx, pkts, j, n, out, &no, &tried_last)) != 0) {
 			j += k;
-			tried_last = g->last == idx;
 			continue;
 		}
 		tried_last = 0;
@@ -443,7 +491,9 @@ tp_gro_merge_burst(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n,
 	}
 	g->st.pkts_in += n;
 	g->st.pkts_out += no;
-	if (g->conf.mode == TP_GRO_MODE_BURST) {
+	if (g->conf.mode == TP_GRO_MODE_BURST && g->kernel) {
+		no += kernel_flush_buckets(g, out + no);
+	} else if (g->conf.mode == TP_GRO_MODE_BURST) {
 		while (g->age_head != GRO_NIL && no < out_max) {
 			out[no++] = gro_complete(g, g->age_head, TP_GRO_FLUSH_BURST);
 			g->st.pkts_out++;

@@ -429,6 +429,7 @@ gro_parse(struct tp_gro *g, struct gro_pkt *p, struct rte_mbuf *m)
 		parse_ipv6(g, p, d + l2, dlen - l2, m->pkt_len - l2);
 	if (p->has_key)
 		p->hash = (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH) ? m->hash.rss :
+			  g->kernel ? 0 :    /* an skb without a hash */
 			  sw_hash(d + l2, p->key.flags & GRO_KF_V6, p->key.ports);
 }
 

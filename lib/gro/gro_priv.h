@@ -22,6 +22,7 @@
 #include "tp_gro.h"
 
 #define GRO_BUCKET_SLOTS 8     /* MAX_GRO_SKBS in Linux (doc §2) */
+#define GRO_KERNEL_BUCKETS 8   /* GRO_HASH_BUCKETS in Linux (include/net/gro.h) */
 #define GRO_NIL 0xFFFFu        /* no flow index */
 #define GRO_MAX_FLOWS 65535u
 #define GRO_L2_MAX 24          /* Ethernet + two tags (22) rounded up */
@@ -166,6 +167,7 @@ struct tp_gro {
 	uint32_t nb_free;
 	uint32_t births;
 	int dsa_off;           /* tp_dsa_meta dynfield offset or -1 */
+	uint8_t kernel;        /* conf.order == TP_GRO_ORDER_KERNEL */
 	uint16_t last;         /* flow the previous segment joined or started:
 				* the fast path's first guess; GRO_NIL: none */
 	uint64_t fixedid_flag; /* ol_flags bit of TP_GRO_DYNFLAG_FIXEDID */

@@ -77,9 +77,15 @@ tp_gro_create(const struct tp_gro_conf *conf)
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	if (c.order != TP_GRO_ORDER_FLOW && c.order != TP_GRO_ORDER_KERNEL) {
+		GRO_LOG("order %d is neither flow (0) nor kernel (1)\n", (int)c.order);
+		rte_errno = EINVAL;
+		return NULL;
+	}
 	socket = c.socket_id;
 	/* one bucket per flow on average, so 8-slot buckets rarely fill */
-	nb_buckets = rte_align32pow2(c.max_flows);
+	nb_buckets = c.order == TP_GRO_ORDER_KERNEL ? GRO_KERNEL_BUCKETS :
+		     rte_align32pow2(c.max_flows);
 	g = rte_zmalloc_socket("tp_gro", sizeof(*g), RTE_CACHE_LINE_SIZE, socket);
 	if (g == NULL) {
 		rte_errno = ENOMEM;
@@ -92,6 +98,7 @@ tp_gro_create(const struct tp_gro_conf *conf)
 	g->nb_flows = c.max_flows;
 	g->age_head = g->age_tail = GRO_NIL;
 	g->last = GRO_NIL;
+	g->kernel = c.order == TP_GRO_ORDER_KERNEL;
 	g->st.sw_csum_off = c.no_sw_csum != 0;
 	g->dsa_off = gro_dsa_offset();
 	g->fixedid_flag = gro_fixedid_flag();

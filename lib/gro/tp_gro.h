@@ -37,15 +37,26 @@
  *  - table full: the oldest aggregate of the bucket (8 per bucket, as the
  *    kernel's MAX_GRO_SKBS) or of the whole table is completed first.
  *
- * ONE DELIBERATE DIFFERENCE FROM LINUX: ORDER. Linux lets a packet that
- * cannot be merged (bad checksum, zero payload, SYN, ...) overtake the held
- * aggregate of its own flow. tp_gro completes that aggregate first, so the
- * output keeps every flow in arrival order. The merge results of the
- * kernel's selftest (doc §3) are unchanged by this; a later segment that the
- * kernel would still have appended to the overtaken aggregate starts a new
- * one here instead. Frames without a TCP header to key on (non-first IPv4
- * fragments, truncated frames, headers split over mbufs) cannot be matched
- * to a flow and may still overtake a held aggregate.
+ * ORDER: TWO MODES (conf.order).
+ *  - TP_GRO_ORDER_FLOW (default): every flow leaves in arrival order. A
+ *    packet of a held flow that cannot be merged completes that flow's
+ *    aggregate first and then passes. Frames without a TCP header to key on
+ *    (non-first IPv4 fragments, truncated frames, headers split over mbufs)
+ *    cannot be matched to a flow and may still overtake a held aggregate.
+ *  - TP_GRO_ORDER_KERNEL: the Linux kernel's output exactly, order
+ *    included, for one burst = one NAPI poll (BURST mode). Differences
+ *    from FLOW: a packet that Linux refuses before its TCP flow lookup
+ *    (bad IPv4 header or TCP checksum, IPv4 options, fragments, bad IP
+ *    header: inet_gro_receive / ipv6_gro_receive / tcp4_gro_receive's
+ *    checksum check) passes at once and leaves its flow's aggregate held
+ *    and open, so a later segment may still join it; the table is the
+ *    kernel's, GRO_HASH_BUCKETS = 8 buckets of MAX_GRO_SKBS = 8, bucket =
+ *    hash & 7 (include/net/gro.h, net/core/gro.c), where a frame without an
+ *    RSS hash has hash 0, as an skb without one (so at most 8 aggregates are
+ *    held, the oldest completed to make room); at the end of a burst the
+ *    buckets are completed in index order, each oldest first
+ *    (__napi_gro_flush). Checked against the running kernel with a veth
+ *    pair (tests/gro/kernel). The merge rules are the same in both modes.
  *
  * WHAT IT DOES NOT DO
  *  - no locks: one struct tp_gro per lcore (per RX queue); never share one.
@@ -150,6 +161,11 @@ enum tp_gro_flush_mode {
 	TP_GRO_MODE_AGE = 1,   /* held across bursts until older than age_tsc */
 };
 
+enum tp_gro_order {
+	TP_GRO_ORDER_FLOW = 0,   /* per-flow arrival order kept (default) */
+	TP_GRO_ORDER_KERNEL = 1, /* exactly Linux's output (see ORDER above) */
+};
+
 struct tp_gro_conf {
 	uint32_t max_flows;   /* aggregates held at once, 1..65535 (0: 1024) */
 	uint16_t max_segs;    /* segments per aggregate, 2..65535 (0: no limit
@@ -161,6 +177,7 @@ struct tp_gro_conf {
 			       * this many TSC cycles ago (see tp_gro_usec_to_tsc) */
 	int no_sw_csum;       /* 1: trust checksums whose status is UNKNOWN */
 	int socket_id;        /* memory for the table; SOCKET_ID_ANY ok */
+	enum tp_gro_order order;
 };
 
 struct tp_gro_stats {

@@ -66,6 +66,7 @@ test_conf_errors(void **state)
 		{ .max_ip_len = 100 },
 		{ .max_ip_len = 65536 },
 		{ .mode = (enum tp_gro_flush_mode)7 },
+		{ .order = (enum tp_gro_order)2 },
 	};
 	struct tp_gro *g;
 	unsigned int i;
@@ -585,6 +586,144 @@ test_chained_input(void **state)
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 }
 
+/* The output as (source port, segments) pairs, in order. */
+static void
+assert_out(struct rte_mbuf **o, int n, const unsigned int *want, int nwant)
+{
+	int i;
+
+	assert_int_equal(n, nwant);
+	for (i = 0; i < n; i++) {
+		/* IPv4 header length from the frame: options move the ports */
+		unsigned int l4 = 14 + 4u * (*rte_pktmbuf_mtod_offset(o[i], uint8_t *, 14) & 0xF);
+
+		assert_int_equal(port_at(o[i], l4), want[2 * i]);
+		assert_int_equal(tp_gro_segs(o[i]) == 1 ? o[i]->nb_segs : tp_gro_segs(o[i]),
+				 want[2 * i + 1]);
+	}
+	free_all(o, n);
+}
+
+/*
+ * TP_GRO_ORDER_KERNEL against TP_GRO_ORDER_FLOW on the cases where they
+ * differ (the kernel's behaviour as the veth oracle in tests/gro/kernel
+ * measured it and net/core/gro.c, net/ipv4/af_inet.c, tcp_offload.c say):
+ *  1. a bad TCP checksum overtakes its flow's aggregate, which stays open
+ *     and takes the next segment;
+ *  2. IPv4 options likewise;
+ *  3. without RSS hashes every flow is in bucket 0 of 8: a ninth flow
+ *     completes the oldest aggregate;
+ *  4. at the end of a burst the buckets leave in index order (hash & 7),
+ *     each oldest first.
+ */
+static void
+test_kernel_order(void **state)
+{
+	struct tp_gro_conf c = { .mode = TP_GRO_MODE_BURST, .socket_id = SOCKET_ID_ANY };
+	unsigned int start = tp_test_pool_in_use(mp);
+	struct rte_mbuf *in[20], *out[40];
+	struct tpkt t;
+	struct tp_gro *gk, *gf;
+	int n, i, order;
+
+	(void)state;
+	c.order = TP_GRO_ORDER_KERNEL;
+	gk = tp_gro_create(&c);
+	c.order = TP_GRO_ORDER_FLOW;
+	gf = tp_gro_create(&c);
+	assert_non_null(gk);
+	assert_non_null(gf);
+
+	for (order = 0; order < 2; order++) {
+		struct tp_gro *g = order ? gf : gk;
+
+		/* 1: A0 A1 A2(bad csum) A2 A3 */
+		in[0] = seg(0, 0, 0);
+		in[1] = seg(0, 0, 1);
+		tpkt_init(&t, 0);
+		t.sport = 3000;
+		t.seq = 300;
+		t.ip_id = 2;
+		t.bad_tcp_csum = 1;
+		in[2] = mk(&t);
+		in[3] = seg(0, 0, 2);
+		in[4] = seg(0, 0, 3);
+		n = tp_gro_merge_burst(g, in, 5, out, 10, 0);
+		if (order == 0) {
+			static const unsigned int want[] = { 3000, 1, 3000, 4 };
+
+			assert_out(out, n, want, 2);
+		} else {
+			static const unsigned int want[] = { 3000, 2, 3000, 1, 3000, 2 };
+
+			assert_out(out, n, want, 3);
+		}
+
+		/* 2: A0 A1, IPv4 options frame of the flow, A2 */
+		in[0] = seg(0, 0, 0);
+		in[1] = seg(0, 0, 1);
+		tpkt_init(&t, 0);
+		t.sport = 3000;
+		t.seq = 300;
+		t.ip_id = 2;
+		t.ipopt_len = 4;
+		in[2] = mk(&t);
+		in[3] = seg(0, 0, 2);
+		n = tp_gro_merge_burst(g, in, 4, out, 8, 0);
+		if (order == 0) {
+			static const unsigned int want[] = { 3000, 1, 3000, 3 };
+
+			assert_out(out, n, want, 2);
+		} else {
+			static const unsigned int want[] = { 3000, 2, 3000, 1, 3000, 1 };
+
+			assert_out(out, n, want, 3);
+		}
+
+		/* 3: nine flows, two segments each, interleaved, no RSS hash */
+		for (i = 0; i < 18; i++)
+			in[i] = seg(0, i % 9, i / 9);
+		n = tp_gro_merge_burst(g, in, 18, out, 36, 0);
+		if (order == 0) {
+			/* the ninth flow pushes the first out of bucket 0, each
+			 * second segment then pushes out the next oldest: no merge */
+			assert_int_equal(n, 18);
+			for (i = 0; i < 18; i++)
+				assert_int_equal(out[i]->nb_segs, 1);
+			free_all(out, n);
+		} else {
+			assert_int_equal(n, 9);
+			for (i = 0; i < 9; i++) {
+				assert_int_equal(port_at(out[i], 34), 3000 + i);
+				assert_int_equal(tp_gro_segs(out[i]), 2);
+			}
+			free_all(out, n);
+		}
+
+		/* 4: flows with RSS hashes 1, 8, 2, 0 (buckets 1, 0, 2, 0) */
+		for (i = 0; i < 4; i++) {
+			static const uint32_t h[] = { 1, 8, 2, 0 };
+
+			in[i] = seg(0, i, 0);
+			in[i]->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
+			in[i]->hash.rss = h[i];
+		}
+		n = tp_gro_merge_burst(g, in, 4, out, 8, 0);
+		if (order == 0) {
+			static const unsigned int want[] = { 3001, 1, 3003, 1, 3000, 1, 3002, 1 };
+
+			assert_out(out, n, want, 4);
+		} else {
+			static const unsigned int want[] = { 3000, 1, 3001, 1, 3002, 1, 3003, 1 };
+
+			assert_out(out, n, want, 4);
+		}
+	}
+	tp_gro_destroy(gk);
+	tp_gro_destroy(gf);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+}
+
 /* RFC 1071 the slow way: big-endian 16-bit words, byte by byte. */
 static int
 ref_tcp_csum_ok(const uint8_t *ip4, const uint8_t *l4, uint32_t len)
@@ -667,6 +806,7 @@ main(void)
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_csum_modes),
 		cmocka_unit_test(test_csum_verify),
+		cmocka_unit_test(test_kernel_order),
 		cmocka_unit_test(test_pass_reasons),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_chained_input),
