@@ -162,6 +162,10 @@ test_parsers(void **state)
 	assert_int_equal(g.max_flows, 64);
 	assert_int_equal(g.max_segs, 8);
 	assert_true(g.no_sw_csum);
+	assert_false(g.kernel_order);
+	assert_int_equal(tp_pipeline_parse_gro(&g, "burst,kernel-order", err, sizeof(err)), 0);
+	assert_int_equal(g.mode, TP_GRO_BURST);
+	assert_true(g.kernel_order);
 	assert_int_equal(tp_pipeline_parse_gro(&g, "off", err, sizeof(err)), 0);
 	assert_int_equal(g.mode, TP_GRO_OFF);
 	assert_int_equal(tp_pipeline_parse_gro(&g, "age:0", err, sizeof(err)), -EINVAL);
@@ -169,7 +173,7 @@ test_parsers(void **state)
 	assert_int_equal(tp_pipeline_parse_gro(&g, "burst,flows=70000", err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "gro: bad flows '70000' (1..65535)");
 	assert_int_equal(tp_pipeline_parse_gro(&g, "burst,fast", err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "gro: bad option 'fast' (flows=N, segs=N, nocsum)");
+	assert_string_equal(err, "gro: bad option 'fast' (flows=N, segs=N, nocsum, kernel-order)");
 	assert_int_equal(g.mode, TP_GRO_OFF); /* unchanged on error */
 
 	tp_pipeline_conf_init(&c);
