@@ -27,23 +27,33 @@ in_range(uint64_t addr, uint32_t size, uint64_t base, uint64_t len)
 	return addr >= base && a < len && size <= len - a;
 }
 
-static bool
-mem_ok(const struct bpf_run *rs, uint64_t addr, uint32_t size, bool write)
+/* Packet or stack: the common cases, inlined into every access. */
+static inline bool
+mem_fast(const struct bpf_run *rs, uint64_t addr, uint32_t size)
+{
+	return in_range(addr, size, rs->ctx.data_meta,
+			rs->ctx.data_end - rs->ctx.data_meta) ||
+	       in_range(addr, size, (uintptr_t)rs->stack,
+			BPF_MAX_FRAMES * BPF_STACK_SIZE);
+}
+
+static __rte_noinline bool
+mem_slow(const struct bpf_run *rs, uint64_t addr, uint32_t size, bool write)
 {
 	const struct tp_bpf *p = rs->prog;
 
-	if (in_range(addr, size, rs->ctx.data_meta,
-		     rs->ctx.data_end - rs->ctx.data_meta))
-		return true;
-	if (in_range(addr, size, (uintptr_t)rs->stack,
-		     BPF_MAX_FRAMES * BPF_STACK_SIZE))
-		return true;
 	if (!write && in_range(addr, size, (uintptr_t)&rs->ctx, sizeof(rs->ctx)))
 		return true;
 	for (uint32_t r = 0; r < p->nb_regions; r++)
 		if (in_range(addr, size, p->regions[r].base, p->regions[r].len))
 			return true;
 	return false;
+}
+
+static inline bool
+mem_ok(const struct bpf_run *rs, uint64_t addr, uint32_t size, bool write)
+{
+	return mem_fast(rs, addr, size) || mem_slow(rs, addr, size, write);
 }
 
 static uint64_t

@@ -71,7 +71,7 @@ usage(void)
 	       "  --gso on|off               re-segment merged packets on egress (default on)\n"
 	       "  --verdict NAME[:ARG]       verdict program (pipeline mode): pass, drop, tx,\n"
 	       "                             redirect:N, by-switch-port, acl:FILE, ...\n"
-	       "                             (eBPF FILE.o[:SECTION]: not in this build)\n"
+	       "                             or an XDP object FILE.o[:SECTION] (docs/xdp.md)\n"
 	       "  --redirect KEY:PORT[:SWITCH_PORT] redirect map entry (repeatable)\n"
 	       "  -h, --help                 this text\n",
 	       fwd_engine_list(modes, sizeof(modes), '|'), fwd_engines[0]->name,
@@ -306,13 +306,6 @@ fwd_options_parse(int argc, char **argv, const char *prog, struct fwd_options *o
 	}
 	if (optind < argc)
 		usage_exit("unexpected argument '%s'", argv[optind]);
-	if (o->verdict[0] != '\0') {
-		const char *dot = strstr(o->verdict, ".o");
-
-		if (dot != NULL && (dot[2] == '\0' || dot[2] == ':'))
-			usage_exit("--verdict: '%s': eBPF object files are not supported "
-				   "by this build (use a built-in program name)", o->verdict);
-	}
 }
 
 void

@@ -74,7 +74,8 @@ replay_usage(FILE *f, const char *prog)
 		"  --gro-csum verify|trust checksums the NIC did not check: verified in\n"
 		"                          software, or trusted (default verify)\n"
 		"  --verdict NAME[:ARG]    verdict program: pass, drop, tx, redirect:N,\n"
-		"                          by-switch-port, acl:FILE (default pass)\n"
+		"                          by-switch-port, acl:FILE (default pass), or an\n"
+		"                          XDP object FILE.o[:SECTION] (docs/xdp.md)\n"
 		"  --redirect KEY=port:P[,queue:Q][,switch_port:S]\n"
 		"                          redirect map entry (repeatable)\n"
 		"  --write VERDICT=FILE    write frames leaving with VERDICT (pass, tx,\n"
@@ -230,7 +231,9 @@ parse_verdict(const char *val, struct replay_opts *o)
 		o->verdict = val;
 		return 0;
 	}
-	if (n == 0 || n >= 64 || tp_prog_find(strndupa(val, n)) == NULL) {
+	/* An XDP object (FILE.o[:SECTION]): its loader's error says what. */
+	if (strstr(val, ".o") == NULL &&
+	    (n == 0 || n >= 64 || tp_prog_find(strndupa(val, n)) == NULL)) {
 		tp_prog_names(names, sizeof(names));
 		replay_err("--verdict: unknown program '%.*s' (valid: %s)", (int)n, val, names);
 	} else {
