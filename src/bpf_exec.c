@@ -59,7 +59,7 @@ mem_ok(const struct bpf_run *rs, uint64_t addr, uint32_t size, bool write)
 static uint64_t
 fault(struct bpf_run *rs, enum bpf_counter why)
 {
-	rs->fault = true;
+	rs->fault = 1;
 	rs->why = why;
 	return 0;
 }
@@ -74,6 +74,28 @@ map_of(struct bpf_run *rs, uint64_t h)
 		return NULL;
 	return (struct tp_bpf_map *)(uintptr_t)h;
 }
+
+/* ---- what compiled code calls (bpf_compile.c) ------------------------- */
+
+static int
+cg_mem_slow(struct bpf_run *rs, uint64_t addr, uint32_t size, int write)
+{
+	return mem_slow(rs, addr, size, write != 0);
+}
+
+static void
+cg_oob(struct bpf_run *rs)
+{
+	fault(rs, BPF_CNT_OOB);
+}
+
+static uint64_t call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r);
+
+const struct bpf_cg_ops bpf_cg_ops = {
+	.helper = call_helper,
+	.mem_slow = cg_mem_slow,
+	.oob = cg_oob,
+};
 
 /* ---- helpers (IDs: include/uapi/linux/bpf.h __BPF_FUNC_MAPPER) --------- */
 

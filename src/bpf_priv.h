@@ -82,6 +82,18 @@ enum bpf_counter {
 	BPF_NB_COUNTERS,
 };
 
+/* Per-instruction facts from bpf_verify.c, used by the C code generator. */
+#define BPF_IF_CTX_LOAD 0x01      /* rewritten load of struct bpf_xdp_ctx */
+#define BPF_IF_REACHED  0x02      /* reachable from the entry */
+#define BPF_IF_FUNC     0x04      /* first instruction of a function */
+
+struct bpf_run;
+struct bpf_cg_ops;
+/* A compiled program (bpf_compile.c): runs rs[0..n) one after the other,
+ * r0 of each into r0[]. */
+typedef void (*bpf_compiled_fn)(struct bpf_run *rs, uint16_t n, uint64_t *r0,
+				const struct bpf_cg_ops *ops);
+
 struct tp_bpf {
 	char path[256];
 	char section[64];
@@ -90,6 +102,10 @@ struct tp_bpf {
 	uint32_t nb_insns;
 	uint32_t entry;           /* pc of the selected function */
 	bool frags;               /* section xdp.frags */
+	uint8_t *insn_flags;      /* BPF_IF_*, one per instruction */
+	bpf_compiled_fn compiled; /* NULL: interpreter */
+	void *dl;                 /* dlopen handle of the compiled code */
+	char mode_note[BPF_ERR_LEN + 16]; /* why the interpreter runs, when it does */
 	struct tp_bpf_map maps[BPF_MAX_MAPS];
 	uint32_t nb_maps;         /* user maps, then global data sections */
 	struct bpf_region regions[BPF_MAX_MAPS];
@@ -99,16 +115,26 @@ struct tp_bpf {
 };
 
 /* Per-run state (on the burst function's stack). */
+/* Per-run state. The first three members are the ABI of compiled code
+ * (bpf_compile.c emits the same prefix; checked there). */
 struct bpf_run {
-	const struct tp_bpf *prog;
 	struct bpf_xdp_ctx ctx;
+	uint8_t *stack;           /* BPF_MAX_FRAMES * BPF_STACK_SIZE */
+	uint64_t fault;           /* nonzero: stopped, see why */
+	const struct tp_bpf *prog;
 	struct rte_mbuf *m;
 	uint32_t cpu;
 	uint32_t redirect_key;
-	bool fault;
 	enum bpf_counter why;
-	uint8_t *stack;           /* BPF_MAX_FRAMES * BPF_STACK_SIZE */
 };
+
+/* What compiled code calls back into (never on packet or stack accesses). */
+struct bpf_cg_ops {
+	uint64_t (*helper)(struct bpf_run *rs, int32_t id, const uint64_t *r);
+	int (*mem_slow)(struct bpf_run *rs, uint64_t addr, uint32_t size, int write);
+	void (*oob)(struct bpf_run *rs);
+};
+extern const struct bpf_cg_ops bpf_cg_ops;
 
 /* bpf_load.c: ELF, maps, relocations. Fills p (zeroed by the caller). */
 int bpf_load_object(struct tp_bpf *p, const char *path, const char *sel,
@@ -129,6 +155,11 @@ int bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 int bpf_map_delete(struct tp_bpf_map *m, const void *key);
 bool bpf_map_is_redirect(uint32_t type);
 bool bpf_map_is_percpu(uint32_t type);
+
+/* bpf_compile.c: translate to C, build with the system C compiler, load.
+ * 0, or negative with err saying why (the caller falls back). */
+int bpf_compile(struct tp_bpf *p, char *err, size_t errlen);
+void bpf_compiled_free(struct tp_bpf *p);
 
 /* bpf_exec.c: run the program on one packet; returns r0. */
 uint64_t bpf_run(struct bpf_run *rs);

@@ -492,6 +492,7 @@ transfer(struct verifier *v, uint32_t pc, struct vstate *s, bool final)
 			if (final) {
 				i->code = (uint8_t)(BPF_LDX | BPF_MEM | nsize);
 				i->off = noff;
+				v->p->insn_flags[pc] |= BPF_IF_CTX_LOAD;
 			}
 			s->reg[i->dst_reg] = K_S;
 			return 0;
@@ -620,6 +621,9 @@ dataflow(struct verifier *v)
 	for (uint32_t pc = 0; pc < v->n; pc++) {
 		if (!v->st[pc].seen)
 			continue;
+		v->p->insn_flags[pc] |= BPF_IF_REACHED;
+		if (v->func[pc] == (int32_t)pc)
+			v->p->insn_flags[pc] |= BPF_IF_FUNC;
 		s = v->st[pc];
 		rc = transfer(v, pc, &s, true);
 		if (rc < 0)
@@ -639,7 +643,8 @@ bpf_verify_and_rewrite(struct tp_bpf *p, char *err, size_t errlen)
 	v.st = calloc(v.n, sizeof(struct vstate));
 	v.work = malloc(v.n * sizeof(uint32_t));
 	v.queued = calloc(v.n, 1);
-	if (!v.func || !v.second || !v.st || !v.work || !v.queued) {
+	p->insn_flags = calloc(v.n, 1);
+	if (!p->insn_flags || !v.func || !v.second || !v.st || !v.work || !v.queued) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}

@@ -16,7 +16,7 @@
 #define PROG_NAME_MAX 63
 
 static const struct tp_prog_ops *const builtins[] = {
-	&tp_prog_acl, &tp_prog_bpf, &tp_prog_by_switch_port, &tp_prog_drop,
+	&tp_prog_acl, &tp_prog_bpf, &tp_prog_bpf_interp, &tp_prog_by_switch_port, &tp_prog_drop,
 	&tp_prog_pass, &tp_prog_redirect, &tp_prog_tx,
 };
 #define NB_BUILTINS (sizeof(builtins) / sizeof(builtins[0]))
@@ -122,7 +122,8 @@ tp_prog_open(const char *spec, struct tp_prog **out, char *err, size_t errlen)
 		snprintf(err, errlen, "program: no spec given");
 		return -EINVAL;
 	}
-	if (is_object_spec(spec) && strncmp(spec, "bpf:", 4) != 0) {
+	if (is_object_spec(spec) && strncmp(spec, "bpf:", 4) != 0 &&
+	    strncmp(spec, "bpf-interp:", 11) != 0) {
 		ops = &tp_prog_bpf;
 		memcpy(name, "bpf", 4);
 		arg = spec;

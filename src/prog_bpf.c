@@ -7,6 +7,7 @@
  * metadata filled from the mbuf.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +23,11 @@ bpf_free(struct tp_bpf *p)
 {
 	if (p == NULL)
 		return;
+	bpf_compiled_free(p);
 	for (uint32_t i = 0; i < p->nb_maps; i++)
 		bpf_map_fini(&p->maps[i]);
 	free(p->insns);
+	free(p->insn_flags);
 	free(p->counters);
 	free(p);
 }
@@ -53,7 +56,7 @@ split_spec(const char *arg, char *path, size_t plen, char *sel, size_t slen)
 }
 
 static int
-bpf_init(const char *arg, void **priv, char *err, size_t errlen)
+bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 {
 	char path[256], sel[64];
 	struct tp_bpf *p;
@@ -90,6 +93,15 @@ bpf_init(const char *arg, void **priv, char *err, size_t errlen)
 		bpf_free(p);
 		return rc < 0 ? -EINVAL : rc;
 	}
+	if (compile) {
+		char why[BPF_ERR_LEN];
+
+		if (bpf_compile(p, why, sizeof(why)) < 0)
+			snprintf(p->mode_note, sizeof(p->mode_note),
+				 "interpreted: %s", why);
+	} else {
+		snprintf(p->mode_note, sizeof(p->mode_note), "interpreted");
+	}
 	for (uint32_t i = 0; i < p->nb_maps; i++) {
 		if (bpf_map_is_redirect(p->maps[i].type))
 			continue; /* no value pointer is ever handed out */
@@ -101,11 +113,70 @@ bpf_init(const char *arg, void **priv, char *err, size_t errlen)
 	return 0;
 }
 
+static int
+bpf_init(const char *arg, void **priv, char *err, size_t errlen)
+{
+	return bpf_open(arg, true, priv, err, errlen);
+}
+
+static int
+bpf_init_interp(const char *arg, void **priv, char *err, size_t errlen)
+{
+	return bpf_open(arg, false, priv, err, errlen);
+}
+
 static void
 bpf_fini(void *priv)
 {
 	bpf_free(priv);
 }
+
+/* Context and metadata of packet m into rs (the program's view). */
+static inline void
+prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
+{
+	struct tp_xdp_md md;
+
+	tp_xdp_md_fill(&md, env, m);
+	rs->m = m;
+	rs->ctx.data = (uintptr_t)md.data;
+	rs->ctx.data_end = (uintptr_t)md.data_end;
+	rs->ctx.data_meta = (uintptr_t)md.data;
+	rs->ctx.ingress_ifindex = (uint32_t)env->port + 1;
+	rs->ctx.rx_queue_index = env->queue;
+	rs->ctx.egress_ifindex = 0;
+	if (rte_pktmbuf_headroom(m) >= BPF_TP_META_LEN) {
+		struct tp_xdp_meta meta = {
+			.vlan_tci = md.vlan_tci,
+			.vlan_tci_outer = md.vlan_tci_outer,
+			.switch_port = md.switch_port,
+			.switch_device = md.switch_device,
+			.nb_vlan = md.nb_vlan,
+		};
+
+		rs->ctx.data_meta -= BPF_TP_META_LEN;
+		memcpy(md.data - BPF_TP_META_LEN, &meta, sizeof(meta));
+	}
+	rs->redirect_key = UINT32_MAX;
+	rs->fault = 0;
+}
+
+/* r0 and the run's fault into the pipeline's verdict and key. */
+static inline void
+conclude(const struct bpf_run *rs, uint64_t r0, uint64_t *cnt, uint8_t *verdict,
+	 uint32_t *key)
+{
+	cnt[BPF_CNT_RUNS]++;
+	if (unlikely(rs->fault)) {
+		cnt[rs->why]++;
+		r0 = TP_ABORTED;
+	}
+	/* Above TP_REDIRECT: the pipeline counts it as bad_verdict. */
+	*verdict = r0 > TP_REDIRECT ? UINT8_MAX : (uint8_t)r0;
+	*key = rs->redirect_key;
+}
+
+#define CHUNK 32
 
 static void
 bpf_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
@@ -116,47 +187,27 @@ bpf_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
 	int li = rte_lcore_index(-1);
 	uint32_t cpu = li < 0 ? 0 : (uint32_t)li % p->ncpu;
 	uint64_t *cnt = p->counters[cpu];
-	struct tp_xdp_md md;
-	struct bpf_run rs;
+	struct bpf_run rs[CHUNK];
+	uint64_t r0[CHUNK];
 
-	rs.prog = p;
-	rs.cpu = cpu;
-	rs.stack = stack;
-	for (uint16_t i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-		uint64_t r0;
+	for (uint16_t at = 0; at < n; at += CHUNK) {
+		uint16_t k = RTE_MIN((uint16_t)(n - at), (uint16_t)CHUNK);
 
-		tp_xdp_md_fill(&md, env, m);
-		rs.m = m;
-		rs.ctx.data = (uintptr_t)md.data;
-		rs.ctx.data_end = (uintptr_t)md.data_end;
-		rs.ctx.data_meta = (uintptr_t)md.data;
-		rs.ctx.ingress_ifindex = (uint32_t)env->port + 1;
-		rs.ctx.rx_queue_index = env->queue;
-		rs.ctx.egress_ifindex = 0;
-		if (rte_pktmbuf_headroom(m) >= BPF_TP_META_LEN) {
-			struct tp_xdp_meta meta = {
-				.vlan_tci = md.vlan_tci,
-				.vlan_tci_outer = md.vlan_tci_outer,
-				.switch_port = md.switch_port,
-				.switch_device = md.switch_device,
-				.nb_vlan = md.nb_vlan,
-			};
-
-			rs.ctx.data_meta -= BPF_TP_META_LEN;
-			memcpy(md.data - BPF_TP_META_LEN, &meta, sizeof(meta));
+		for (uint16_t i = 0; i < k; i++) {
+			rs[i].prog = p;
+			rs[i].cpu = cpu;
+			rs[i].stack = stack;
+			prepare(&rs[i], env, pkts[at + i]);
 		}
-		rs.redirect_key = UINT32_MAX;
-		rs.fault = false;
-		r0 = bpf_run(&rs);
-		cnt[BPF_CNT_RUNS]++;
-		if (unlikely(rs.fault)) {
-			cnt[rs.why]++;
-			r0 = TP_ABORTED;
+		if (p->compiled != NULL) {
+			/* one call per chunk; runs are sequential (one stack) */
+			p->compiled(rs, k, r0, &bpf_cg_ops);
+		} else {
+			for (uint16_t i = 0; i < k; i++)
+				r0[i] = bpf_run(&rs[i]);
 		}
-		/* Above TP_REDIRECT: the pipeline counts it as bad_verdict. */
-		verdict[i] = r0 > TP_REDIRECT ? UINT8_MAX : (uint8_t)r0;
-		key[i] = rs.redirect_key;
+		for (uint16_t i = 0; i < k; i++)
+			conclude(&rs[i], r0[i], cnt, &verdict[at + i], &key[at + i]);
 	}
 }
 
@@ -168,12 +219,22 @@ const struct tp_prog_ops tp_prog_bpf = {
 	.burst = bpf_burst,
 };
 
+const struct tp_prog_ops tp_prog_bpf_interp = {
+	.name = "bpf-interp",
+	.usage = "bpf-interp:FILE.o[:SECTION]  the same, always interpreted",
+	.init = bpf_init_interp,
+	.fini = bpf_fini,
+	.burst = bpf_burst,
+};
+
 /* ---- control plane --------------------------------------------------- */
 
 static struct tp_bpf *
 bpf_of(const struct tp_prog *p)
 {
-	return p != NULL && tp_prog_ops_of(p) == &tp_prog_bpf ? tp_prog_priv(p) : NULL;
+	return p != NULL && (tp_prog_ops_of(p) == &tp_prog_bpf ||
+			     tp_prog_ops_of(p) == &tp_prog_bpf_interp) ?
+	       tp_prog_priv(p) : NULL;
 }
 
 static struct tp_bpf_map *
@@ -292,6 +353,7 @@ tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len)
 
 	if (b == NULL)
 		return -EINVAL;
-	return snprintf(buf, len, "%s (section %s, function %s, %u insns, %u maps)",
-			b->path, b->section, b->func, b->nb_insns, b->nb_maps);
+	return snprintf(buf, len, "%s (section %s, function %s, %u insns, %u maps, %s)",
+			b->path, b->section, b->func, b->nb_insns, b->nb_maps,
+			b->compiled ? "compiled" : b->mode_note);
 }

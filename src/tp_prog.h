@@ -78,7 +78,12 @@
  *     as xdp_md allows (checked at open); every memory access is checked
  *     at run time against the packet, the stack, the context and map
  *     values. A run that steps outside returns TP_ABORTED and is counted
- *     (tp_prog_bpf_stats). Execution is the interpreter in bpf_exec.c.
+ *     (tp_prog_bpf_stats).
+ *   - execution: "bpf" translates the program into C and builds it with
+ *     the system C compiler ($CC or cc) into a shared object loaded with
+ *     dlopen (bpf_compile.c), keeping every check; "bpf-interp" uses the
+ *     interpreter (bpf_exec.c), the reference semantics. Both give the
+ *     same verdicts, bytes and map effects (tests/bpf runs both).
  */
 #ifndef TP_PROG_H
 #define TP_PROG_H
@@ -223,8 +228,12 @@ struct tp_xdp_meta {
 	uint8_t nb_vlan;          /* 0, 1 or 2 stripped tags */
 };
 
-/* The built-in "bpf" program kind (its ops, to recognise opened ones). */
+/* The built-in program kinds for XDP objects (their ops, to recognise
+ * opened ones): "bpf" compiles (falls back to the interpreter when no C
+ * compiler or private cache directory is available: see
+ * tp_prog_bpf_describe), "bpf-interp" always interprets. */
 extern const struct tp_prog_ops tp_prog_bpf;
+extern const struct tp_prog_ops tp_prog_bpf_interp;
 
 struct tp_bpf_map_info {
 	char name[64];
@@ -263,7 +272,8 @@ struct tp_bpf_stats {
 };
 /* Sum over lcores. 0 or -EINVAL. */
 int tp_prog_bpf_stats(const struct tp_prog *p, struct tp_bpf_stats *st);
-/* "FILE (section SEC, function F, N insns)" into buf, snprintf semantics. */
+/* "FILE (section SEC, function F, N insns, M maps, compiled|interpreted[:
+ * why])" into buf, snprintf semantics; -EINVAL when p is not an object. */
 int tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len);
 
 #ifdef __cplusplus

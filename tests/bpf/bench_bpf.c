@@ -4,10 +4,11 @@
  * pipeline (no tagger, VLAN strip policy, GRO off, program, actions; TX
  * handed to an egress callback that frees), and of the program's burst
  * function alone, for:
- *   built-in "drop"          vs  t_bench.o (XDP_DROP), interpreted
- *   built-in "tx" (MAC swap) vs  t_bench.o:xdp_tx, interpreted
+ *   built-in "drop"          vs  t_bench.o (XDP_DROP)
+ *   built-in "tx" (MAC swap) vs  t_bench.o:xdp_tx
  *   xdpfilt_dny_all.o (Debian libxdp1, empty filter maps: every frame
- *   walks Ethernet/IPv4/UDP and is dropped), interpreted
+ *   walks Ethernet/IPv4/UDP and is dropped)
+ * each XDP object compiled ("bpf:") and interpreted ("bpf-interp:").
  * Frames: Ether/IPv4/UDP, 64 bytes, bursts of 32. Best of ROUNDS rounds;
  * mbuf filling and freeing are outside the timed region.
  */
@@ -24,7 +25,7 @@
 
 #define BURST 32
 #define NFRAMES 8192
-#define ROUNDS 5
+#define ROUNDS 15
 
 static struct rte_mempool *mp;
 static struct rte_mbuf *in[NFRAMES];
@@ -135,13 +136,16 @@ run_prog_only(struct tp_prog *prog)
 int
 main(void)
 {
-	static const struct { const char *label, *file, *sel; } rows[] = {
-		{ "drop (built-in C)", NULL, "drop" },
-		{ "XDP_DROP t_bench.o (interpreted)", "t_bench.o", NULL },
-		{ "tx (built-in C, MAC swap)", NULL, "tx" },
-		{ "XDP_TX t_bench.o:xdp_tx (interpreted)", "t_bench.o", "xdp_tx" },
-		{ "xdpfilt_dny_all.o (interpreted)", "/usr/lib/x86_64-linux-gnu/bpf/"
-		  "xdpfilt_dny_all.o", NULL },
+#define DNY_ALL "/usr/lib/x86_64-linux-gnu/bpf/xdpfilt_dny_all.o"
+	static const struct { const char *label, *kind, *file, *sel; } rows[] = {
+		{ "drop (built-in C)", NULL, NULL, "drop" },
+		{ "XDP_DROP t_bench.o compiled", "bpf:", "t_bench.o", NULL },
+		{ "XDP_DROP t_bench.o interpreted", "bpf-interp:", "t_bench.o", NULL },
+		{ "tx (built-in C, MAC swap)", NULL, NULL, "tx" },
+		{ "XDP_TX t_bench.o:xdp_tx compiled", "bpf:", "t_bench.o", "xdp_tx" },
+		{ "XDP_TX t_bench.o:xdp_tx interpreted", "bpf-interp:", "t_bench.o", "xdp_tx" },
+		{ "xdpfilt_dny_all.o compiled", "bpf:", DNY_ALL, NULL },
+		{ "xdpfilt_dny_all.o interpreted", "bpf-interp:", DNY_ALL, NULL },
 	};
 
 	tp_test_eal_init(NULL);
@@ -167,8 +171,8 @@ main(void)
 				printf("%-42s %10s\n", rows[i].label, "(absent)");
 				continue;
 			}
-			snprintf(spec, sizeof(spec), "%s%s%s", f, rows[i].sel ? ":" : "",
-				 rows[i].sel ? rows[i].sel : "");
+			snprintf(spec, sizeof(spec), "%s%s%s%s", rows[i].kind, f,
+				 rows[i].sel ? ":" : "", rows[i].sel ? rows[i].sel : "");
 		}
 		p = open_prog(spec);
 		printf("%-42s %10.1f %10.1f\n", rows[i].label, run_pipeline(p),

@@ -24,6 +24,8 @@
 #define NF 8
 #define DEB "/usr/lib/x86_64-linux-gnu/bpf/"
 
+/* "bpf:" (compiled) or "bpf-interp:": every test runs in both modes. */
+static const char *mode = "bpf:";
 static struct rte_mempool *mp;
 static uint8_t **in_f, **exp_f;
 static uint32_t *in_l, *exp_l;
@@ -49,10 +51,18 @@ open_ok(const char *file, const char *sel)
 	struct tp_prog *p = NULL;
 	int rc;
 
-	snprintf(spec, sizeof(spec), "%s%s%s", file, sel ? ":" : "", sel ? sel : "");
+	snprintf(spec, sizeof(spec), "%s%s%s%s", mode, file, sel ? ":" : "", sel ? sel : "");
 	rc = tp_prog_open(spec, &p, err, sizeof(err));
 	if (rc != 0)
 		fail_msg("open %s: %s", spec, err);
+	if (strcmp(mode, "bpf:") == 0) {
+		char what[600];
+
+		/* the build has a C compiler, so compiled mode must be in use */
+		tp_prog_bpf_describe(p, what, sizeof(what));
+		if (strstr(what, ", compiled)") == NULL)
+			fail_msg("%s not compiled: %s", spec, what);
+	}
 	return p;
 }
 
@@ -63,7 +73,8 @@ open_fails(const char *file, const char *sel, const char *want)
 	struct tp_prog *p = NULL;
 	int rc;
 
-	snprintf(spec, sizeof(spec), "%s%s%s", file, sel ? ":" : "", sel ? sel : "");
+	snprintf(spec, sizeof(spec), "%s%s%s%s", strncmp(file, "bpf", 3) ? mode : "",
+		 file, sel ? ":" : "", sel ? sel : "");
 	rc = tp_prog_open(spec, &p, err, sizeof(err));
 	if (rc == 0)
 		fail_msg("%s opened, expected an error with '%s'", spec, want);
@@ -493,7 +504,7 @@ test_xsk_default(void **state)
 int
 main(void)
 {
-	const struct CMUnitTest tests[] = {
+	static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_hash_counter),
 		cmocka_unit_test(test_redirect),
@@ -504,5 +515,10 @@ main(void)
 		cmocka_unit_test(test_xsk_default),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	int failed;
+
+	failed = cmocka_run_group_tests_name("compiled", tests, setup, teardown);
+	mode = "bpf-interp:";
+	failed += cmocka_run_group_tests_name("interpreted", tests, setup, teardown);
+	return failed;
 }
