@@ -166,13 +166,13 @@ teardown(void **state)
 	return 0;
 }
 
-/* Parsing through ctx->data, a BPF-to-BPF call, global data. */
+/* Parsing through ctx->data, a BPF-to-BPF call, global data, atomics. */
 static void
-test_parse(void **state)
+check_parse(const char *file)
 {
 	static const uint8_t want[NF] = { XDP_DROP, XDP_PASS, XDP_TX, XDP_PASS,
 					  XDP_PASS, XDP_ABORTED, XDP_PASS, XDP_PASS };
-	struct tp_prog *p = open_ok(obj("t_parse.o"), NULL);
+	struct tp_prog *p = open_ok(obj(file), NULL);
 	struct rte_mbuf *m[NF];
 	uint8_t v[NF];
 	uint32_t k[NF], zero = 0;
@@ -180,7 +180,6 @@ test_parse(void **state)
 	uint8_t ro[64];
 	struct tp_bpf_stats st;
 
-	(void)state;
 	load_frames(m);
 	run(p, 0, m, NF, v, k);
 	expect_verdicts(v, want, NF);
@@ -200,6 +199,120 @@ test_parse(void **state)
 	run(p, 0, m, 2, v, k);
 	assert_int_equal(v[0], XDP_PASS);
 	assert_int_equal(v[1], XDP_DROP);
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
+static void
+test_parse(void **state)
+{
+	(void)state;
+	check_parse("t_parse.o");
+}
+
+/* The same source built for eBPF v3: ALU32/JMP32 give the same results. */
+static void
+test_parse_v3(void **state)
+{
+	(void)state;
+	check_parse("t_parse_v3.o");
+}
+
+/* bpf_xdp_adjust_meta in front of tagpipe's metadata, and its 32-byte cap. */
+static void
+test_meta(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_misc.o"), NULL);
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF];
+
+	(void)state;
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++)
+		assert_int_equal(v[i], XDP_PASS);
+	expect_bytes_from("tests/bpf/in.pcap", m);
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
+/* bpf_csum_diff over IPv4 headers: scapy's are valid; one corrupted. */
+static void
+test_csum(void **state)
+{
+	static const uint8_t want[NF] = { XDP_PASS, XDP_PASS, XDP_PASS, XDP_PASS,
+					  XDP_TX, XDP_TX, XDP_TX, XDP_TX };
+	struct tp_prog *p = open_ok(obj("t_misc.o"), "xdp_csum");
+	struct rte_mbuf *m[NF], *bad;
+	uint8_t v[NF], copy[64];
+	uint32_t k[NF];
+
+	(void)state;
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, want, NF);
+	free_all(m, NF);
+	memcpy(copy, in_f[0], in_l[0]);
+	copy[14 + 10] ^= 0x01; /* IPv4 header checksum, low bit */
+	bad = tp_test_mbuf_from_bytes(mp, copy, in_l[0]);
+	run(p, 0, &bad, 1, v, k);
+	assert_int_equal(v[0], XDP_DROP);
+	rte_pktmbuf_free(bad);
+	tp_prog_close(p);
+}
+
+/* xdp.frags: get_buff_len, load_bytes and store_bytes across segments. */
+static void
+test_frags(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_misc.o"), "xdp.frags");
+	struct rte_mbuf *m[3];
+	uint8_t v[3], want[100];
+	uint32_t k[3];
+
+	(void)state;
+	assert_int_equal(in_l[2], 100);
+	memcpy(want, in_f[2], 100);
+	memcpy(want + 38, "ABCD", 4);
+	m[0] = tp_test_mbuf_chain_from_bytes(mp, in_f[2], 100, 40); /* 40+40+20 */
+	m[1] = tp_test_mbuf_from_bytes(mp, in_f[2], 100);
+	m[2] = tp_test_mbuf_from_bytes(mp, in_f[0], in_l[0]);
+	assert_int_equal(m[0]->nb_segs, 3);
+	run(p, 0, m, 3, v, k);
+	assert_int_equal(v[0], XDP_PASS);
+	assert_int_equal(v[1], XDP_PASS);
+	assert_int_equal(v[2], XDP_DROP);
+	tp_test_assert_mbuf_bytes(m[0], want, 100);
+	tp_test_assert_mbuf_bytes(m[1], want, 100);
+	free_all(m, 3);
+	tp_prog_close(p);
+}
+
+/* A legacy "maps" section (struct bpf_map_def). */
+static void
+test_legacy_maps(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_legacy.o"), NULL);
+	struct tp_bpf_map_info info;
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF], total = 0;
+
+	(void)state;
+	assert_int_equal(tp_prog_bpf_map_info(p, map_idx(p, "counts"), &info), 0);
+	assert_int_equal(info.type, BPF_MAP_TYPE_ARRAY);
+	assert_int_equal(info.max_entries, 2);
+	assert_int_equal(info.value_size, 8);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++) {
+		assert_int_equal(v[i], XDP_PASS);
+		total += in_l[i];
+	}
+	assert_int_equal(total, 54 + 54 + 100 + 52 + 42 + 10 + 62 + 46);
+	assert_int_equal(u64_at(p, "counts", 0, 0), NF);
+	assert_int_equal(u64_at(p, "counts", 1, 0), total);
 	free_all(m, NF);
 	tp_prog_close(p);
 }
@@ -506,6 +619,11 @@ main(void)
 {
 	static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_parse_v3),
+		cmocka_unit_test(test_meta),
+		cmocka_unit_test(test_csum),
+		cmocka_unit_test(test_frags),
+		cmocka_unit_test(test_legacy_maps),
 		cmocka_unit_test(test_hash_counter),
 		cmocka_unit_test(test_redirect),
 		cmocka_unit_test(test_adjust),
