@@ -106,6 +106,7 @@ struct tp_bpf {
 	bpf_compiled_fn compiled; /* NULL: interpreter */
 	void *dl;                 /* dlopen handle of the compiled code */
 	char mode_note[BPF_ERR_LEN + 16]; /* why the interpreter runs, when it does */
+	char verify_note[BPF_ERR_LEN + 32]; /* what the kernel verifier said */
 	struct tp_bpf_map maps[BPF_MAX_MAPS];
 	uint32_t nb_maps;         /* user maps, then global data sections */
 	struct bpf_region regions[BPF_MAX_MAPS];
@@ -155,6 +156,11 @@ int bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 int bpf_map_delete(struct tp_bpf_map *m, const void *key);
 bool bpf_map_is_redirect(uint32_t type);
 bool bpf_map_is_percpu(uint32_t type);
+
+/* bpf_kverify.c: load the selected program into the kernel once (verifier
+ * only) and release it. 0 verified, -EINVAL rejected (err: the verifier's
+ * last lines), other negative: the kernel could not be asked (err: why). */
+int bpf_kernel_verify(const struct tp_bpf *p, char *err, size_t errlen);
 
 /* bpf_compile.c: translate to C, build with the system C compiler, load.
  * 0, or negative with err saying why (the caller falls back). */

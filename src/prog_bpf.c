@@ -55,6 +55,43 @@ split_spec(const char *arg, char *path, size_t plen, char *sel, size_t slen)
 	return 0;
 }
 
+static enum tp_bpf_verify verify_mode = TP_BPF_VERIFY_AUTO;
+
+int
+tp_prog_bpf_set_verify(enum tp_bpf_verify mode)
+{
+	if (mode != TP_BPF_VERIFY_AUTO && mode != TP_BPF_VERIFY_KERNEL &&
+	    mode != TP_BPF_VERIFY_OFF)
+		return -EINVAL;
+	verify_mode = mode;
+	return 0;
+}
+
+/* Ask the kernel per verify_mode: 0 to go on, or the refusal. */
+static int
+kernel_check(struct tp_bpf *p, char *err, size_t errlen)
+{
+	char why[BPF_ERR_LEN];
+	int rc;
+
+	if (verify_mode == TP_BPF_VERIFY_OFF) {
+		snprintf(p->verify_note, sizeof(p->verify_note), "kernel verifier not asked");
+		return 0;
+	}
+	rc = bpf_kernel_verify(p, why, sizeof(why));
+	if (rc == 0) {
+		snprintf(p->verify_note, sizeof(p->verify_note), "%s", why);
+		return 0;
+	}
+	if (rc == -EINVAL || verify_mode == TP_BPF_VERIFY_KERNEL) {
+		snprintf(err, errlen, "%s (%s): %s%s", p->path, p->section, why,
+			 rc == -EINVAL ? "" : " (kernel verification required)");
+		return -EINVAL;
+	}
+	snprintf(p->verify_note, sizeof(p->verify_note), "not kernel-verified: %s", why);
+	return 0;
+}
+
 static int
 bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 {
@@ -89,6 +126,8 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 	rc = bpf_load_object(p, path, sel[0] ? sel : NULL, err, errlen);
 	if (rc == 0)
 		rc = bpf_verify_and_rewrite(p, err, errlen);
+	if (rc == 0)
+		rc = kernel_check(p, err, errlen);
 	if (rc < 0) {
 		bpf_free(p);
 		return rc < 0 ? -EINVAL : rc;
@@ -353,7 +392,7 @@ tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len)
 
 	if (b == NULL)
 		return -EINVAL;
-	return snprintf(buf, len, "%s (section %s, function %s, %u insns, %u maps, %s)",
+	return snprintf(buf, len, "%s (section %s, function %s, %u insns, %u maps, %s, %s)",
 			b->path, b->section, b->func, b->nb_insns, b->nb_maps,
-			b->compiled ? "compiled" : b->mode_note);
+			b->compiled ? "compiled" : b->mode_note, b->verify_note);
 }

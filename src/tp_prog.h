@@ -75,7 +75,8 @@
  *     (back-edges), recursion and LD_ABS/LD_IND are refused at open with
  *     an error naming the pc and what is unsupported.
  *   - safety: registers must be set before use and the context used only
- *     as xdp_md allows (checked at open); every memory access is checked
+ *     as xdp_md allows (checked at open); the kernel's verifier is asked
+ *     too when it can be (tp_prog_bpf_set_verify); every memory access is checked
  *     at run time against the packet, the stack, the context and map
  *     values. A run that steps outside returns TP_ABORTED and is counted
  *     (tp_prog_bpf_stats).
@@ -235,6 +236,23 @@ struct tp_xdp_meta {
 extern const struct tp_prog_ops tp_prog_bpf;
 extern const struct tp_prog_ops tp_prog_bpf_interp;
 
+/* The kernel verifier at open time (bpf_kverify.c): the selected program
+ * is loaded once into the running kernel as an XDP program with maps of
+ * the same shapes, then released (nothing attached or pinned).
+ *   AUTO    when the kernel can be asked (root / CAP_BPF), a rejection
+ *           refuses the object; otherwise tagpipe's own checks alone
+ *           (tp_prog_bpf_describe says which) -- the default;
+ *   KERNEL  refuse objects the kernel cannot verify;
+ *   OFF     tagpipe's own checks alone (--bpf-unverified).
+ * tagpipe's run-time bounds checks apply in every mode. */
+enum tp_bpf_verify {
+	TP_BPF_VERIFY_AUTO = 0,
+	TP_BPF_VERIFY_KERNEL = 1,
+	TP_BPF_VERIFY_OFF = 2,
+};
+/* Process-wide, for objects opened afterwards. 0 or -EINVAL. */
+int tp_prog_bpf_set_verify(enum tp_bpf_verify mode);
+
 struct tp_bpf_map_info {
 	char name[64];
 	uint32_t type;            /* enum bpf_map_type (linux/bpf.h) */
@@ -273,7 +291,8 @@ struct tp_bpf_stats {
 /* Sum over lcores. 0 or -EINVAL. */
 int tp_prog_bpf_stats(const struct tp_prog *p, struct tp_bpf_stats *st);
 /* "FILE (section SEC, function F, N insns, M maps, compiled|interpreted[:
- * why])" into buf, snprintf semantics; -EINVAL when p is not an object. */
+ * why], <kernel verifier outcome>)" into buf, snprintf semantics; -EINVAL
+ * when p is not an object. */
 int tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len);
 
 #ifdef __cplusplus

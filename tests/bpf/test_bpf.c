@@ -60,7 +60,7 @@ open_ok(const char *file, const char *sel)
 
 		/* the build has a C compiler, so compiled mode must be in use */
 		tp_prog_bpf_describe(p, what, sizeof(what));
-		if (strstr(what, ", compiled)") == NULL)
+		if (strstr(what, ", compiled, ") == NULL)
 			fail_msg("%s not compiled: %s", spec, what);
 	}
 	return p;
@@ -457,13 +457,16 @@ test_adjust(void **state)
 static void
 test_bad(void **state)
 {
-	struct tp_prog *p = open_ok(obj("t_bad.o"), NULL);
+	struct tp_prog *p;
 	struct rte_mbuf *m[2];
 	struct tp_bpf_stats st;
 	uint8_t v[2], big[256];
 	uint32_t k[2];
 
 	(void)state;
+	/* the kernel would refuse these two: tagpipe's own run-time checks */
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF), 0);
+	p = open_ok(obj("t_bad.o"), NULL);
 	memset(big, 0, sizeof(big));
 	big[200] = 0x42;
 	m[0] = tp_test_mbuf_from_bytes(mp, in_f[0], in_l[0]);
@@ -484,6 +487,8 @@ test_bad(void **state)
 	assert_int_equal(st.aborted_oob, 2);
 	tp_prog_close(p);
 	free_all(m, 2);
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
+	assert_int_equal(tp_prog_bpf_set_verify((enum tp_bpf_verify)7), -EINVAL);
 
 	open_fails(obj("t_bad.o"), "xdp_loop", "loops are not supported");
 	open_fails(obj("t_bad.o"), "xdp_uninit", "r7 is read before it is set");
@@ -498,6 +503,38 @@ test_bad(void **state)
 		open_fails(spec, NULL, "not an ELF file");
 	}
 	open_fails("bpf:", NULL, "expected FILE.o[:SECTION]");
+}
+
+/* The running kernel's verifier, where this process may load BPF. */
+static void
+test_kernel_verifier(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_parse.o"), NULL);
+	char what[600];
+
+	(void)state;
+	tp_prog_bpf_describe(p, what, sizeof(what));
+	tp_prog_close(p);
+	if (strstr(what, "verified by the kernel") == NULL) {
+		print_message("kernel verifier unavailable here: %s\n", what);
+		/* refused when required */
+		assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_KERNEL), 0);
+		open_fails(obj("t_parse.o"), NULL, "kernel verification required");
+		assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
+		skip();
+	}
+	/* no data_end check before data[200]: the kernel says so */
+	open_fails(obj("t_bad.o"), NULL, "the kernel verifier rejects it: ");
+	open_fails(obj("t_bad.o"), NULL, "outside of the packet");
+	/* libbpf cannot open legacy maps: not verifiable, refused if required */
+	p = open_ok(obj("t_legacy.o"), NULL);
+	tp_prog_bpf_describe(p, what, sizeof(what));
+	tp_prog_close(p);
+	assert_non_null(strstr(what, "not kernel-verified"));
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_KERNEL), 0);
+	open_fails(obj("t_legacy.o"), NULL, "kernel verification required");
+	tp_prog_close(open_ok(obj("t_maps.o"), "xdp_redirect"));
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
 }
 
 static bool
@@ -628,6 +665,7 @@ main(void)
 		cmocka_unit_test(test_redirect),
 		cmocka_unit_test(test_adjust),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_kernel_verifier),
 		cmocka_unit_test(test_xdpfilt_udp),
 		cmocka_unit_test(test_debian_objects),
 		cmocka_unit_test(test_xsk_default),
