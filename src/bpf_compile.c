@@ -41,12 +41,14 @@ _Static_assert(offsetof(struct bpf_run, stack) == sizeof(struct bpf_xdp_ctx),
 	       "run ABI: stack");
 _Static_assert(offsetof(struct bpf_run, fault) == sizeof(struct bpf_xdp_ctx) + 8,
 	       "run ABI: fault");
+_Static_assert(offsetof(struct bpf_run, cpu) == sizeof(struct bpf_xdp_ctx) + 16,
+	       "run ABI: cpu");
 _Static_assert(sizeof(struct bpf_xdp_ctx) == 40, "run ABI: ctx size");
 
 static const char prologue[] =
 	"#include <stdint.h>\n"
 	"struct rs { uint64_t data, data_end, data_meta; uint32_t ifx, rxq, efx, pad;\n"
-	"\tuint8_t *stack; uint64_t fault; };\n"
+	"\tuint8_t *stack; uint64_t fault; uint32_t cpu, rkey; };\n"
 	"struct ops { uint64_t (*helper)(struct rs *, int32_t, const uint64_t *);\n"
 	"\tint (*mem_slow)(struct rs *, uint64_t, uint32_t, int);\n"
 	"\tvoid (*oob)(struct rs *); };\n"
@@ -151,6 +153,29 @@ jmp_op(uint8_t op, bool *sign)
 	return NULL;
 }
 
+/* bpf_map_lookup_elem on an ARRAY or PERCPU_ARRAY, inlined: r1 is the
+ * map's address from ld_imm64, so the C compiler folds the test when the
+ * map is known at the call site; other maps go through the helper. */
+static void
+emit_lookup(struct gen *g)
+{
+	const struct tp_bpf *p = g->p;
+
+	OUT("\t");
+	for (uint32_t k = 0; k < p->nb_maps; k++) {
+		const struct tp_bpf_map *m = &p->maps[k];
+
+		if (m->type != BPF_MAP_TYPE_ARRAY && m->type != BPF_MAP_TYPE_PERCPU_ARRAY)
+			continue;
+		OUT("if (r1 == 0x%llxULL) { uint32_t _k; LD(uint32_t, _k, r2); "
+		    "r0 = _k < %uU ? 0x%llxULL + ((uint64_t)_k * %u%s) * %u : 0; } else ",
+		    (unsigned long long)(uintptr_t)m, m->max_entries,
+		    (unsigned long long)(uintptr_t)m->values, m->ncpu,
+		    m->ncpu > 1 ? " + rs->cpu" : "", m->stride);
+	}
+	OUT("CALLH(%d);\n", BPF_FUNC_map_lookup_elem);
+}
+
 static void
 emit_jmp(struct gen *g, const struct bpf_insn *i, uint32_t pc)
 {
@@ -173,6 +198,8 @@ emit_jmp(struct gen *g, const struct bpf_insn *i, uint32_t pc)
 			OUT("\tr0 = f%u(rs, ops, r1, r2, r3, r4, r5, r10 + %u); "
 			    "if (rs->fault) return 0; RELOAD();\n",
 			    (uint32_t)((int64_t)pc + i->imm + 1), BPF_STACK_SIZE);
+		else if (i->imm == BPF_FUNC_map_lookup_elem)
+			emit_lookup(g);
 		else
 			OUT("\tCALLH(%d);\n", i->imm);
 		return;

@@ -102,6 +102,7 @@ struct tp_bpf {
 	uint32_t nb_insns;
 	uint32_t entry;           /* pc of the selected function */
 	bool frags;               /* section xdp.frags */
+	bool reads_meta;          /* loads xdp_md.data_meta: fill tp_xdp_meta */
 	uint8_t *insn_flags;      /* BPF_IF_*, one per instruction */
 	bpf_compiled_fn compiled; /* NULL: interpreter */
 	void *dl;                 /* dlopen handle of the compiled code */
@@ -122,10 +123,10 @@ struct bpf_run {
 	struct bpf_xdp_ctx ctx;
 	uint8_t *stack;           /* BPF_MAX_FRAMES * BPF_STACK_SIZE */
 	uint64_t fault;           /* nonzero: stopped, see why */
+	uint32_t cpu;             /* per-CPU map slot (lcore index) */
+	uint32_t redirect_key;
 	const struct tp_bpf *prog;
 	struct rte_mbuf *m;
-	uint32_t cpu;
-	uint32_t redirect_key;
 	enum bpf_counter why;
 };
 

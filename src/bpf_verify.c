@@ -493,6 +493,8 @@ transfer(struct verifier *v, uint32_t pc, struct vstate *s, bool final)
 				i->code = (uint8_t)(BPF_LDX | BPF_MEM | nsize);
 				i->off = noff;
 				v->p->insn_flags[pc] |= BPF_IF_CTX_LOAD;
+				if (noff == offsetof(struct bpf_xdp_ctx, data_meta))
+					v->p->reads_meta = true;
 			}
 			s->reg[i->dst_reg] = K_S;
 			return 0;

@@ -174,18 +174,24 @@ bpf_fini(void *priv)
 static inline void
 prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
 {
+	uint8_t *data = rte_pktmbuf_mtod(m, uint8_t *);
 	struct tp_xdp_md md;
 
-	tp_xdp_md_fill(&md, env, m);
 	rs->m = m;
-	rs->ctx.data = (uintptr_t)md.data;
-	rs->ctx.data_end = (uintptr_t)md.data_end;
-	rs->ctx.data_meta = (uintptr_t)md.data;
+	rs->ctx.data = (uintptr_t)data;
+	rs->ctx.data_end = (uintptr_t)data + m->data_len;
+	rs->ctx.data_meta = (uintptr_t)data;
 	rs->ctx.ingress_ifindex = (uint32_t)env->port + 1;
 	rs->ctx.rx_queue_index = env->queue;
 	rs->ctx.egress_ifindex = 0;
-	if (rte_pktmbuf_headroom(m) >= BPF_TP_META_LEN) {
-		struct tp_xdp_meta meta = {
+	rs->redirect_key = UINT32_MAX;
+	rs->fault = 0;
+	/* tagpipe's metadata only for programs that can see it */
+	if (rs->prog->reads_meta && rte_pktmbuf_headroom(m) >= BPF_TP_META_LEN) {
+		struct tp_xdp_meta meta;
+
+		tp_xdp_md_fill(&md, env, m);
+		meta = (struct tp_xdp_meta){
 			.vlan_tci = md.vlan_tci,
 			.vlan_tci_outer = md.vlan_tci_outer,
 			.switch_port = md.switch_port,
@@ -194,10 +200,8 @@ prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
 		};
 
 		rs->ctx.data_meta -= BPF_TP_META_LEN;
-		memcpy(md.data - BPF_TP_META_LEN, &meta, sizeof(meta));
+		memcpy(data - BPF_TP_META_LEN, &meta, sizeof(meta));
 	}
-	rs->redirect_key = UINT32_MAX;
-	rs->fault = 0;
 }
 
 /* r0 and the run's fault into the pipeline's verdict and key. */
