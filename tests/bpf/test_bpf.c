@@ -18,31 +18,15 @@
 
 #include <linux/bpf.h>
 
-#include "tp_test.h"
+#include "bpf_test.h"
 #include "tp_prog.h"
 
-#define NF 8
-#define DEB "/usr/lib/x86_64-linux-gnu/bpf/"
+
+static uint8_t **exp_f;
+static uint32_t *exp_l;
 
 /* "bpf:" (compiled) or "bpf-interp:": every test runs in both modes. */
 static const char *mode = "bpf:";
-static struct rte_mempool *mp;
-static uint8_t **in_f, **exp_f;
-static uint32_t *in_l, *exp_l;
-static unsigned int start_use;
-
-static const char *
-obj(const char *name)
-{
-	static char buf[8][512];
-	static int k;
-	char rel[256];
-
-	snprintf(rel, sizeof(rel), "tests/bpf/%s", name);
-	k = (k + 1) % 8;
-	snprintf(buf[k], sizeof(buf[k]), "%s", tp_test_build_path(rel));
-	return buf[k];
-}
 
 static struct tp_prog *
 open_ok(const char *file, const char *sel)
@@ -143,27 +127,6 @@ u64_at(struct tp_prog *p, const char *map, uint32_t key, unsigned int off)
 	assert_int_equal(tp_prog_bpf_map_lookup(p, map_idx(p, map), &key, buf), 0);
 	memcpy(&v, buf + off, 8);
 	return v;
-}
-
-static int
-setup(void **state)
-{
-	(void)state;
-	tp_test_eal_init(NULL);
-	mp = tp_test_pool_create("bpf", 256, 0);
-	assert_int_equal(tp_test_pcap_read(tp_test_build_path("tests/bpf/in.pcap"),
-					   &in_f, &in_l, NULL), NF);
-	start_use = tp_test_pool_in_use(mp);
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	TP_TEST_ASSERT_POOL_BACK(mp, start_use);
-	tp_test_pcap_free(in_f, in_l, NF);
-	return 0;
 }
 
 /* Parsing through ctx->data, a BPF-to-BPF call, global data, atomics. */

@@ -17,36 +17,15 @@
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
-#include "tp_test.h"
+#include "bpf_test.h"
 #include "tp_prog.h"
 
-#define NF 8
-#define DEB "/usr/lib/x86_64-linux-gnu/bpf/"
 
-static struct rte_mempool *mp;
-static uint8_t **in_f;
-static uint32_t *in_l;
-static unsigned int start_use;
 
 struct kprog {
 	struct bpf_object *obj;
 	int fd;
 };
-
-static const char *
-obj(const char *name)
-{
-	static char buf[4][512];
-	static int k;
-	char rel[256];
-
-	if (name[0] == '/')
-		return name;
-	snprintf(rel, sizeof(rel), "tests/bpf/%s", name);
-	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof(buf[k]), "%s", tp_test_build_path(rel));
-	return buf[k];
-}
 
 static int
 quiet(enum libbpf_print_level l, const char *f, va_list ap)
@@ -133,27 +112,6 @@ kmap(struct kprog *k, const char *suffix)
 	}
 	fail_msg("kernel map *%s not found", suffix);
 	return NULL;
-}
-
-static int
-setup(void **state)
-{
-	(void)state;
-	tp_test_eal_init(NULL);
-	mp = tp_test_pool_create("bpfk", 64, 0);
-	assert_int_equal(tp_test_pcap_read(tp_test_build_path("tests/bpf/in.pcap"),
-					   &in_f, &in_l, NULL), NF);
-	start_use = tp_test_pool_in_use(mp);
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	TP_TEST_ASSERT_POOL_BACK(mp, start_use);
-	tp_test_pcap_free(in_f, in_l, NF);
-	return 0;
 }
 
 /* Programs without map configuration: verdicts and bytes. */

@@ -12,18 +12,11 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
+#include "tp_meta.h"
+
 struct vlan_hdr {
 	__be16 tci;
 	__be16 proto;
-};
-
-/* tagpipe's struct tp_xdp_meta (src/tp_prog.h). */
-struct tp_meta {
-	__u16 vlan_tci;
-	__u16 vlan_tci_outer;
-	__s16 switch_port;
-	__u8 switch_device;
-	__u8 nb_vlan;
 };
 
 SEC("xdp")

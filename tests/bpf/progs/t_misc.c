@@ -18,13 +18,7 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
-struct tp_meta {
-	__u16 vlan_tci;
-	__u16 vlan_tci_outer;
-	__s16 switch_port;
-	__u8 switch_device;
-	__u8 nb_vlan;
-};
+#include "tp_meta.h"
 
 SEC("xdp")
 int prog_meta(struct xdp_md *ctx)
