@@ -53,8 +53,9 @@
  *       data..data_end     the first segment, from the untagged Ethernet
  *                          header (switch tag and stripped VLAN tags are
  *                          gone; see below for where they are);
- *       data_meta..data    struct tp_xdp_meta (8 bytes, below) unless the
- *                          headroom is under 8 bytes (then empty);
+ *       data_meta..data    struct tp_xdp_meta (8 bytes, below) for programs
+ *                          that load data_meta, when the headroom has 8
+ *                          bytes; else empty;
  *                          bpf_xdp_adjust_meta grows it in front, up to 32
  *                          bytes in all;
  *       ingress_ifindex    ingress ethdev port id + 1 (never 0, like a
