@@ -77,13 +77,14 @@
  *     an error naming the pc and what is unsupported.
  *   - safety: registers must be set before use and the context used only
  *     as xdp_md allows (checked at open); the kernel's verifier is asked
- *     too when it can be (tp_prog_bpf_set_verify); every memory access is checked
- *     at run time against the packet, the stack, the context and map
+ *     too when it can be (tp_prog_bpf_set_verify); every memory access
+ *     is checked at run time against the packet, the stack, the context and map
  *     values. A run that steps outside returns TP_ABORTED and is counted
  *     (tp_prog_bpf_stats).
  *   - execution: "bpf" translates the program into C and builds it with
  *     the system C compiler ($CC or cc) into a shared object loaded with
- *     dlopen (bpf_compile.c), keeping every check; "bpf-interp" uses the
+ *     dlopen (bpf_compile.c), with the same checks (only accesses proven
+ *     safe at open, r10-relative and context loads, skip them); "bpf-interp" uses the
  *     interpreter (bpf_exec.c), the reference semantics. Both give the
  *     same verdicts, bytes and map effects (tests/bpf runs both).
  */
