@@ -487,6 +487,8 @@ bpf_load_object(struct tp_bpf *p, const char *path, const char *sel,
 	int fd, sec = -1, rc;
 
 	memset(&o, 0, sizeof(o));
+	if (path == NULL)
+		return fail(err, errlen, -EINVAL, "no object file given");
 	if (strlen(path) >= sizeof(p->path))
 		return fail(err, errlen, -ENAMETOOLONG, "path too long: '%s'", path);
 	snprintf(p->path, sizeof(p->path), "%s", path);
