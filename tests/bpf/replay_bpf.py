@@ -48,6 +48,21 @@ def case_refused(tmp):
     assert "none.o: No such file" in p.stderr, p.stderr
 
 
+def case_unverified(tmp):
+    """t_bad.o reads data[200] unchecked: the kernel verifier (where it can
+    be asked) refuses it; --bpf-unverified runs it and tagpipe's run-time
+    check aborts every frame (all shorter than 201 bytes)."""
+    obj = os.path.join(BUILD, "t_bad.o:xdp")
+    p = subprocess.run([REPLAY, "-i", IN, "--verdict", obj], capture_output=True,
+                       text=True, timeout=120)
+    if p.returncode != 0:
+        assert p.returncode == 2 and "the kernel verifier rejects it" in p.stderr, p.stderr
+    p = run(["-i", IN, "--gro", "off", "--vlan", "keep", "--verdict", obj,
+             "--bpf-unverified", "--stats", "-"])
+    st = json.loads(next(l for l in p.stdout.splitlines() if l.startswith("{")))
+    assert (st["rx"], st["aborted"]) == (8, 8), st
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         globals()["case_" + CASE](tmp)
