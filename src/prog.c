@@ -5,6 +5,7 @@
  * tp_prog_register() from the control plane.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,8 @@
 #define PROG_NAME_MAX 63
 
 static const struct tp_prog_ops *const builtins[] = {
-	&tp_prog_acl, &tp_prog_by_switch_port, &tp_prog_drop, &tp_prog_pass,
-	&tp_prog_redirect, &tp_prog_tx,
+	&tp_prog_acl, &tp_prog_bpf, &tp_prog_bpf_interp, &tp_prog_by_switch_port, &tp_prog_drop,
+	&tp_prog_pass, &tp_prog_redirect, &tp_prog_tx,
 };
 #define NB_BUILTINS (sizeof(builtins) / sizeof(builtins[0]))
 
@@ -95,6 +96,18 @@ tp_prog_names(char *buf, size_t len)
 	return (int)used;
 }
 
+/* "FILE.o" or "FILE.o:SEL" names an XDP object (tp_prog.h). */
+static bool
+is_object_spec(const char *spec)
+{
+	const char *d = strstr(spec, ".o");
+
+	for (; d != NULL; d = strstr(d + 1, ".o"))
+		if (d[2] == '\0' || d[2] == ':')
+			return true;
+	return false;
+}
+
 int
 tp_prog_open(const char *spec, struct tp_prog **out, char *err, size_t errlen)
 {
@@ -108,6 +121,13 @@ tp_prog_open(const char *spec, struct tp_prog **out, char *err, size_t errlen)
 	if (spec == NULL || out == NULL) {
 		snprintf(err, errlen, "program: no spec given");
 		return -EINVAL;
+	}
+	if (is_object_spec(spec) && strncmp(spec, "bpf:", 4) != 0 &&
+	    strncmp(spec, "bpf-interp:", 11) != 0) {
+		ops = &tp_prog_bpf;
+		memcpy(name, "bpf", 4);
+		arg = spec;
+		goto found;
 	}
 	colon = strchr(spec, ':');
 	nlen = colon ? (size_t)(colon - spec) : strlen(spec);
@@ -128,6 +148,7 @@ tp_prog_open(const char *spec, struct tp_prog **out, char *err, size_t errlen)
 			 name, names);
 		return -EINVAL;
 	}
+found:
 	p = calloc(1, sizeof(*p));
 	if (p == NULL) {
 		snprintf(err, errlen, "program: out of memory");

@@ -32,9 +32,61 @@
  *   acl:FILE           5-tuple rules from FILE, first match gives the
  *                      verdict, no match: the file's "default" (pass if
  *                      absent). File format: tp_acl.h.
+ *   bpf:FILE.o[:SEL]   an unmodified XDP object file (see "XDP objects"
+ *                      below); "FILE.o[:SEL]" alone means the same.
  * User programs: fill a struct tp_prog_ops and tp_prog_register() it before
  * creating pipelines that name it. A spec is "NAME" or "NAME:ARG"; ARG goes
  * to ops->init.
+ *
+ * XDP objects (src/prog_bpf.c, bpf_*.c; user guide docs/xdp.md). An eBPF
+ * ELF object built for the kernel (clang -target bpf) runs unchanged:
+ *   - SEL picks the program by section name ("xdp", "xdp.frags", any
+ *     executable section) or function name; default: the first function
+ *     of the first executable section other than .text.
+ *   - maps: BTF ".maps" and legacy "maps" definitions become tagpipe maps
+ *     of the same shape (ARRAY, PERCPU_ARRAY, HASH, PERCPU_HASH, DEVMAP,
+ *     DEVMAP_HASH, CPUMAP, XSKMAP); .data/.rodata/.bss become one-entry
+ *     ARRAY maps named after their section (".data", ...). Per-CPU means
+ *     one copy per EAL lcore index.
+ *   - the program reads struct xdp_md exactly as the kernel defines it;
+ *     its loads are rewritten when the object is opened. In tagpipe:
+ *       data..data_end     the first segment, from the untagged Ethernet
+ *                          header (switch tag and stripped VLAN tags are
+ *                          gone; see below for where they are);
+ *       data_meta..data    struct tp_xdp_meta (8 bytes, below) for programs
+ *                          that load data_meta, when the headroom has 8
+ *                          bytes; else empty;
+ *                          bpf_xdp_adjust_meta grows it in front, up to 32
+ *                          bytes in all;
+ *       ingress_ifindex    ingress ethdev port id + 1 (never 0, like a
+ *                          kernel ifindex);
+ *       rx_queue_index     the RX queue of the burst;
+ *       egress_ifindex     refused (devmap egress programs only).
+ *   - redirects: tagpipe ifindex N names redirect-map key N - 1.
+ *     bpf_redirect(N, 0) and a DEVMAP/DEVMAP_HASH/CPUMAP/XSKMAP entry whose
+ *     value (first 4 bytes) is N give TP_REDIRECT with key N - 1; an entry
+ *     of 0 is empty (redirect_map returns its fallback flags & 3).
+ *     BPF_F_BROADCAST is not supported (XDP_ABORTED).
+ *   - helpers (kernel IDs): map_lookup/update/delete_elem (1-3),
+ *     ktime_get_ns (5), get_prandom_u32 (7), get_smp_processor_id (8, the
+ *     lcore index), redirect (23), csum_diff (28), xdp_adjust_head (44),
+ *     redirect_map (51), xdp_adjust_meta (54), xdp_adjust_tail (65, one-
+ *     segment packets), xdp_get_buff_len (188), xdp_load_bytes (189),
+ *     xdp_store_bytes (190). Any other helper, kfuncs, tail calls, loops
+ *     (back-edges), recursion and LD_ABS/LD_IND are refused at open with
+ *     an error naming the pc and what is unsupported.
+ *   - safety: registers must be set before use and the context used only
+ *     as xdp_md allows (checked at open); the kernel's verifier is asked
+ *     too when it can be (tp_prog_bpf_set_verify); every memory access
+ *     is checked at run time against the packet, the stack, the context and map
+ *     values. A run that steps outside returns TP_ABORTED and is counted
+ *     (tp_prog_bpf_stats).
+ *   - execution: "bpf" translates the program into C and builds it with
+ *     the system C compiler ($CC or cc) into a shared object loaded with
+ *     dlopen (bpf_compile.c), with the same checks (only accesses proven
+ *     safe at open, r10-relative and context loads, skip them); "bpf-interp" uses the
+ *     interpreter (bpf_exec.c), the reference semantics. Both give the
+ *     same verdicts, bytes and map effects (tests/bpf runs both).
  */
 #ifndef TP_PROG_H
 #define TP_PROG_H
@@ -166,6 +218,84 @@ int tp_prog_open(const char *spec, struct tp_prog **out, char *err,
 void tp_prog_close(struct tp_prog *p);
 const struct tp_prog_ops *tp_prog_ops_of(const struct tp_prog *p);
 void *tp_prog_priv(const struct tp_prog *p);
+
+/* ---- XDP objects --------------------------------------------------------- */
+
+/* What tagpipe puts between data_meta and data for XDP objects: the
+ * tagpipe view of tp_xdp_md that xdp_md has no field for. Host byte order. */
+struct tp_xdp_meta {
+	uint16_t vlan_tci;        /* stripped inner/only tag, 0 if none */
+	uint16_t vlan_tci_outer;  /* stripped outer tag (QinQ), 0 if none */
+	int16_t switch_port;      /* source switch port, -1 without a tag */
+	uint8_t switch_device;
+	uint8_t nb_vlan;          /* 0, 1 or 2 stripped tags */
+};
+
+/* The built-in program kinds for XDP objects (their ops, to recognise
+ * opened ones): "bpf" compiles (falls back to the interpreter when no C
+ * compiler or private cache directory is available: see
+ * tp_prog_bpf_describe), "bpf-interp" always interprets. */
+extern const struct tp_prog_ops tp_prog_bpf;
+extern const struct tp_prog_ops tp_prog_bpf_interp;
+
+/* The kernel verifier at open time (bpf_kverify.c): the selected program
+ * is loaded once into the running kernel as an XDP program with maps of
+ * the same shapes, then released (nothing attached or pinned).
+ *   AUTO    when the kernel can be asked (root / CAP_BPF), a rejection
+ *           refuses the object; otherwise tagpipe's own checks alone
+ *           (tp_prog_bpf_describe says which) -- the default;
+ *   KERNEL  refuse objects the kernel cannot verify;
+ *   OFF     tagpipe's own checks alone (--bpf-unverified).
+ * tagpipe's run-time bounds checks apply in every mode. */
+enum tp_bpf_verify {
+	TP_BPF_VERIFY_AUTO = 0,
+	TP_BPF_VERIFY_KERNEL = 1,
+	TP_BPF_VERIFY_OFF = 2,
+};
+/* Process-wide, for objects opened afterwards. 0 or -EINVAL. */
+int tp_prog_bpf_set_verify(enum tp_bpf_verify mode);
+
+struct tp_bpf_map_info {
+	char name[64];
+	uint32_t type;            /* enum bpf_map_type (linux/bpf.h) */
+	uint32_t key_size;
+	uint32_t value_size;
+	uint32_t max_entries;
+	uint32_t ncpu;            /* copies per value: per-CPU maps, else 1 */
+	uint32_t value_stride;    /* bytes per copy in lookup/update buffers */
+};
+
+/* Maps of an opened XDP object, by index 0..n-1 or name. Control plane;
+ * safe while pipelines run (values are copied under the map's lock, a
+ * datapath reader may see a value half-written, as with kernel maps).
+ * Return -EINVAL when p is not an XDP object. */
+int tp_prog_bpf_map_count(const struct tp_prog *p);
+int tp_prog_bpf_map_info(const struct tp_prog *p, int index,
+			 struct tp_bpf_map_info *info);
+/* Index of map name, -ENOENT or -EINVAL. */
+int tp_prog_bpf_map_find(const struct tp_prog *p, const char *name);
+/* value: ncpu * value_stride bytes for per-CPU maps (every lcore's copy,
+ * as the bpf() syscall does), else value_size. lookup: 0 or -ENOENT.
+ * update flags: BPF_ANY 0, BPF_NOEXIST 1, BPF_EXIST 2; 0, -EEXIST, -ENOENT,
+ * -E2BIG (full or key out of range), -EOPNOTSUPP (devmap egress prog).
+ * delete: 0, -ENOENT, -EINVAL (array maps cannot delete). */
+int tp_prog_bpf_map_lookup(const struct tp_prog *p, int index, const void *key,
+			   void *value);
+int tp_prog_bpf_map_update(const struct tp_prog *p, int index, const void *key,
+			   const void *value, uint64_t flags);
+int tp_prog_bpf_map_delete(const struct tp_prog *p, int index, const void *key);
+
+struct tp_bpf_stats {
+	uint64_t runs;            /* program runs (packets) */
+	uint64_t aborted_oob;     /* runs stopped: memory access out of bounds */
+	uint64_t aborted_helper;  /* runs stopped: bad helper argument */
+};
+/* Sum over lcores. 0 or -EINVAL. */
+int tp_prog_bpf_stats(const struct tp_prog *p, struct tp_bpf_stats *st);
+/* "FILE (section SEC, function F, N insns, M maps, compiled|interpreted[:
+ * why], <kernel verifier outcome>)" into buf, snprintf semantics; -EINVAL
+ * when p is not an object. */
+int tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
 #include "tp_eal.h"
 
 #include "fwd.h"
+#include "tp_prog.h"
 
 void
 fwd_err(const char *fmt, ...)
@@ -73,7 +74,8 @@ usage(void)
 	       "  --gso on|off               re-segment merged packets on egress (default on)\n"
 	       "  --verdict NAME[:ARG]       verdict program (pipeline mode): pass, drop, tx,\n"
 	       "                             redirect:N, by-switch-port, acl:FILE, ...\n"
-	       "                             (eBPF FILE.o[:SECTION]: not in this build)\n"
+	       "                             or an XDP object FILE.o[:SECTION] (docs/xdp.md)\n"
+	       "  --bpf-unverified           run XDP objects without asking the kernel verifier\n"
 	       "  --redirect KEY:PORT[:SWITCH_PORT] redirect map entry (repeatable)\n"
 	       "  -h, --help                 this text\n",
 	       fwd_engine_list(modes, sizeof(modes), '|'), fwd_engines[0]->name,
@@ -150,6 +152,7 @@ enum {
 	OPT_RXD, OPT_TXD, OPT_NB_CORES, OPT_BURST, OPT_NB_MBUFS, OPT_TXPKTS,
 	OPT_ETH_PEER, OPT_PORT_TAGGER, OPT_PORT_VLAN, OPT_GRO, OPT_GRO_FLOWS,
 	OPT_GRO_SEGS, OPT_GRO_AGE, OPT_GRO_ORDER, OPT_GSO, OPT_VERDICT, OPT_REDIRECT,
+	OPT_BPF_UNVERIFIED,
 };
 
 static const struct option long_opts[] = {
@@ -177,6 +180,7 @@ static const struct option long_opts[] = {
 	{ "gso", required_argument, NULL, OPT_GSO },
 	{ "verdict", required_argument, NULL, OPT_VERDICT },
 	{ "redirect", required_argument, NULL, OPT_REDIRECT },
+	{ "bpf-unverified", no_argument, NULL, OPT_BPF_UNVERIFIED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -271,6 +275,7 @@ parse_one(struct fwd_options *o, int c, const char *a)
 		strcpy(o->verdict, a);
 		break;
 	case OPT_REDIRECT: parse_redirect(o, a); break;
+	case OPT_BPF_UNVERIFIED: tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF); break;
 	default:
 		usage_exit("internal: option %d", c);
 	}
@@ -314,13 +319,6 @@ fwd_options_parse(int argc, char **argv, const char *prog, struct fwd_options *o
 	}
 	if (optind < argc)
 		usage_exit("unexpected argument '%s'", argv[optind]);
-	if (o->verdict[0] != '\0') {
-		const char *dot = strstr(o->verdict, ".o");
-
-		if (dot != NULL && (dot[2] == '\0' || dot[2] == ':'))
-			usage_exit("--verdict: '%s': eBPF object files are not supported "
-				   "by this build (use a built-in program name)", o->verdict);
-	}
 }
 
 void

@@ -77,7 +77,10 @@ replay_usage(FILE *f, const char *prog)
 		"                          software, or trusted (default verify; with\n"
 		"                          --compare trust, as librte_gro checks none)\n"
 		"  --verdict NAME[:ARG]    verdict program: pass, drop, tx, redirect:N,\n"
-		"                          by-switch-port, acl:FILE (default pass)\n"
+		"                          by-switch-port, acl:FILE (default pass), or an\n"
+		"                          XDP object FILE.o[:SECTION] (docs/xdp.md)\n"
+		"  --bpf-unverified        run XDP objects the kernel verifier was not\n"
+		"                          asked about (tagpipe's own checks only)\n"
 		"  --redirect KEY=port:P[,queue:Q][,switch_port:S]\n"
 		"                          redirect map entry (repeatable)\n"
 		"  --write VERDICT=FILE    write frames leaving with VERDICT (pass, tx,\n"
@@ -234,7 +237,9 @@ parse_verdict(const char *val, struct replay_opts *o)
 		o->verdict = val;
 		return 0;
 	}
-	if (n == 0 || n >= 64 || tp_prog_find(strndupa(val, n)) == NULL) {
+	/* An XDP object (FILE.o[:SECTION]): its loader's error says what. */
+	if (strstr(val, ".o") == NULL &&
+	    (n == 0 || n >= 64 || tp_prog_find(strndupa(val, n)) == NULL)) {
 		tp_prog_names(names, sizeof(names));
 		replay_err("--verdict: unknown program '%.*s' (valid: %s)", (int)n, val, names);
 	} else {
@@ -332,6 +337,7 @@ enum {
 	OPT_BURST = 256, OPT_LOOPS, OPT_TAGGER, OPT_VLAN, OPT_GRO, OPT_VERDICT,
 	OPT_WRITE, OPT_META, OPT_STATS, OPT_GRO_FLOWS, OPT_COMPARE, OPT_JSON,
 	OPT_VLAN_TPID, OPT_REDIRECT, OPT_VIA_PORT, OPT_GRO_CSUM, OPT_GRO_ORDER, OPT_CPU_PORT,
+	OPT_BPF_UNVERIFIED,
 };
 
 int
@@ -356,6 +362,7 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		{ "via-port", required_argument, NULL, OPT_VIA_PORT },
 		{ "gro-csum", required_argument, NULL, OPT_GRO_CSUM },
 		{ "gro-order", required_argument, NULL, OPT_GRO_ORDER },
+		{ "bpf-unverified", no_argument, NULL, OPT_BPF_UNVERIFIED },
 		{ "switch-cpu-port", required_argument, NULL, OPT_CPU_PORT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -377,6 +384,10 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 	o->gro_conf.max_flows = 1024;
 	o->switch_cpu_port = -1;
 
+	/* --bpf-unverified must hold for a --verdict given before it too. */
+	for (int a = 1; a < argc && strcmp(argv[a], "--") != 0; a++)
+		if (strcmp(argv[a], "--bpf-unverified") == 0)
+			tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":i:h", longopts, NULL)) != -1) {
@@ -418,6 +429,8 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 			if (parse_verdict(optarg, o) < 0)
 				return -EINVAL;
 			break;
+		case OPT_BPF_UNVERIFIED:
+			break; /* applied before the loop */
 		case OPT_REDIRECT:
 			if (parse_redirect(optarg, o) < 0)
 				return -EINVAL;

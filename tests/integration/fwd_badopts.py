@@ -17,8 +17,6 @@ CASES = [
     (['--rxq', '-1'], "'-1'", False),
     (['--rxq'], "'--rxq'", False),
     (['--txq', '0'], "'0'", False),
-    (['--verdict', 'prog.o'], "'prog.o'", False),
-    (['--verdict', 'prog.o:xdp'], "'prog.o:xdp'", False),
     (['--forward-mode', 'warp'], "'warp'", False),
     (['--port-topology', 'ring'], "'ring'", False),
     (['--stats-period', 'soon'], "'soon'", False),
@@ -43,6 +41,9 @@ CASES = [
     (['--port-tagger', '1:nosuchtag'], "'nosuchtag'", True),
     (['--verdict', 'nosuchprog'], "'nosuchprog'", True),
     (['--verdict', 'redirect:x'], "'redirect:x'", True),
+    # XDP objects are opened with the other checks: a missing file is named.
+    (['--verdict', 'prog.o'], "prog.o: No such file", True),
+    (['--verdict', 'prog.o:xdp'], "prog.o: No such file", True),
 ]
 
 

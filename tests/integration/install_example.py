@@ -94,8 +94,9 @@ def main():
     r = run(['cc', '-O2', '-Wall', '-Wextra', '-Werror', example, '-o', exe_static] +
             run(['pkg-config', '--cflags', 'libtagpipe'], env=env).stdout.split() +
             ['-Wl,--whole-archive', static_lib, '-Wl,--no-whole-archive'] +
-            run(['pkg-config', '--libs', 'libdpdk'], env=env).stdout.split() +
-            ['-pthread', '-lm'], env=env)
+            run(['pkg-config', '--libs', 'libdpdk', 'libbpf', 'libelf'],
+                env=env).stdout.split() +
+            ['-pthread', '-lm', '-ldl'], env=env)
     c.eq('example links the static libtagpipe.a', r.returncode, 0)
 
     demo = os.path.join(src, 'pcaps', 'demo.pcap')

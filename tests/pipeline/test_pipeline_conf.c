@@ -119,7 +119,7 @@ static const struct conf_case cases[] = {
 	{ "age", e_age, "gro: bad age_usec 0 (1..1000000)" },
 	{ "flows", e_flows, "gro: bad max_flows 70000" },
 	{ "segs", e_segs, "gro: bad max_segs 1" },
-	{ "prog", e_prog, "program: unknown program 'nope' (known: acl, by-switch-port, drop, pass" },
+	{ "prog", e_prog, "program: unknown program 'nope' (known: acl, bpf, bpf-interp, by-switch-port, drop, pass" },
 	{ "redirect key", e_redirect_key, "program redirect: bad map key 'abc'" },
 	{ "pass arg", e_pass_arg, "program: 'pass' takes no argument (got '1')" },
 	{ "acl no file", e_acl_nofile, "program acl: needs a rules file (acl:FILE)" },
@@ -215,8 +215,8 @@ test_registry(void **state)
 	assert_ptr_equal(tp_prog_find("test-always-tx"), &ok);
 	assert_null(tp_prog_find("test-never"));
 	n = tp_prog_names(names, sizeof(names));
-	assert_string_equal(names, "acl, by-switch-port, drop, pass, redirect, "
-			    "test-always-tx, tx");
+	assert_string_equal(names, "acl, bpf, bpf-interp, by-switch-port, drop, pass, "
+			    "redirect, test-always-tx, tx");
 	assert_int_equal(n, (int)strlen(names));
 	/* snprintf semantics: the full length even when cut. */
 	assert_int_equal(tp_prog_names(names, 4), n);

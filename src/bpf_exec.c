@@ -1,0 +1,598 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The eBPF interpreter: reference semantics of eBPF v1-v3 (ALU32/JMP32,
+ * atomics, BPF-to-BPF calls) as documented in the kernel's
+ * Documentation/bpf/standardization/instruction-set.rst, with a bounds
+ * check on every load, store and helper buffer: an address must lie inside
+ * the packet (data_meta..data_end), the stack frames, the context (reads)
+ * or one map's value storage; otherwise the run stops, returns
+ * XDP_ABORTED and is counted (BPF_CNT_OOB). Division by zero gives 0 and
+ * modulo by zero leaves the dividend, as in the kernel.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_byteorder.h>
+#include <rte_random.h>
+
+#include "bpf_priv.h"
+
+static inline bool
+in_range(uint64_t addr, uint32_t size, uint64_t base, uint64_t len)
+{
+	uint64_t a = addr - base;
+
+	return addr >= base && a < len && size <= len - a;
+}
+
+/* Packet or stack: the common cases, inlined into every access. */
+static inline bool
+mem_fast(const struct bpf_run *rs, uint64_t addr, uint32_t size)
+{
+	return in_range(addr, size, rs->ctx.data_meta,
+			rs->ctx.data_end - rs->ctx.data_meta) ||
+	       in_range(addr, size, (uintptr_t)rs->stack,
+			BPF_MAX_FRAMES * BPF_STACK_SIZE);
+}
+
+static __rte_noinline bool
+mem_slow(const struct bpf_run *rs, uint64_t addr, uint32_t size, bool write)
+{
+	const struct tp_bpf *p = rs->prog;
+
+	if (!write && in_range(addr, size, (uintptr_t)&rs->ctx, sizeof(rs->ctx)))
+		return true;
+	for (uint32_t r = 0; r < p->nb_regions; r++)
+		if (in_range(addr, size, p->regions[r].base, p->regions[r].len))
+			return true;
+	return false;
+}
+
+static inline bool
+mem_ok(const struct bpf_run *rs, uint64_t addr, uint32_t size, bool write)
+{
+	return mem_fast(rs, addr, size) || mem_slow(rs, addr, size, write);
+}
+
+static uint64_t
+fault(struct bpf_run *rs, enum bpf_counter why)
+{
+	rs->fault = 1;
+	rs->why = why;
+	return 0;
+}
+
+static struct tp_bpf_map *
+map_of(struct bpf_run *rs, uint64_t h)
+{
+	uintptr_t b = (uintptr_t)rs->prog->maps;
+
+	if (h < b || h >= b + rs->prog->nb_maps * sizeof(struct tp_bpf_map) ||
+	    (h - b) % sizeof(struct tp_bpf_map) != 0)
+		return NULL;
+	return (struct tp_bpf_map *)(uintptr_t)h;
+}
+
+/* ---- what compiled code calls (bpf_compile.c) ------------------------- */
+
+static int
+cg_mem_slow(struct bpf_run *rs, uint64_t addr, uint32_t size, int write)
+{
+	return mem_slow(rs, addr, size, write != 0);
+}
+
+static void
+cg_oob(struct bpf_run *rs)
+{
+	fault(rs, BPF_CNT_OOB);
+}
+
+static uint64_t call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r);
+
+const struct bpf_cg_ops bpf_cg_ops = {
+	.helper = call_helper,
+	.mem_slow = cg_mem_slow,
+	.oob = cg_oob,
+};
+
+/* ---- helpers (IDs: include/uapi/linux/bpf.h __BPF_FUNC_MAPPER) --------- */
+
+static uint64_t
+h_map_lookup(struct bpf_run *rs, uint64_t r1, uint64_t r2)
+{
+	struct tp_bpf_map *m = map_of(rs, r1);
+
+	if (m == NULL || !mem_ok(rs, r2, m->key_size, false))
+		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	/* Redirect maps: non-NULL when the entry is set (xsk_def_xdp_prog_5.3
+	 * tests this before redirecting), but the pointer is in no region, so
+	 * a program cannot read or write through it. */
+	return (uintptr_t)bpf_map_lookup(m, (const void *)(uintptr_t)r2, rs->cpu);
+}
+
+static uint64_t
+h_map_update(struct bpf_run *rs, uint64_t r1, uint64_t r2, uint64_t r3,
+	     uint64_t r4)
+{
+	struct tp_bpf_map *m = map_of(rs, r1);
+
+	if (m == NULL || !mem_ok(rs, r2, m->key_size, false) ||
+	    !mem_ok(rs, r3, m->value_size, false))
+		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	if (bpf_map_is_redirect(m->type))
+		return (uint64_t)-EOPNOTSUPP;
+	return (uint64_t)(int64_t)bpf_map_update(m, (const void *)(uintptr_t)r2,
+						 (const void *)(uintptr_t)r3, r4,
+						 rs->cpu, false);
+}
+
+static uint64_t
+h_map_delete(struct bpf_run *rs, uint64_t r1, uint64_t r2)
+{
+	struct tp_bpf_map *m = map_of(rs, r1);
+
+	if (m == NULL || !mem_ok(rs, r2, m->key_size, false))
+		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	if (bpf_map_is_redirect(m->type))
+		return (uint64_t)-EOPNOTSUPP;
+	return (uint64_t)(int64_t)bpf_map_delete(m, (const void *)(uintptr_t)r2);
+}
+
+static uint64_t
+h_ktime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* bpf_redirect: flags must be 0 for XDP (net/core/filter.c
+ * bpf_xdp_redirect), ifindex N is tagpipe redirect key N - 1. */
+static uint64_t
+h_redirect(struct bpf_run *rs, uint64_t ifindex, uint64_t flags)
+{
+	if (flags != 0)
+		return XDP_ABORTED;
+	rs->redirect_key = (uint32_t)ifindex - 1;
+	return XDP_REDIRECT;
+}
+
+/* bpf_redirect_map: a miss returns the fallback action in the low 2 bits
+ * of flags; broadcast (BPF_F_BROADCAST) is not supported -> ABORTED. */
+static uint64_t
+h_redirect_map(struct bpf_run *rs, uint64_t r1, uint64_t key, uint64_t flags)
+{
+	struct tp_bpf_map *m = map_of(rs, r1);
+	uint32_t k = (uint32_t)key, ifindex;
+	const void *v;
+
+	if (m == NULL || !bpf_map_is_redirect(m->type))
+		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	if (flags & ~(uint64_t)3)
+		return XDP_ABORTED;
+	if (key > UINT32_MAX || (v = bpf_map_lookup(m, &k, 0)) == NULL)
+		return flags & 3;
+	memcpy(&ifindex, v, 4);
+	if (ifindex == 0)
+		return flags & 3;
+	rs->redirect_key = ifindex - 1;
+	return XDP_REDIRECT;
+}
+
+/* bpf_csum_diff: one's-complement sum of ~from and to words plus seed,
+ * folded to 32 bits (net/core/filter.c; sizes multiples of 4, <= 512). */
+static uint64_t
+h_csum_diff(struct bpf_run *rs, uint64_t from, uint64_t fsz, uint64_t to,
+	    uint64_t tsz, uint64_t seed)
+{
+	uint64_t sum = (uint32_t)seed;
+	uint32_t w;
+
+	if ((fsz | tsz) & 3 || fsz > 512 || tsz > 512 || (fsz == 0 && tsz == 0))
+		return (uint64_t)-EINVAL;
+	if ((fsz && !mem_ok(rs, from, (uint32_t)fsz, false)) ||
+	    (tsz && !mem_ok(rs, to, (uint32_t)tsz, false)))
+		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	for (uint64_t o = 0; o < fsz; o += 4) {
+		memcpy(&w, (const uint8_t *)(uintptr_t)from + o, 4);
+		sum += (uint32_t)~w;
+	}
+	for (uint64_t o = 0; o < tsz; o += 4) {
+		memcpy(&w, (const uint8_t *)(uintptr_t)to + o, 4);
+		sum += w;
+	}
+	while (sum >> 32)
+		sum = (sum & 0xffffffffu) + (sum >> 32);
+	return sum;
+}
+
+static inline uint8_t *
+buf_start(const struct rte_mbuf *m)
+{
+	return (uint8_t *)m->buf_addr;
+}
+
+/* bpf_xdp_adjust_head: data moves by delta; metadata moves along; at least
+ * ETH_HLEN bytes stay (net/core/filter.c bpf_xdp_adjust_head). */
+static uint64_t
+h_adjust_head(struct bpf_run *rs, uint64_t r2)
+{
+	struct rte_mbuf *m = rs->m;
+	int32_t delta = (int32_t)r2;
+	uint8_t *data = (uint8_t *)(uintptr_t)rs->ctx.data;
+	uint8_t *end = (uint8_t *)(uintptr_t)rs->ctx.data_end;
+	uint32_t metalen = (uint32_t)(rs->ctx.data - rs->ctx.data_meta);
+	uint8_t *nd = data + delta;
+
+	if (nd - metalen < buf_start(m) || nd > end - BPF_MIN_FRAME)
+		return (uint64_t)-EINVAL;
+	if (metalen)
+		memmove(nd - metalen, data - metalen, metalen);
+	m->data_off = (uint16_t)(m->data_off + delta);
+	m->data_len = (uint16_t)(m->data_len - delta);
+	m->pkt_len -= (uint32_t)delta;
+	rs->ctx.data = (uintptr_t)nd;
+	rs->ctx.data_meta = (uintptr_t)(nd - metalen);
+	return 0;
+}
+
+/* bpf_xdp_adjust_meta: metadata of 0..32 bytes, a multiple of 4. */
+static uint64_t
+h_adjust_meta(struct bpf_run *rs, uint64_t r2)
+{
+	uint8_t *meta = (uint8_t *)(uintptr_t)rs->ctx.data_meta + (int32_t)r2;
+	uint8_t *data = (uint8_t *)(uintptr_t)rs->ctx.data;
+
+	if (meta > data || meta < buf_start(rs->m))
+		return (uint64_t)-EINVAL;
+	if (data - meta > BPF_META_MAX || ((data - meta) & 3))
+		return (uint64_t)-EACCES;
+	rs->ctx.data_meta = (uintptr_t)meta;
+	return 0;
+}
+
+/* bpf_xdp_adjust_tail on a one-segment packet; grown bytes are zeroed. */
+static uint64_t
+h_adjust_tail(struct bpf_run *rs, uint64_t r2)
+{
+	struct rte_mbuf *m = rs->m;
+	int32_t delta = (int32_t)r2;
+
+	if (m->nb_segs != 1)
+		return (uint64_t)-EOPNOTSUPP;
+	if ((int64_t)m->data_len + delta < BPF_MIN_FRAME ||
+	    (delta > 0 && (uint32_t)delta > rte_pktmbuf_tailroom(m)))
+		return (uint64_t)-EINVAL;
+	if (delta > 0)
+		memset((uint8_t *)(uintptr_t)rs->ctx.data_end, 0, (size_t)delta);
+	m->data_len = (uint16_t)(m->data_len + delta);
+	m->pkt_len = (uint32_t)((int64_t)m->pkt_len + delta);
+	rs->ctx.data_end = (uint64_t)((int64_t)rs->ctx.data_end + delta);
+	return 0;
+}
+
+/* bpf_xdp_load_bytes / store_bytes: offsets from data, across segments. */
+static uint64_t
+h_xfer_bytes(struct bpf_run *rs, uint64_t off, uint64_t buf, uint64_t len,
+	     bool store)
+{
+	struct rte_mbuf *s = rs->m;
+
+	if (len == 0 || off + len > rs->m->pkt_len || len > 0xffff)
+		return (uint64_t)-EINVAL;
+	if (!mem_ok(rs, buf, (uint32_t)len, !store))
+		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	for (; s != NULL && len > 0; s = s->next) {
+		uint64_t n;
+		uint8_t *d;
+
+		if (off >= s->data_len) {
+			off -= s->data_len;
+			continue;
+		}
+		n = RTE_MIN(len, s->data_len - off);
+		d = rte_pktmbuf_mtod_offset(s, uint8_t *, off);
+		if (store)
+			memmove(d, (const void *)(uintptr_t)buf, n);
+		else
+			memmove((void *)(uintptr_t)buf, d, n);
+		buf += n;
+		len -= n;
+		off = 0;
+	}
+	return 0;
+}
+
+int
+bpf_helper_nargs(int32_t id)
+{
+	switch (id) {
+	case BPF_FUNC_map_lookup_elem: return 2;
+	case BPF_FUNC_map_update_elem: return 4;
+	case BPF_FUNC_map_delete_elem: return 2;
+	case BPF_FUNC_ktime_get_ns: return 0;
+	case BPF_FUNC_get_prandom_u32: return 0;
+	case BPF_FUNC_get_smp_processor_id: return 0;
+	case BPF_FUNC_redirect: return 2;
+	case BPF_FUNC_csum_diff: return 5;
+	case BPF_FUNC_xdp_adjust_head: return 2;
+	case BPF_FUNC_redirect_map: return 3;
+	case BPF_FUNC_xdp_adjust_meta: return 2;
+	case BPF_FUNC_xdp_adjust_tail: return 2;
+	case BPF_FUNC_xdp_get_buff_len: return 1;
+	case BPF_FUNC_xdp_load_bytes: return 4;
+	case BPF_FUNC_xdp_store_bytes: return 4;
+	default: return -1;
+	}
+}
+
+bool
+bpf_helper_takes_ctx(int32_t id)
+{
+	return id == BPF_FUNC_xdp_adjust_head || id == BPF_FUNC_xdp_adjust_meta ||
+	       id == BPF_FUNC_xdp_adjust_tail || id == BPF_FUNC_xdp_get_buff_len ||
+	       id == BPF_FUNC_xdp_load_bytes || id == BPF_FUNC_xdp_store_bytes;
+}
+
+static uint64_t
+call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r)
+{
+	switch (id) {
+	case BPF_FUNC_map_lookup_elem: return h_map_lookup(rs, r[1], r[2]);
+	case BPF_FUNC_map_update_elem: return h_map_update(rs, r[1], r[2], r[3], r[4]);
+	case BPF_FUNC_map_delete_elem: return h_map_delete(rs, r[1], r[2]);
+	case BPF_FUNC_ktime_get_ns: return h_ktime();
+	case BPF_FUNC_get_prandom_u32: return (uint32_t)rte_rand();
+	case BPF_FUNC_get_smp_processor_id: return rs->cpu;
+	case BPF_FUNC_redirect: return h_redirect(rs, r[1], r[2]);
+	case BPF_FUNC_csum_diff: return h_csum_diff(rs, r[1], r[2], r[3], r[4], r[5]);
+	case BPF_FUNC_xdp_adjust_head: return h_adjust_head(rs, r[2]);
+	case BPF_FUNC_redirect_map: return h_redirect_map(rs, r[1], r[2], r[3]);
+	case BPF_FUNC_xdp_adjust_meta: return h_adjust_meta(rs, r[2]);
+	case BPF_FUNC_xdp_adjust_tail: return h_adjust_tail(rs, r[2]);
+	case BPF_FUNC_xdp_get_buff_len: return rs->m->pkt_len;
+	case BPF_FUNC_xdp_load_bytes: return h_xfer_bytes(rs, r[2], r[3], r[4], false);
+	case BPF_FUNC_xdp_store_bytes: return h_xfer_bytes(rs, r[2], r[3], r[4], true);
+	default: return fault(rs, BPF_CNT_BAD_HELPER_ARG); /* refused at load */
+	}
+}
+
+/* ---- interpreter ------------------------------------------------------- */
+
+struct frame {
+	uint32_t ret_pc;
+	uint64_t saved[4];     /* r6..r9 */
+};
+
+#define LOAD(type)                                                            \
+	do {                                                                  \
+		uint64_t a = reg[i->src_reg] + (int64_t)i->off;               \
+		if (unlikely(!mem_ok(rs, a, sizeof(type), false)))            \
+			return fault(rs, BPF_CNT_OOB);                        \
+		type v;                                                       \
+		memcpy(&v, (const void *)(uintptr_t)a, sizeof(type));         \
+		reg[i->dst_reg] = v;                                          \
+	} while (0)
+
+#define STORE(type, val)                                                      \
+	do {                                                                  \
+		uint64_t a = reg[i->dst_reg] + (int64_t)i->off;               \
+		type v = (type)(val);                                         \
+		if (unlikely(!mem_ok(rs, a, sizeof(type), true)))             \
+			return fault(rs, BPF_CNT_OOB);                        \
+		memcpy((void *)(uintptr_t)a, &v, sizeof(type));               \
+	} while (0)
+
+#define ALU64(opc, expr)                                                      \
+	case BPF_ALU64 | opc | BPF_K: { uint64_t s = (uint64_t)(int64_t)i->imm;\
+		uint64_t d = reg[i->dst_reg]; (void)d; reg[i->dst_reg] = (expr); break; } \
+	case BPF_ALU64 | opc | BPF_X: { uint64_t s = reg[i->src_reg];         \
+		uint64_t d = reg[i->dst_reg]; (void)d; reg[i->dst_reg] = (expr); break; }
+
+#define ALU32(opc, expr)                                                      \
+	case BPF_ALU | opc | BPF_K: { uint32_t s = (uint32_t)i->imm;          \
+		uint32_t d = (uint32_t)reg[i->dst_reg]; (void)d;              \
+		reg[i->dst_reg] = (uint32_t)(expr); break; }                  \
+	case BPF_ALU | opc | BPF_X: { uint32_t s = (uint32_t)reg[i->src_reg]; \
+		uint32_t d = (uint32_t)reg[i->dst_reg]; (void)d;              \
+		reg[i->dst_reg] = (uint32_t)(expr); break; }
+
+#define JMP(opc, cond)                                                        \
+	case BPF_JMP | opc | BPF_K: {                                         \
+		uint64_t d = reg[i->dst_reg], s = (uint64_t)(int64_t)i->imm;  \
+		pc += (cond) ? i->off : 0;                                    \
+		break;                                                        \
+	}                                                                     \
+	case BPF_JMP | opc | BPF_X: {                                         \
+		uint64_t d = reg[i->dst_reg], s = reg[i->src_reg];            \
+		pc += (cond) ? i->off : 0;                                    \
+		break;                                                        \
+	}                                                                     \
+	case BPF_JMP32 | opc | BPF_K: {                                       \
+		uint32_t d = (uint32_t)reg[i->dst_reg], s = (uint32_t)i->imm; \
+		pc += (cond) ? i->off : 0;                                    \
+		break;                                                        \
+	}                                                                     \
+	case BPF_JMP32 | opc | BPF_X: {                                       \
+		uint32_t d = (uint32_t)reg[i->dst_reg];                       \
+		uint32_t s = (uint32_t)reg[i->src_reg];                       \
+		pc += (cond) ? i->off : 0;                                    \
+		break;                                                        \
+	}
+
+#define SJMP(opc, op)                                                         \
+	case BPF_JMP | opc | BPF_K:                                           \
+		pc += ((int64_t)reg[i->dst_reg] op (int64_t)i->imm) ? i->off : 0; \
+		break;                                                        \
+	case BPF_JMP | opc | BPF_X:                                           \
+		pc += ((int64_t)reg[i->dst_reg] op (int64_t)reg[i->src_reg]) ? \
+		      i->off : 0;                                             \
+		break;                                                        \
+	case BPF_JMP32 | opc | BPF_K:                                         \
+		pc += ((int32_t)reg[i->dst_reg] op i->imm) ? i->off : 0;      \
+		break;                                                        \
+	case BPF_JMP32 | opc | BPF_X:                                         \
+		pc += ((int32_t)reg[i->dst_reg] op (int32_t)reg[i->src_reg]) ? \
+		      i->off : 0;                                             \
+		break;
+
+static uint64_t
+atomic_op(struct bpf_run *rs, const struct bpf_insn *i, uint64_t *reg)
+{
+	uint64_t a = reg[i->dst_reg] + (int64_t)i->off;
+	bool dw = BPF_SIZE(i->code) == BPF_DW;
+	uint64_t src = reg[i->src_reg], old;
+
+	if (!mem_ok(rs, a, dw ? 8 : 4, true) || (a & (dw ? 7 : 3)))
+		return fault(rs, BPF_CNT_OOB);
+#define ATOM(T)                                                               \
+	do {                                                                  \
+		T *p = (T *)(uintptr_t)a, v = (T)src;                         \
+		switch (i->imm & ~BPF_FETCH) {                                \
+		case BPF_ADD: old = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); break; \
+		case BPF_AND: old = __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); break; \
+		case BPF_OR: old = __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); break;   \
+		case BPF_XOR: old = __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); break; \
+		default:                                                      \
+			if (i->imm == BPF_XCHG) {                             \
+				old = __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); \
+			} else {                                              \
+				T exp = (T)reg[BPF_REG_0];                    \
+				__atomic_compare_exchange_n(p, &exp, v, false, \
+					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
+				reg[BPF_REG_0] = exp;                         \
+				return 1;                                     \
+			}                                                     \
+		}                                                             \
+	} while (0)
+	if (dw)
+		ATOM(uint64_t);
+	else
+		ATOM(uint32_t);
+#undef ATOM
+	if (i->imm & BPF_FETCH)
+		reg[i->src_reg] = dw ? old : (uint32_t)old;
+	return 1;
+}
+
+uint64_t
+bpf_run(struct bpf_run *rs)
+{
+	const struct bpf_insn *insns = rs->prog->insns;
+	struct frame fr[BPF_MAX_FRAMES];
+	unsigned int depth = 0;
+	uint64_t reg[11];
+	uint32_t pc = rs->prog->entry;
+
+	reg[BPF_REG_1] = (uintptr_t)&rs->ctx;
+	reg[BPF_REG_10] = (uintptr_t)rs->stack + BPF_STACK_SIZE;
+	for (;;) {
+		const struct bpf_insn *i = &insns[pc++];
+
+		switch (i->code) {
+		ALU64(BPF_ADD, d + s)
+		ALU64(BPF_SUB, d - s)
+		ALU64(BPF_MUL, d * s)
+		ALU64(BPF_DIV, s ? d / s : 0)
+		ALU64(BPF_MOD, s ? d % s : d)
+		ALU64(BPF_OR, d | s)
+		ALU64(BPF_AND, d & s)
+		ALU64(BPF_XOR, d ^ s)
+		ALU64(BPF_LSH, d << (s & 63))
+		ALU64(BPF_RSH, d >> (s & 63))
+		ALU64(BPF_ARSH, (uint64_t)((int64_t)d >> (s & 63)))
+		ALU64(BPF_MOV, s)
+		case BPF_ALU64 | BPF_NEG:
+			reg[i->dst_reg] = -reg[i->dst_reg];
+			break;
+		ALU32(BPF_ADD, d + s)
+		ALU32(BPF_SUB, d - s)
+		ALU32(BPF_MUL, d * s)
+		ALU32(BPF_DIV, s ? d / s : 0)
+		ALU32(BPF_MOD, s ? d % s : d)
+		ALU32(BPF_OR, d | s)
+		ALU32(BPF_AND, d & s)
+		ALU32(BPF_XOR, d ^ s)
+		ALU32(BPF_LSH, d << (s & 31))
+		ALU32(BPF_RSH, d >> (s & 31))
+		ALU32(BPF_ARSH, (uint32_t)((int32_t)d >> (s & 31)))
+		ALU32(BPF_MOV, s)
+		case BPF_ALU | BPF_NEG:
+			reg[i->dst_reg] = (uint32_t)-(uint32_t)reg[i->dst_reg];
+			break;
+		case BPF_ALU | BPF_END | BPF_TO_LE:
+			reg[i->dst_reg] = i->imm == 16 ? (uint16_t)reg[i->dst_reg] :
+					  i->imm == 32 ? (uint32_t)reg[i->dst_reg] :
+					  reg[i->dst_reg];
+			break;
+		case BPF_ALU | BPF_END | BPF_TO_BE:
+			reg[i->dst_reg] = i->imm == 16 ? rte_bswap16((uint16_t)reg[i->dst_reg]) :
+					  i->imm == 32 ? rte_bswap32((uint32_t)reg[i->dst_reg]) :
+					  rte_bswap64(reg[i->dst_reg]);
+			break;
+		case BPF_LD | BPF_IMM | BPF_DW:
+			reg[i->dst_reg] = (uint32_t)i->imm |
+					  (uint64_t)(uint32_t)insns[pc].imm << 32;
+			pc++;
+			break;
+		case BPF_LDX | BPF_MEM | BPF_B: LOAD(uint8_t); break;
+		case BPF_LDX | BPF_MEM | BPF_H: LOAD(uint16_t); break;
+		case BPF_LDX | BPF_MEM | BPF_W: LOAD(uint32_t); break;
+		case BPF_LDX | BPF_MEM | BPF_DW: LOAD(uint64_t); break;
+		case BPF_STX | BPF_MEM | BPF_B: STORE(uint8_t, reg[i->src_reg]); break;
+		case BPF_STX | BPF_MEM | BPF_H: STORE(uint16_t, reg[i->src_reg]); break;
+		case BPF_STX | BPF_MEM | BPF_W: STORE(uint32_t, reg[i->src_reg]); break;
+		case BPF_STX | BPF_MEM | BPF_DW: STORE(uint64_t, reg[i->src_reg]); break;
+		case BPF_ST | BPF_MEM | BPF_B: STORE(uint8_t, i->imm); break;
+		case BPF_ST | BPF_MEM | BPF_H: STORE(uint16_t, i->imm); break;
+		case BPF_ST | BPF_MEM | BPF_W: STORE(uint32_t, i->imm); break;
+		case BPF_ST | BPF_MEM | BPF_DW: STORE(uint64_t, (int64_t)i->imm); break;
+		case BPF_STX | BPF_ATOMIC | BPF_W:
+		case BPF_STX | BPF_ATOMIC | BPF_DW:
+			if (!atomic_op(rs, i, reg))
+				return 0;
+			break;
+		case BPF_JMP | BPF_JA:
+			pc += i->off;
+			break;
+		JMP(BPF_JEQ, d == s)
+		JMP(BPF_JNE, d != s)
+		JMP(BPF_JGT, d > s)
+		JMP(BPF_JGE, d >= s)
+		JMP(BPF_JLT, d < s)
+		JMP(BPF_JLE, d <= s)
+		JMP(BPF_JSET, d & s)
+		SJMP(BPF_JSGT, >)
+		SJMP(BPF_JSGE, >=)
+		SJMP(BPF_JSLT, <)
+		SJMP(BPF_JSLE, <=)
+		case BPF_JMP | BPF_CALL:
+			if (i->src_reg == BPF_PSEUDO_CALL) {
+				fr[depth].ret_pc = pc;
+				memcpy(fr[depth].saved, &reg[BPF_REG_6], sizeof(fr[depth].saved));
+				depth++;
+				reg[BPF_REG_10] += BPF_STACK_SIZE;
+				pc += i->imm;
+				break;
+			}
+			reg[BPF_REG_0] = call_helper(rs, i->imm, reg);
+			if (unlikely(rs->fault))
+				return 0;
+			break;
+		case BPF_JMP | BPF_EXIT:
+			if (depth == 0)
+				return reg[BPF_REG_0];
+			depth--;
+			pc = fr[depth].ret_pc;
+			memcpy(&reg[BPF_REG_6], fr[depth].saved, sizeof(fr[depth].saved));
+			reg[BPF_REG_10] -= BPF_STACK_SIZE;
+			break;
+		default:
+			/* refused by bpf_verify.c; never reached */
+			return fault(rs, BPF_CNT_OOB);
+		}
+	}
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The kernel's own verifier as a second opinion (contract: tp_prog.h).
+ *
+ * Where the running kernel lets this process load BPF programs (root or
+ * CAP_BPF + CAP_NET_ADMIN), the selected program is loaded once through
+ * libbpf as an XDP program, with kernel maps of the same shapes created by
+ * libbpf, and everything is released at once: nothing is attached or
+ * pinned (pinning requests such as xdp-filter's LIBBPF_PIN_BY_NAME are
+ * cleared first). A program the kernel rejects is refused with the last
+ * lines of the verifier log. When the kernel cannot be asked (no privilege,
+ * no BPF, legacy map definitions libbpf cannot open), the caller decides
+ * (tp_prog_bpf_set_verify).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "bpf_priv.h"
+
+#define KLOG_SIZE (1u << 20)
+
+static int
+quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+/* The verifier's reason: the last two log lines before its statistics
+ * ("processed N insns ..."), joined by "; ". */
+static void
+log_tail(char *log, char *out, size_t len)
+{
+	const char *lines[2] = { NULL, NULL };
+	char *save = NULL;
+
+	for (char *l = strtok_r(log, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(l, "processed ", 10) == 0 || strncmp(l, "verification time", 17) == 0)
+			continue;
+		lines[0] = lines[1];
+		lines[1] = l;
+	}
+	if (lines[0] != NULL)
+		snprintf(out, len, "%s; %s", lines[0], lines[1]);
+	else
+		snprintf(out, len, "%s", lines[1] ? lines[1] : "(no log)");
+}
+
+int
+bpf_kernel_verify(const struct tp_bpf *p, char *err, size_t errlen)
+{
+	libbpf_print_fn_t old;
+	struct bpf_object *obj;
+	struct bpf_program *prog, *sel = NULL;
+	struct bpf_map *m;
+	char *log;
+	int rc;
+
+	log = calloc(1, KLOG_SIZE);
+	if (log == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	old = libbpf_set_print(quiet);
+	obj = bpf_object__open_file(p->path, NULL);
+	if (obj == NULL) {
+		rc = -errno;
+		snprintf(err, errlen, "libbpf cannot open the object for the kernel");
+		goto out;
+	}
+	bpf_object__for_each_program(prog, obj) {
+		if (strcmp(bpf_program__name(prog), p->func) == 0 &&
+		    strcmp(bpf_program__section_name(prog), p->section) == 0)
+			sel = prog;
+		else
+			bpf_program__set_autoload(prog, false);
+	}
+	if (sel == NULL) {
+		rc = -ENOENT;
+		snprintf(err, errlen, "libbpf does not list program %s", p->func);
+		goto close;
+	}
+	/* libbpf 1.x opens non-standard section names as type unspec. */
+	bpf_program__set_type(sel, BPF_PROG_TYPE_XDP);
+	if (p->frags)
+		bpf_program__set_flags(sel, bpf_program__flags(sel) | BPF_F_XDP_HAS_FRAGS);
+	bpf_program__set_log_buf(sel, log, KLOG_SIZE);
+	bpf_program__set_log_level(sel, 1);
+	bpf_object__for_each_map(m, obj)
+		bpf_map__set_pin_path(m, NULL);
+	rc = bpf_object__load(obj);
+	if (rc == 0) {
+		snprintf(err, errlen, "verified by the kernel");
+	} else if (log[0] != '\0') {
+		char tail[BPF_ERR_LEN];
+
+		log_tail(log, tail, sizeof(tail));
+		snprintf(err, errlen, "the kernel verifier rejects it: %s", tail);
+		rc = -EINVAL;
+	} else {
+		snprintf(err, errlen, "the kernel cannot load BPF here: %s", strerror(-rc));
+		rc = rc == -EINVAL ? -EPERM : rc; /* no verdict from the verifier */
+	}
+close:
+	bpf_object__close(obj);
+out:
+	libbpf_set_print(old);
+	free(log);
+	return rc;
+}

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Maps of loaded XDP objects (contract: tp_prog.h, "XDP objects").
+ *
+ * Objects are opened before the EAL starts (the apps check --verdict while
+ * parsing options), so these maps live in plain process memory, not in
+ * rte_malloc/rte_hash, and follow BPF semantics rather than tp_map.h's:
+ *   - ARRAY / PERCPU_ARRAY: all keys exist, zeroed; delete is -EINVAL,
+ *     BPF_NOEXIST is -EEXIST (kernel/bpf/arraymap.c array_map_update_elem).
+ *   - HASH / PERCPU_HASH: preallocated slots, open addressing with linear
+ *     probing over 2x max_entries slots; readers take no lock, writers
+ *     hold the map's spinlock. Like the kernel's preallocated hash maps
+ *     (kernel/bpf/hashtab.c), a deleted element's memory is reused by a
+ *     later insert even while a program still holds a pointer to it.
+ *   - DEVMAP / DEVMAP_HASH / CPUMAP / XSKMAP: redirect targets, value =
+ *     tagpipe ifindex (redirect-map key + 1, see tp_prog.h), 0 = empty.
+ * Per-CPU types keep one copy per EAL lcore index, each value rounded up to
+ * 8 bytes as the kernel does (round_up(value_size, 8) in arraymap.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_jhash.h>
+
+#include "bpf_priv.h"
+
+enum { SLOT_EMPTY = 0, SLOT_USED = 1, SLOT_DELETED = 2 };
+
+bool
+bpf_map_is_percpu(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH;
+}
+
+bool
+bpf_map_is_redirect(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_DEVMAP || type == BPF_MAP_TYPE_DEVMAP_HASH ||
+	       type == BPF_MAP_TYPE_CPUMAP || type == BPF_MAP_TYPE_XSKMAP;
+}
+
+static bool
+is_hash(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_HASH || type == BPF_MAP_TYPE_PERCPU_HASH ||
+	       type == BPF_MAP_TYPE_DEVMAP_HASH;
+}
+
+static const char *
+type_name(uint32_t t)
+{
+	static const char *const names[] = {
+		[BPF_MAP_TYPE_HASH] = "hash", [BPF_MAP_TYPE_ARRAY] = "array",
+		[BPF_MAP_TYPE_PROG_ARRAY] = "prog_array",
+		[BPF_MAP_TYPE_PERF_EVENT_ARRAY] = "perf_event_array",
+		[BPF_MAP_TYPE_PERCPU_HASH] = "percpu_hash",
+		[BPF_MAP_TYPE_PERCPU_ARRAY] = "percpu_array",
+		[BPF_MAP_TYPE_LRU_HASH] = "lru_hash",
+		[BPF_MAP_TYPE_LRU_PERCPU_HASH] = "lru_percpu_hash",
+		[BPF_MAP_TYPE_LPM_TRIE] = "lpm_trie",
+		[BPF_MAP_TYPE_ARRAY_OF_MAPS] = "array_of_maps",
+		[BPF_MAP_TYPE_HASH_OF_MAPS] = "hash_of_maps",
+		[BPF_MAP_TYPE_DEVMAP] = "devmap", [BPF_MAP_TYPE_CPUMAP] = "cpumap",
+		[BPF_MAP_TYPE_XSKMAP] = "xskmap",
+		[BPF_MAP_TYPE_DEVMAP_HASH] = "devmap_hash",
+		[BPF_MAP_TYPE_RINGBUF] = "ringbuf",
+	};
+
+	return t < sizeof(names) / sizeof(names[0]) && names[t] ? names[t] : "?";
+}
+
+int
+bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
+{
+	uint64_t copies;
+
+	switch (m->type) {
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+		break;
+	case BPF_MAP_TYPE_DEVMAP:
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+	case BPF_MAP_TYPE_CPUMAP:
+	case BPF_MAP_TYPE_XSKMAP:
+		/* DEVMAP may hold struct bpf_devmap_val (8 bytes); only its
+		 * ifindex is used, egress programs are refused at update. */
+		if (m->value_size != 4 && m->value_size != 8) {
+			snprintf(err, errlen, "map '%s': %s value size %u (4 or 8)",
+				 m->name, type_name(m->type), m->value_size);
+			return -EINVAL;
+		}
+		break;
+	default:
+		snprintf(err, errlen, "map '%s': map type %u (%s) is not supported "
+			 "(array, percpu_array, hash, percpu_hash, devmap, devmap_hash, "
+			 "cpumap, xskmap)", m->name, m->type, type_name(m->type));
+		return -ENOTSUP;
+	}
+	if (m->max_entries == 0 || m->max_entries > (1u << 24) ||
+	    m->value_size == 0 || m->value_size > 65536 ||
+	    m->key_size == 0 || m->key_size > 512) {
+		snprintf(err, errlen, "map '%s': bad sizes (key %u, value %u, "
+			 "max_entries %u)", m->name, m->key_size, m->value_size,
+			 m->max_entries);
+		return -EINVAL;
+	}
+	if (!is_hash(m->type) && m->key_size != 4) {
+		snprintf(err, errlen, "map '%s': %s key size %u (must be 4)",
+			 m->name, type_name(m->type), m->key_size);
+		return -EINVAL;
+	}
+	m->ncpu = bpf_map_is_percpu(m->type) ? ncpu : 1;
+	m->stride = bpf_map_is_percpu(m->type) ? (m->value_size + 7u) & ~7u :
+		    m->value_size;
+	m->slots = m->max_entries;
+	if (is_hash(m->type)) {
+		m->slots = 8;
+		while (m->slots < 2u * m->max_entries)
+			m->slots <<= 1;
+		m->state = calloc(m->slots, 1);
+		m->keys = calloc(m->slots, m->key_size);
+		if (m->state == NULL || m->keys == NULL)
+			goto nomem;
+	}
+	copies = (uint64_t)m->slots * m->ncpu;
+	m->values_len = (size_t)(copies * m->stride);
+	if (m->values_len > ((size_t)1 << 31)) {
+		snprintf(err, errlen, "map '%s': %zu bytes of values is too much",
+			 m->name, m->values_len);
+		return -E2BIG;
+	}
+	m->values = aligned_alloc(64, (m->values_len + 63) & ~(size_t)63);
+	if (m->values == NULL)
+		goto nomem;
+	memset(m->values, 0, m->values_len);
+	rte_spinlock_init(&m->lock);
+	return 0;
+nomem:
+	snprintf(err, errlen, "map '%s': out of memory", m->name);
+	return -ENOMEM;
+}
+
+void
+bpf_map_fini(struct tp_bpf_map *m)
+{
+	free(m->values);
+	free(m->state);
+	free(m->keys);
+	m->values = NULL;
+	m->state = NULL;
+	m->keys = NULL;
+}
+
+/* Slot of key, or -1. Lock-free: a slot's key is written before its state
+ * becomes USED (release), read after seeing USED (acquire). */
+static int64_t
+hash_find(const struct tp_bpf_map *m, const void *key, uint32_t h)
+{
+	uint32_t mask = m->slots - 1;
+
+	for (uint32_t i = 0; i < m->slots; i++) {
+		uint32_t s = (h + i) & mask;
+		uint8_t st = __atomic_load_n(&m->state[s], __ATOMIC_ACQUIRE);
+
+		if (st == SLOT_EMPTY)
+			return -1;
+		if (st == SLOT_USED &&
+		    memcmp(m->keys + (size_t)s * m->key_size, key, m->key_size) == 0)
+			return s;
+	}
+	return -1;
+}
+
+static inline uint8_t *
+slot_value(const struct tp_bpf_map *m, uint64_t slot, uint32_t cpu)
+{
+	return m->values + (slot * m->ncpu + cpu) * m->stride;
+}
+
+void *
+bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu)
+{
+	int64_t s;
+
+	if (!is_hash(m->type)) {
+		uint32_t k;
+
+		memcpy(&k, key, 4);
+		if (k >= m->max_entries)
+			return NULL;
+		if (bpf_map_is_redirect(m->type)) {
+			uint32_t v;
+
+			memcpy(&v, slot_value(m, k, 0), 4);
+			if (v == 0)
+				return NULL;
+		}
+		return slot_value(m, k, m->ncpu > 1 ? cpu : 0);
+	}
+	s = hash_find(m, key, rte_jhash(key, m->key_size, 0));
+	return s < 0 ? NULL : slot_value(m, (uint64_t)s, m->ncpu > 1 ? cpu : 0);
+}
+
+static void
+put_value(struct tp_bpf_map *m, uint64_t slot, const void *value, uint32_t cpu,
+	  bool all_cpus)
+{
+	if (all_cpus) {
+		for (uint32_t c = 0; c < m->ncpu; c++)
+			memcpy(slot_value(m, slot, c),
+			       (const uint8_t *)value + (size_t)c * m->stride,
+			       m->value_size);
+	} else {
+		memcpy(slot_value(m, slot, m->ncpu > 1 ? cpu : 0), value,
+		       m->value_size);
+	}
+}
+
+int
+bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
+	       uint64_t flags, uint32_t cpu, bool all_cpus)
+{
+	uint32_t h, mask, k;
+	int64_t s, free_slot = -1;
+
+	if (flags > BPF_EXIST)
+		return -EINVAL;
+	if (bpf_map_is_redirect(m->type) && m->value_size == 8) {
+		uint32_t prog;
+
+		memcpy(&prog, (const uint8_t *)value + 4, 4);
+		if (prog != 0)
+			return -EOPNOTSUPP; /* devmap/cpumap egress programs */
+	}
+	if (!is_hash(m->type)) {
+		memcpy(&k, key, 4);
+		if (k >= m->max_entries)
+			return -E2BIG;
+		if (flags == BPF_NOEXIST)
+			return -EEXIST;
+		rte_spinlock_lock(&m->lock);
+		put_value(m, k, value, cpu, all_cpus);
+		rte_spinlock_unlock(&m->lock);
+		return 0;
+	}
+	h = rte_jhash(key, m->key_size, 0);
+	mask = m->slots - 1;
+	rte_spinlock_lock(&m->lock);
+	s = hash_find(m, key, h);
+	if (s >= 0) {
+		if (flags == BPF_NOEXIST) {
+			rte_spinlock_unlock(&m->lock);
+			return -EEXIST;
+		}
+		put_value(m, (uint64_t)s, value, cpu, all_cpus);
+		rte_spinlock_unlock(&m->lock);
+		return 0;
+	}
+	if (flags == BPF_EXIST || m->count >= m->max_entries) {
+		rte_spinlock_unlock(&m->lock);
+		return flags == BPF_EXIST ? -ENOENT : -E2BIG;
+	}
+	for (uint32_t i = 0; i < m->slots && free_slot < 0; i++) {
+		uint32_t t = (h + i) & mask;
+
+		if (m->state[t] != SLOT_USED)
+			free_slot = t;
+	}
+	/* count < max_entries <= slots / 2: a free slot always exists. */
+	memcpy(m->keys + (size_t)free_slot * m->key_size, key, m->key_size);
+	for (uint32_t c = 0; c < m->ncpu; c++)
+		memset(slot_value(m, (uint64_t)free_slot, c), 0, m->stride);
+	put_value(m, (uint64_t)free_slot, value, cpu, all_cpus);
+	__atomic_store_n(&m->state[free_slot], SLOT_USED, __ATOMIC_RELEASE);
+	m->count++;
+	rte_spinlock_unlock(&m->lock);
+	return 0;
+}
+
+int
+bpf_map_delete(struct tp_bpf_map *m, const void *key)
+{
+	int64_t s;
+
+	if (!is_hash(m->type)) {
+		uint32_t k;
+
+		if (!bpf_map_is_redirect(m->type))
+			return -EINVAL;
+		memcpy(&k, key, 4);
+		if (k >= m->max_entries)
+			return -EINVAL;
+		rte_spinlock_lock(&m->lock);
+		memset(slot_value(m, k, 0), 0, m->value_size);
+		rte_spinlock_unlock(&m->lock);
+		return 0;
+	}
+	rte_spinlock_lock(&m->lock);
+	s = hash_find(m, key, rte_jhash(key, m->key_size, 0));
+	if (s >= 0) {
+		__atomic_store_n(&m->state[s], SLOT_DELETED, __ATOMIC_RELEASE);
+		m->count--;
+	}
+	rte_spinlock_unlock(&m->lock);
+	return s >= 0 ? 0 : -ENOENT;
+}

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * eBPF XDP runtime, private to src/: the loaded program, its maps, the
+ * per-run state, and the entry points of bpf_load.c, bpf_verify.c,
+ * bpf_map.c and bpf_exec.c. The public contract is tp_prog.h ("XDP
+ * objects").
+ *
+ * Instruction set and numbering: include/uapi/linux/bpf.h and
+ * bpf_common.h (linux-libc-dev), documented in the kernel's
+ * Documentation/bpf/standardization/instruction-set.rst.
+ */
+#ifndef TP_BPF_PRIV_H
+#define TP_BPF_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/bpf.h>
+
+#include <rte_mbuf.h>
+#include <rte_spinlock.h>
+
+#include "tp_prog.h"
+
+#define BPF_ERR_LEN 256
+#define BPF_STACK_SIZE 512        /* per frame: kernel MAX_BPF_STACK */
+#define BPF_MAX_FRAMES 8          /* kernel MAX_CALL_FRAMES */
+#define BPF_MAX_MAPS 64
+#define BPF_MAX_INSNS 65536
+#define BPF_MAP_NAME_MAX 64
+
+/* Metadata tagpipe leaves in front of the packet (data_meta..data). */
+#define BPF_TP_META_LEN ((uint32_t)sizeof(struct tp_xdp_meta))
+/* Kernel limit on metadata: bpf_xdp_adjust_meta, net/core/filter.c. */
+#define BPF_META_MAX 32
+/* Smallest frame adjust_head/adjust_tail may leave: ETH_HLEN. */
+#define BPF_MIN_FRAME 14
+
+struct tp_bpf_map {
+	char name[BPF_MAP_NAME_MAX];
+	uint32_t type;            /* enum bpf_map_type */
+	uint32_t key_size;
+	uint32_t value_size;
+	uint32_t max_entries;
+	uint32_t ncpu;            /* value copies: per-CPU types, else 1 */
+	uint32_t stride;          /* bytes per copy (value_size, 8-aligned for per-CPU) */
+	uint8_t *values;          /* slots * ncpu * stride */
+	size_t values_len;
+	/* hash types: open addressing, `slots` entries */
+	uint32_t slots;           /* power of two >= 2 * max_entries */
+	uint32_t count;
+	uint8_t *state;           /* per slot: 0 empty, 1 used, 2 deleted */
+	uint8_t *keys;            /* slots * key_size */
+	rte_spinlock_t lock;      /* writers (programs and control plane) */
+};
+
+/* tagpipe's context in place of struct xdp_md: 64-bit pointers. The
+ * program's 4-byte loads of xdp_md fields are rewritten into loads of
+ * these (bpf_verify.c). */
+struct bpf_xdp_ctx {
+	uint64_t data;
+	uint64_t data_end;
+	uint64_t data_meta;
+	uint32_t ingress_ifindex;
+	uint32_t rx_queue_index;
+	uint32_t egress_ifindex;
+	uint32_t pad;
+};
+
+/* One memory region a program may touch besides packet, stack and ctx. */
+struct bpf_region {
+	uintptr_t base;
+	size_t len;
+};
+
+enum bpf_counter {
+	BPF_CNT_RUNS,
+	BPF_CNT_OOB,              /* memory access outside every region */
+	BPF_CNT_BAD_HELPER_ARG,   /* helper refused its arguments at run time */
+	BPF_CNT_INSN_LIMIT,       /* never set without loops; kept for safety */
+	BPF_NB_COUNTERS,
+};
+
+/* Per-instruction facts from bpf_verify.c, used by the C code generator. */
+#define BPF_IF_CTX_LOAD 0x01      /* rewritten load of struct bpf_xdp_ctx */
+#define BPF_IF_REACHED  0x02      /* reachable from the entry */
+#define BPF_IF_FUNC     0x04      /* first instruction of a function */
+
+struct bpf_run;
+struct bpf_cg_ops;
+/* A compiled program (bpf_compile.c): runs rs[0..n) one after the other,
+ * r0 of each into r0[]. */
+typedef void (*bpf_compiled_fn)(struct bpf_run *rs, uint16_t n, uint64_t *r0,
+				const struct bpf_cg_ops *ops);
+
+struct tp_bpf {
+	char path[256];
+	char section[64];
+	char func[64];
+	struct bpf_insn *insns;   /* relocated and rewritten */
+	uint32_t nb_insns;
+	uint32_t entry;           /* pc of the selected function */
+	bool frags;               /* section xdp.frags */
+	bool reads_meta;          /* loads xdp_md.data_meta: fill tp_xdp_meta */
+	uint8_t *insn_flags;      /* BPF_IF_*, one per instruction */
+	bpf_compiled_fn compiled; /* NULL: interpreter */
+	void *dl;                 /* dlopen handle of the compiled code */
+	char mode_note[BPF_ERR_LEN + 16]; /* why the interpreter runs, when it does */
+	char verify_note[BPF_ERR_LEN + 32]; /* what the kernel verifier said */
+	struct tp_bpf_map maps[BPF_MAX_MAPS];
+	uint32_t nb_maps;         /* user maps, then global data sections */
+	struct bpf_region regions[BPF_MAX_MAPS];
+	uint32_t nb_regions;
+	uint64_t (*counters)[BPF_NB_COUNTERS]; /* per lcore index */
+	uint32_t ncpu;
+};
+
+/* Per-run state (on the burst function's stack). */
+/* Per-run state. The first three members are the ABI of compiled code
+ * (bpf_compile.c emits the same prefix; checked there). */
+struct bpf_run {
+	struct bpf_xdp_ctx ctx;
+	uint8_t *stack;           /* BPF_MAX_FRAMES * BPF_STACK_SIZE */
+	uint64_t fault;           /* nonzero: stopped, see why */
+	uint32_t cpu;             /* per-CPU map slot (lcore index) */
+	uint32_t redirect_key;
+	const struct tp_bpf *prog;
+	struct rte_mbuf *m;
+	enum bpf_counter why;
+};
+
+/* What compiled code calls back into (never on packet or stack accesses). */
+struct bpf_cg_ops {
+	uint64_t (*helper)(struct bpf_run *rs, int32_t id, const uint64_t *r);
+	int (*mem_slow)(struct bpf_run *rs, uint64_t addr, uint32_t size, int write);
+	void (*oob)(struct bpf_run *rs);
+};
+extern const struct bpf_cg_ops bpf_cg_ops;
+
+/* bpf_load.c: ELF, maps, relocations. Fills p (zeroed by the caller). */
+int bpf_load_object(struct tp_bpf *p, const char *path, const char *sel,
+		    char *err, size_t errlen);
+
+/* bpf_verify.c: structure, loops, registers, helper IDs, then the xdp_md
+ * rewrite. 0 or -EINVAL with err naming the pc. */
+int bpf_verify_and_rewrite(struct tp_bpf *p, char *err, size_t errlen);
+
+/* bpf_map.c */
+int bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen);
+void bpf_map_fini(struct tp_bpf_map *m);
+/* Datapath: pointer to the value (cpu's copy), NULL on a miss. */
+void *bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu);
+/* value: one copy (datapath) or ncpu copies (control plane, all_cpus). */
+int bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
+		   uint64_t flags, uint32_t cpu, bool all_cpus);
+int bpf_map_delete(struct tp_bpf_map *m, const void *key);
+bool bpf_map_is_redirect(uint32_t type);
+bool bpf_map_is_percpu(uint32_t type);
+
+/* bpf_kverify.c: load the selected program into the kernel once (verifier
+ * only) and release it. 0 verified, -EINVAL rejected (err: the verifier's
+ * last lines), other negative: the kernel could not be asked (err: why). */
+int bpf_kernel_verify(const struct tp_bpf *p, char *err, size_t errlen);
+
+/* bpf_compile.c: translate to C, build with the system C compiler, load.
+ * 0, or negative with err saying why (the caller falls back). */
+int bpf_compile(struct tp_bpf *p, char *err, size_t errlen);
+void bpf_compiled_free(struct tp_bpf *p);
+
+/* bpf_exec.c: run the program on one packet; returns r0. */
+uint64_t bpf_run(struct bpf_run *rs);
+/* Helpers known to the runtime: argument count, or -1 when unsupported. */
+int bpf_helper_nargs(int32_t id);
+/* 1 when helper id takes the context as its first argument. */
+bool bpf_helper_takes_ctx(int32_t id);
+
+#endif /* TP_BPF_PRIV_H */

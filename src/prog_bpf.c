@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The "bpf" program kind: an XDP object file as a verdict program
+ * (contract: tp_prog.h, "XDP objects"). Opening loads, verifies and
+ * rewrites the object (bpf_load.c, bpf_verify.c); the burst function runs
+ * it once per packet in the interpreter (bpf_exec.c) with the context and
+ * metadata filled from the mbuf.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_lcore.h>
+
+#include "bpf_priv.h"
+#include "prog_priv.h"
+
+static void
+bpf_free(struct tp_bpf *p)
+{
+	if (p == NULL)
+		return;
+	bpf_compiled_free(p);
+	for (uint32_t i = 0; i < p->nb_maps; i++)
+		bpf_map_fini(&p->maps[i]);
+	free(p->insns);
+	free(p->insn_flags);
+	free(p->counters);
+	free(p);
+}
+
+/* "FILE.o" or "FILE.o:SEL": the selector follows the last ".o:". */
+static int
+split_spec(const char *arg, char *path, size_t plen, char *sel, size_t slen)
+{
+	const char *cut = NULL, *s = arg;
+
+	while ((s = strstr(s, ".o:")) != NULL)
+		cut = s++ + 2;
+	if (cut == NULL) {
+		if (strlen(arg) >= plen)
+			return -1;
+		snprintf(path, plen, "%s", arg);
+		sel[0] = '\0';
+		return 0;
+	}
+	if ((size_t)(cut - arg) >= plen || strlen(cut + 1) >= slen || cut[1] == '\0')
+		return -1;
+	memcpy(path, arg, (size_t)(cut - arg));
+	path[cut - arg] = '\0';
+	snprintf(sel, slen, "%s", cut + 1);
+	return 0;
+}
+
+static enum tp_bpf_verify verify_mode = TP_BPF_VERIFY_AUTO;
+
+int
+tp_prog_bpf_set_verify(enum tp_bpf_verify mode)
+{
+	if (mode != TP_BPF_VERIFY_AUTO && mode != TP_BPF_VERIFY_KERNEL &&
+	    mode != TP_BPF_VERIFY_OFF)
+		return -EINVAL;
+	verify_mode = mode;
+	return 0;
+}
+
+/* Ask the kernel per verify_mode: 0 to go on, or the refusal. */
+static int
+kernel_check(struct tp_bpf *p, char *err, size_t errlen)
+{
+	char why[BPF_ERR_LEN];
+	int rc;
+
+	if (verify_mode == TP_BPF_VERIFY_OFF) {
+		snprintf(p->verify_note, sizeof(p->verify_note), "kernel verifier not asked");
+		return 0;
+	}
+	rc = bpf_kernel_verify(p, why, sizeof(why));
+	if (rc == 0) {
+		snprintf(p->verify_note, sizeof(p->verify_note), "%s", why);
+		return 0;
+	}
+	if (rc == -EINVAL || verify_mode == TP_BPF_VERIFY_KERNEL) {
+		snprintf(err, errlen, "%s (%s): %s%s", p->path, p->section, why,
+			 rc == -EINVAL ? "" : " (kernel verification required)");
+		return -EINVAL;
+	}
+	snprintf(p->verify_note, sizeof(p->verify_note), "not kernel-verified: %s", why);
+	return 0;
+}
+
+static int
+bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
+{
+	char path[256], sel[64];
+	struct tp_bpf *p;
+	long nproc = sysconf(_SC_NPROCESSORS_CONF);
+	int rc;
+
+	if (arg == NULL || arg[0] == '\0' ||
+	    split_spec(arg, path, sizeof(path), sel, sizeof(sel)) < 0) {
+		snprintf(err, errlen, "bpf: expected FILE.o[:SECTION], got '%s'",
+			 arg ? arg : "");
+		return -EINVAL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (p == NULL) {
+		snprintf(err, errlen, "bpf: out of memory");
+		return -ENOMEM;
+	}
+	/* Per-CPU copies: one per lcore index; the EAL may not be up yet. */
+	p->ncpu = rte_lcore_count();
+	if (nproc > (long)p->ncpu)
+		p->ncpu = (uint32_t)nproc;
+	if (p->ncpu == 0)
+		p->ncpu = 1;
+	p->counters = calloc(p->ncpu, sizeof(*p->counters));
+	if (p->counters == NULL) {
+		bpf_free(p);
+		snprintf(err, errlen, "bpf: out of memory");
+		return -ENOMEM;
+	}
+	rc = bpf_load_object(p, path, sel[0] ? sel : NULL, err, errlen);
+	if (rc == 0)
+		rc = bpf_verify_and_rewrite(p, err, errlen);
+	if (rc == 0)
+		rc = kernel_check(p, err, errlen);
+	if (rc < 0) {
+		bpf_free(p);
+		return rc < 0 ? -EINVAL : rc;
+	}
+	if (compile) {
+		char why[BPF_ERR_LEN];
+
+		if (bpf_compile(p, why, sizeof(why)) < 0)
+			snprintf(p->mode_note, sizeof(p->mode_note),
+				 "interpreted: %s", why);
+	} else {
+		snprintf(p->mode_note, sizeof(p->mode_note), "interpreted");
+	}
+	for (uint32_t i = 0; i < p->nb_maps; i++) {
+		if (bpf_map_is_redirect(p->maps[i].type))
+			continue; /* no value pointer is ever handed out */
+		p->regions[p->nb_regions].base = (uintptr_t)p->maps[i].values;
+		p->regions[p->nb_regions].len = p->maps[i].values_len;
+		p->nb_regions++;
+	}
+	*priv = p;
+	return 0;
+}
+
+static int
+bpf_init(const char *arg, void **priv, char *err, size_t errlen)
+{
+	return bpf_open(arg, true, priv, err, errlen);
+}
+
+static int
+bpf_init_interp(const char *arg, void **priv, char *err, size_t errlen)
+{
+	return bpf_open(arg, false, priv, err, errlen);
+}
+
+static void
+bpf_fini(void *priv)
+{
+	bpf_free(priv);
+}
+
+/* Context and metadata of packet m into rs (the program's view). */
+static inline void
+prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
+{
+	uint8_t *data = rte_pktmbuf_mtod(m, uint8_t *);
+	struct tp_xdp_md md;
+
+	rs->m = m;
+	rs->ctx.data = (uintptr_t)data;
+	rs->ctx.data_end = (uintptr_t)data + m->data_len;
+	rs->ctx.data_meta = (uintptr_t)data;
+	rs->ctx.ingress_ifindex = (uint32_t)env->port + 1;
+	rs->ctx.rx_queue_index = env->queue;
+	rs->ctx.egress_ifindex = 0;
+	rs->redirect_key = UINT32_MAX;
+	rs->fault = 0;
+	/* tagpipe's metadata only for programs that can see it */
+	if (rs->prog->reads_meta && rte_pktmbuf_headroom(m) >= BPF_TP_META_LEN) {
+		struct tp_xdp_meta meta;
+
+		tp_xdp_md_fill(&md, env, m);
+		meta = (struct tp_xdp_meta){
+			.vlan_tci = md.vlan_tci,
+			.vlan_tci_outer = md.vlan_tci_outer,
+			.switch_port = md.switch_port,
+			.switch_device = md.switch_device,
+			.nb_vlan = md.nb_vlan,
+		};
+
+		rs->ctx.data_meta -= BPF_TP_META_LEN;
+		memcpy(data - BPF_TP_META_LEN, &meta, sizeof(meta));
+	}
+}
+
+/* r0 and the run's fault into the pipeline's verdict and key. */
+static inline void
+conclude(const struct bpf_run *rs, uint64_t r0, uint64_t *cnt, uint8_t *verdict,
+	 uint32_t *key)
+{
+	cnt[BPF_CNT_RUNS]++;
+	if (unlikely(rs->fault)) {
+		cnt[rs->why]++;
+		r0 = TP_ABORTED;
+	}
+	/* Above TP_REDIRECT: the pipeline counts it as bad_verdict. */
+	*verdict = r0 > TP_REDIRECT ? UINT8_MAX : (uint8_t)r0;
+	*key = rs->redirect_key;
+}
+
+#define CHUNK 32
+
+static void
+bpf_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
+	  uint8_t *verdict, uint32_t *key)
+{
+	const struct tp_bpf *p = env->priv;
+	uint8_t stack[BPF_MAX_FRAMES * BPF_STACK_SIZE] __rte_aligned(16);
+	int li = rte_lcore_index(-1);
+	uint32_t cpu = li < 0 ? 0 : (uint32_t)li % p->ncpu;
+	uint64_t *cnt = p->counters[cpu];
+	struct bpf_run rs[CHUNK];
+	uint64_t r0[CHUNK];
+
+	for (uint16_t at = 0; at < n; at += CHUNK) {
+		uint16_t k = RTE_MIN((uint16_t)(n - at), (uint16_t)CHUNK);
+
+		for (uint16_t i = 0; i < k; i++) {
+			rs[i].prog = p;
+			rs[i].cpu = cpu;
+			rs[i].stack = stack;
+			prepare(&rs[i], env, pkts[at + i]);
+		}
+		if (p->compiled != NULL) {
+			/* one call per chunk; runs are sequential (one stack) */
+			p->compiled(rs, k, r0, &bpf_cg_ops);
+		} else {
+			for (uint16_t i = 0; i < k; i++)
+				r0[i] = bpf_run(&rs[i]);
+		}
+		for (uint16_t i = 0; i < k; i++)
+			conclude(&rs[i], r0[i], cnt, &verdict[at + i], &key[at + i]);
+	}
+}
+
+const struct tp_prog_ops tp_prog_bpf = {
+	.name = "bpf",
+	.usage = "bpf:FILE.o[:SECTION]  an XDP object file (also FILE.o[:SECTION])",
+	.init = bpf_init,
+	.fini = bpf_fini,
+	.burst = bpf_burst,
+};
+
+const struct tp_prog_ops tp_prog_bpf_interp = {
+	.name = "bpf-interp",
+	.usage = "bpf-interp:FILE.o[:SECTION]  the same, always interpreted",
+	.init = bpf_init_interp,
+	.fini = bpf_fini,
+	.burst = bpf_burst,
+};
+
+/* ---- control plane --------------------------------------------------- */
+
+static struct tp_bpf *
+bpf_of(const struct tp_prog *p)
+{
+	return p != NULL && (tp_prog_ops_of(p) == &tp_prog_bpf ||
+			     tp_prog_ops_of(p) == &tp_prog_bpf_interp) ?
+	       tp_prog_priv(p) : NULL;
+}
+
+static struct tp_bpf_map *
+map_at(const struct tp_prog *p, int index)
+{
+	struct tp_bpf *b = bpf_of(p);
+
+	if (b == NULL || index < 0 || (uint32_t)index >= b->nb_maps)
+		return NULL;
+	return &b->maps[index];
+}
+
+int
+tp_prog_bpf_map_count(const struct tp_prog *p)
+{
+	struct tp_bpf *b = bpf_of(p);
+
+	return b ? (int)b->nb_maps : -EINVAL;
+}
+
+int
+tp_prog_bpf_map_info(const struct tp_prog *p, int index,
+		     struct tp_bpf_map_info *info)
+{
+	struct tp_bpf_map *m = map_at(p, index);
+
+	if (m == NULL || info == NULL)
+		return -EINVAL;
+	snprintf(info->name, sizeof(info->name), "%s", m->name);
+	info->type = m->type;
+	info->key_size = m->key_size;
+	info->value_size = m->value_size;
+	info->max_entries = m->max_entries;
+	info->ncpu = m->ncpu;
+	info->value_stride = m->ncpu > 1 ? m->stride : m->value_size;
+	return 0;
+}
+
+int
+tp_prog_bpf_map_find(const struct tp_prog *p, const char *name)
+{
+	struct tp_bpf *b = bpf_of(p);
+
+	if (b == NULL || name == NULL)
+		return -EINVAL;
+	for (uint32_t i = 0; i < b->nb_maps; i++)
+		if (strcmp(b->maps[i].name, name) == 0)
+			return (int)i;
+	return -ENOENT;
+}
+
+int
+tp_prog_bpf_map_lookup(const struct tp_prog *p, int index, const void *key,
+		       void *value)
+{
+	struct tp_bpf_map *m = map_at(p, index);
+	uint8_t *out = value;
+
+	if (m == NULL || key == NULL || value == NULL)
+		return -EINVAL;
+	rte_spinlock_lock(&m->lock);
+	for (uint32_t c = 0; c < m->ncpu; c++) {
+		const uint8_t *v = bpf_map_lookup(m, key, c);
+
+		if (v == NULL) {
+			rte_spinlock_unlock(&m->lock);
+			return -ENOENT;
+		}
+		memcpy(out + (size_t)c * m->stride, v, m->value_size);
+	}
+	rte_spinlock_unlock(&m->lock);
+	return 0;
+}
+
+int
+tp_prog_bpf_map_update(const struct tp_prog *p, int index, const void *key,
+		       const void *value, uint64_t flags)
+{
+	struct tp_bpf_map *m = map_at(p, index);
+
+	if (m == NULL || key == NULL || value == NULL)
+		return -EINVAL;
+	return bpf_map_update(m, key, value, flags, 0, true);
+}
+
+int
+tp_prog_bpf_map_delete(const struct tp_prog *p, int index, const void *key)
+{
+	struct tp_bpf_map *m = map_at(p, index);
+
+	if (m == NULL || key == NULL)
+		return -EINVAL;
+	return bpf_map_delete(m, key);
+}
+
+int
+tp_prog_bpf_stats(const struct tp_prog *p, struct tp_bpf_stats *st)
+{
+	struct tp_bpf *b = bpf_of(p);
+
+	if (b == NULL || st == NULL)
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	for (uint32_t c = 0; c < b->ncpu; c++) {
+		st->runs += b->counters[c][BPF_CNT_RUNS];
+		st->aborted_oob += b->counters[c][BPF_CNT_OOB];
+		st->aborted_helper += b->counters[c][BPF_CNT_BAD_HELPER_ARG];
+	}
+	return 0;
+}
+
+int
+tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len)
+{
+	struct tp_bpf *b = bpf_of(p);
+
+	if (b == NULL)
+		return -EINVAL;
+	return snprintf(buf, len, "%s (section %s, function %s, %u insns, %u maps, %s, %s)",
+			b->path, b->section, b->func, b->nb_insns, b->nb_maps,
+			b->compiled ? "compiled" : b->mode_note, b->verify_note);
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/python3
+"""Frames for the XDP object tests, and what each test program must leave
+of them, built with scapy from the programs' documented behaviour
+(tests/bpf/progs/*.c headers), never recorded from tagpipe.
+
+usage: gen_bpf_frames.py OUTDIR
+Writes OUTDIR/in.pcap (frames 0..7), parse_out.pcap, push_out.pcap,
+pop_out.pcap, trim_out.pcap (one expected frame per input frame).
+"""
+import os
+import sys
+
+from scapy.all import ARP, IP, IPv6, TCP, UDP, Dot1Q, Ether, Raw, conf, wrpcap
+
+conf.verb = 0
+A = "02:00:00:00:00:01"
+B = "02:00:00:00:00:02"
+
+
+def frames():
+    return [
+        Ether(src=A, dst=B) / IP(src="10.0.0.1", dst="192.168.1.1") /
+        TCP(sport=1234, dport=80),
+        Ether(src=A, dst=B) / IP(src="10.0.0.1", dst="192.168.1.1") /
+        TCP(sport=1234, dport=22),
+        Ether(src=A, dst=B) / IP(src="10.0.0.2", dst="192.168.1.2") /
+        UDP(sport=5555, dport=9) / Raw(b"x" * 58),
+        Ether(src=A, dst=B) / IP(src="10.0.0.2", dst="192.168.1.7") /
+        UDP(sport=5555, dport=53) / Raw(b"q" * 10),
+        Ether(src=A, dst="ff:ff:ff:ff:ff:ff") /
+        ARP(op=1, hwsrc=A, psrc="10.0.0.9", pdst="10.0.0.1"),
+        Raw(bytes(range(10))),
+        Ether(src=A, dst=B) / IPv6(src="2001:db8::1", dst="2001:db8::2") /
+        UDP(sport=5555, dport=53),
+        Ether(src=A, dst=B) / Dot1Q(vlan=5) /
+        IP(src="10.0.0.3", dst="192.168.1.1") / UDP(sport=5555, dport=9),
+    ]
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    fs = [bytes(f) for f in frames()]
+    wrpcap(os.path.join(out, "in.pcap"), [Raw(f) for f in fs], linktype=1)
+
+    # t_parse: frame 2 (UDP to port 9) gets its MACs swapped.
+    parse = list(fs)
+    p2 = frames()[2]
+    p2[Ether].src, p2[Ether].dst = B, A
+    parse[2] = bytes(p2)
+    wrpcap(os.path.join(out, "parse_out.pcap"), [Raw(f) for f in parse], linktype=1)
+
+    # t_adjust xdp_vlan_push: an 802.1Q tag, VID 100, after the MACs of
+    # every frame that has an Ethernet header (the runt is unchanged).
+    push = []
+    for f in frames():
+        if Ether not in f:
+            push.append(bytes(f))
+            continue
+        inner = f[Ether].payload
+        push.append(bytes(Ether(src=f[Ether].src, dst=f[Ether].dst) /
+                          Dot1Q(vlan=100, type=f[Ether].type) / inner))
+    wrpcap(os.path.join(out, "push_out.pcap"), [Raw(f) for f in push], linktype=1)
+
+    # xdp_vlan_pop: frame 7 loses its tag.
+    pop = list(fs)
+    pop[7] = bytes(Ether(src=A, dst=B) / IP(src="10.0.0.3", dst="192.168.1.1") /
+                   UDP(sport=5555, dport=9))
+    wrpcap(os.path.join(out, "pop_out.pcap"), [Raw(f) for f in pop], linktype=1)
+
+    # xdp_trim: longer than 60 bytes -> the first 60; else 4 zero bytes more.
+    trim = [f[:60] if len(f) > 60 else f + bytes(4) for f in fs]
+    wrpcap(os.path.join(out, "trim_out.pcap"), [Raw(f) for f in trim], linktype=1)
+
+
+if __name__ == "__main__":
+    main()

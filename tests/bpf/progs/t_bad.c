@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * Programs that must not run as written.
+ *  xdp_oob ("xdp"): reads a byte 200 bytes into the packet without a
+ *    data_end check: runs, and a short packet must end XDP_ABORTED (counted).
+ *  xdp_stack_oob ("xdp_stack"): writes below its stack frame: ABORTED.
+ *  prog_loop ("xdp_loop"): a loop (back-edge): refused at open.
+ *  prog_uninit ("xdp_uninit"): returns r7 never set: refused at open.
+ *  xdp_ctx_write ("xdp_ctxw"): stores into xdp_md: refused at open.
+ *  prog_fib ("xdp_fib"): calls bpf_fib_lookup: refused at open.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+SEC("xdp")
+int xdp_oob(struct xdp_md *ctx)
+{
+	unsigned char *data = (void *)(long)ctx->data;
+
+	return data[200] == 0x42 ? XDP_DROP : XDP_PASS;
+}
+
+SEC("xdp_stack")
+int xdp_stack_oob(struct xdp_md *ctx)
+{
+	volatile char buf[8];
+	volatile int idx = -5000 + (int)ctx->rx_queue_index;
+
+	buf[idx] = 1;
+	return XDP_PASS;
+}
+
+SEC("xdp_loop")
+int prog_loop(struct xdp_md *ctx)
+{
+	unsigned char *data = (void *)(long)ctx->data;
+	unsigned char *end = (void *)(long)ctx->data_end;
+	int sum = 0;
+
+#pragma nounroll
+	for (unsigned char *p = data; p + 1 <= end && p < data + 64; p++)
+		sum += *p;
+	return sum & 3;
+}
+
+SEC("xdp_uninit")
+int prog_uninit(struct xdp_md *ctx)
+{
+	int r;
+
+	(void)ctx;
+	asm volatile("%0 = r7" : "=r"(r));
+	return r;
+}
+
+SEC("xdp_ctxw")
+int xdp_ctx_write(struct xdp_md *ctx)
+{
+	ctx->rx_queue_index = 3;
+	return XDP_PASS;
+}
+
+SEC("xdp_fib")
+int prog_fib(struct xdp_md *ctx)
+{
+	struct bpf_fib_lookup p = { .family = 2 };
+
+	return bpf_fib_lookup(ctx, &p, sizeof(p), 0) == 0 ? XDP_PASS : XDP_DROP;
+}
+
+char _license[] SEC("license") = "GPL";

@@ -1,0 +1,643 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * XDP object files as verdict programs (tp_prog.h, "XDP objects").
+ * Programs: the C files in tests/bpf/progs/, built by meson with clang
+ * -target bpf;
+ * Debian's libxdp1 objects under /usr/lib/x86_64-linux-gnu/bpf when
+ * installed. Frames and expected output bytes: gen_bpf_frames.py (scapy).
+ * Expected verdicts and counters follow from each program's documented
+ * behaviour (file headers in progs/; xdp-tools' xdp-filter sources for
+ * xdpfilt_*.o: filter_ports key = port in network byte order, value bits
+ * DST 2 | UDP 8, a hit adds 1 << 6; xdp_stats_map[action] = {packets, bytes}).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
+
+#include "bpf_test.h"
+#include "tp_prog.h"
+
+
+static uint8_t **exp_f;
+static uint32_t *exp_l;
+
+/* "bpf:" (compiled) or "bpf-interp:": every test runs in both modes. */
+static const char *mode = "bpf:";
+
+static struct tp_prog *
+open_ok(const char *file, const char *sel)
+{
+	char spec[600], err[256] = "";
+	struct tp_prog *p = NULL;
+	int rc;
+
+	snprintf(spec, sizeof(spec), "%s%s%s%s", mode, file, sel ? ":" : "", sel ? sel : "");
+	rc = tp_prog_open(spec, &p, err, sizeof(err));
+	if (rc != 0)
+		fail_msg("open %s: %s", spec, err);
+	if (strcmp(mode, "bpf:") == 0) {
+		char what[600];
+
+		/* the build has a C compiler, so compiled mode must be in use */
+		tp_prog_bpf_describe(p, what, sizeof(what));
+		if (strstr(what, ", compiled, ") == NULL)
+			fail_msg("%s not compiled: %s", spec, what);
+	}
+	return p;
+}
+
+static void
+open_fails(const char *file, const char *sel, const char *want)
+{
+	char spec[600], err[256] = "";
+	struct tp_prog *p = NULL;
+	int rc;
+
+	snprintf(spec, sizeof(spec), "%s%s%s%s", strncmp(file, "bpf", 3) ? mode : "",
+		 file, sel ? ":" : "", sel ? sel : "");
+	rc = tp_prog_open(spec, &p, err, sizeof(err));
+	if (rc == 0)
+		fail_msg("%s opened, expected an error with '%s'", spec, want);
+	if (strstr(err, want) == NULL)
+		fail_msg("%s: error '%s' lacks '%s'", spec, err, want);
+}
+
+static void
+load_frames(struct rte_mbuf **m)
+{
+	for (unsigned int i = 0; i < NF; i++)
+		m[i] = tp_test_mbuf_from_bytes(mp, in_f[i], in_l[i]);
+}
+
+static void
+run(struct tp_prog *p, uint16_t port, struct rte_mbuf **m, uint16_t n,
+    uint8_t *v, uint32_t *k)
+{
+	struct tp_prog_env env = { .priv = tp_prog_priv(p), .port = port, .queue = 0 };
+
+	tp_prog_ops_of(p)->burst(&env, m, n, v, k);
+}
+
+static void
+expect_verdicts(const uint8_t *got, const uint8_t *want, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (got[i] != want[i])
+			fail_msg("frame %u: verdict %u, expected %u", i, got[i], want[i]);
+}
+
+static void
+expect_bytes_from(const char *pcap, struct rte_mbuf **m)
+{
+	unsigned int n = tp_test_pcap_read(tp_test_build_path(pcap), &exp_f, &exp_l, NULL);
+
+	assert_int_equal(n, NF);
+	for (unsigned int i = 0; i < NF; i++)
+		tp_test_assert_mbuf_bytes(m[i], exp_f[i], exp_l[i]);
+	tp_test_pcap_free(exp_f, exp_l, n);
+}
+
+static void
+free_all(struct rte_mbuf **m, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		rte_pktmbuf_free(m[i]);
+}
+
+static int
+map_idx(struct tp_prog *p, const char *name)
+{
+	int i = tp_prog_bpf_map_find(p, name);
+
+	if (i < 0)
+		fail_msg("map %s: %d", name, i);
+	return i;
+}
+
+static uint64_t
+u64_at(struct tp_prog *p, const char *map, uint32_t key, unsigned int off)
+{
+	uint8_t buf[4096];
+	uint64_t v;
+
+	assert_int_equal(tp_prog_bpf_map_lookup(p, map_idx(p, map), &key, buf), 0);
+	memcpy(&v, buf + off, 8);
+	return v;
+}
+
+/* Parsing through ctx->data, a BPF-to-BPF call, global data, atomics. */
+static void
+check_parse(const char *file)
+{
+	static const uint8_t want[NF] = { XDP_DROP, XDP_PASS, XDP_TX, XDP_PASS,
+					  XDP_PASS, XDP_ABORTED, XDP_PASS, XDP_PASS };
+	struct tp_prog *p = open_ok(obj(file), NULL);
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF], zero = 0;
+	uint16_t port22 = 22;
+	uint8_t ro[64];
+	struct tp_bpf_stats st;
+
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, want, NF);
+	expect_bytes_from("tests/bpf/parse_out.pcap", m);
+	/* seen starts at 1000 and counts frames 0..3 (IPv4); tx_count = 1 */
+	assert_int_equal(u64_at(p, ".data", 0, 0), 1004);
+	assert_int_equal(u64_at(p, ".bss", 0, 0), 1);
+	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
+	assert_int_equal(st.runs, NF);
+	assert_int_equal(st.aborted_oob, 0);
+	/* blocked_port lives in .rodata: block SSH instead of HTTP */
+	assert_int_equal(tp_prog_bpf_map_lookup(p, map_idx(p, ".rodata"), &zero, ro), 0);
+	memcpy(ro, &port22, 2);
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, ".rodata"), &zero, ro, 0), 0);
+	free_all(m, NF);
+	load_frames(m);
+	run(p, 0, m, 2, v, k);
+	assert_int_equal(v[0], XDP_PASS);
+	assert_int_equal(v[1], XDP_DROP);
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
+static void
+test_parse(void **state)
+{
+	(void)state;
+	check_parse("t_parse.o");
+}
+
+/* The same source built for eBPF v3: ALU32/JMP32 give the same results. */
+static void
+test_parse_v3(void **state)
+{
+	(void)state;
+	check_parse("t_parse_v3.o");
+}
+
+/* bpf_xdp_adjust_meta in front of tagpipe's metadata, and its 32-byte cap. */
+static void
+test_meta(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_misc.o"), NULL);
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF];
+
+	(void)state;
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++)
+		assert_int_equal(v[i], XDP_PASS);
+	expect_bytes_from("tests/bpf/in.pcap", m);
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
+/* bpf_csum_diff over IPv4 headers: scapy's are valid; one corrupted. */
+static void
+test_csum(void **state)
+{
+	static const uint8_t want[NF] = { XDP_PASS, XDP_PASS, XDP_PASS, XDP_PASS,
+					  XDP_TX, XDP_TX, XDP_TX, XDP_TX };
+	struct tp_prog *p = open_ok(obj("t_misc.o"), "xdp_csum");
+	struct rte_mbuf *m[NF], *bad;
+	uint8_t v[NF], copy[64];
+	uint32_t k[NF];
+
+	(void)state;
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, want, NF);
+	free_all(m, NF);
+	memcpy(copy, in_f[0], in_l[0]);
+	copy[14 + 10] ^= 0x01; /* IPv4 header checksum, low bit */
+	bad = tp_test_mbuf_from_bytes(mp, copy, in_l[0]);
+	run(p, 0, &bad, 1, v, k);
+	assert_int_equal(v[0], XDP_DROP);
+	rte_pktmbuf_free(bad);
+	tp_prog_close(p);
+}
+
+/* xdp.frags: get_buff_len, load_bytes and store_bytes across segments. */
+static void
+test_frags(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_misc.o"), "xdp.frags");
+	struct rte_mbuf *m[3];
+	uint8_t v[3], want[100];
+	uint32_t k[3];
+
+	(void)state;
+	assert_int_equal(in_l[2], 100);
+	memcpy(want, in_f[2], 100);
+	memcpy(want + 38, "ABCD", 4);
+	m[0] = tp_test_mbuf_chain_from_bytes(mp, in_f[2], 100, 40); /* 40+40+20 */
+	m[1] = tp_test_mbuf_from_bytes(mp, in_f[2], 100);
+	m[2] = tp_test_mbuf_from_bytes(mp, in_f[0], in_l[0]);
+	assert_int_equal(m[0]->nb_segs, 3);
+	run(p, 0, m, 3, v, k);
+	assert_int_equal(v[0], XDP_PASS);
+	assert_int_equal(v[1], XDP_PASS);
+	assert_int_equal(v[2], XDP_DROP);
+	tp_test_assert_mbuf_bytes(m[0], want, 100);
+	tp_test_assert_mbuf_bytes(m[1], want, 100);
+	free_all(m, 3);
+	tp_prog_close(p);
+}
+
+/* A legacy "maps" section (struct bpf_map_def). */
+static void
+test_legacy_maps(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_legacy.o"), NULL);
+	struct tp_bpf_map_info info;
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF], total = 0;
+
+	(void)state;
+	assert_int_equal(tp_prog_bpf_map_info(p, map_idx(p, "counts"), &info), 0);
+	assert_int_equal(info.type, BPF_MAP_TYPE_ARRAY);
+	assert_int_equal(info.max_entries, 2);
+	assert_int_equal(info.value_size, 8);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++) {
+		assert_int_equal(v[i], XDP_PASS);
+		total += in_l[i];
+	}
+	assert_int_equal(total, 54 + 54 + 100 + 52 + 42 + 10 + 62 + 46);
+	assert_int_equal(u64_at(p, "counts", 0, 0), NF);
+	assert_int_equal(u64_at(p, "counts", 1, 0), total);
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
+/* HASH counter per IPv4 source, PERCPU_ARRAY per queue. */
+static void
+test_hash_counter(void **state)
+{
+	static const uint8_t want[NF] = { XDP_PASS, XDP_PASS, XDP_PASS, XDP_PASS,
+					  XDP_DROP, XDP_DROP, XDP_DROP, XDP_DROP };
+	struct tp_prog *p = open_ok(obj("t_maps.o"), NULL);
+	struct tp_bpf_map_info info;
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF], buf[256];
+	uint32_t k[NF], a1 = rte_cpu_to_be_32(0x0a000001), a2 = rte_cpu_to_be_32(0x0a000002);
+	uint32_t a3 = rte_cpu_to_be_32(0x0a000003), q0 = 0;
+	uint64_t init[2] = { 7, 7 };
+	int flows;
+
+	(void)state;
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, want, NF);
+	flows = map_idx(p, "flows");
+	assert_int_equal(tp_prog_bpf_map_info(p, flows, &info), 0);
+	assert_int_equal(info.type, BPF_MAP_TYPE_HASH);
+	assert_int_equal(info.key_size, 4);
+	assert_int_equal(info.value_size, 16);
+	assert_int_equal(u64_at(p, "flows", a1, 0), 2);
+	assert_int_equal(u64_at(p, "flows", a1, 8), 54 + 54);
+	assert_int_equal(u64_at(p, "flows", a2, 0), 2);
+	assert_int_equal(u64_at(p, "flows", a2, 8), 100 + 52);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, flows, &a3, buf), -ENOENT);
+	/* runs: per-CPU, this lcore (index 0) saw all 8; others none */
+	assert_int_equal(tp_prog_bpf_map_info(p, map_idx(p, "runs"), &info), 0);
+	assert_true(info.ncpu >= 1);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, map_idx(p, "runs"), &q0, buf), 0);
+	assert_int_equal(*(uint64_t *)buf, NF);
+	for (uint32_t c = 1; c < info.ncpu; c++)
+		assert_int_equal(*(uint64_t *)(buf + c * info.value_stride), 0);
+	/* control plane: BPF_NOEXIST on a present key, delete, re-add */
+	assert_int_equal(tp_prog_bpf_map_update(p, flows, &a1, init, BPF_NOEXIST), -EEXIST);
+	assert_int_equal(tp_prog_bpf_map_update(p, flows, &a3, init, BPF_EXIST), -ENOENT);
+	assert_int_equal(tp_prog_bpf_map_delete(p, flows, &a1), 0);
+	assert_int_equal(tp_prog_bpf_map_delete(p, flows, &a1), -ENOENT);
+	assert_int_equal(tp_prog_bpf_map_update(p, flows, &a1, init, BPF_NOEXIST), 0);
+	free_all(m, NF);
+	load_frames(m);
+	run(p, 0, m, 1, v, k);
+	assert_int_equal(u64_at(p, "flows", a1, 0), 8);
+	assert_int_equal(u64_at(p, "flows", a1, 8), 7 + 54);
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
+/* bpf_redirect_map to a DEVMAP, bpf_redirect(ingress_ifindex), selection
+ * by section and by function name. */
+static void
+test_redirect(void **state)
+{
+	static const uint8_t want[NF] = { XDP_REDIRECT, XDP_REDIRECT, XDP_DROP, XDP_DROP,
+					  XDP_PASS, XDP_PASS, XDP_PASS, XDP_PASS };
+	struct tp_prog *p = open_ok(obj("t_maps.o"), "xdp_redirect");
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF], key = 1, ifindex = 3, bad = 8;
+
+	(void)state;
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "ports"), &key, &ifindex, 0), 0);
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "ports"), &bad, &ifindex, 0),
+			 -E2BIG);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, want, NF);
+	assert_int_equal(k[0], 2);
+	assert_int_equal(k[1], 2);
+	tp_prog_close(p);
+
+	p = open_ok(obj("t_maps.o"), "xdp_ingress");
+	run(p, 4, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++) {
+		assert_int_equal(v[i], XDP_REDIRECT);
+		assert_int_equal(k[i], 4); /* ifindex 5 = port 4 + 1 -> key 4 */
+	}
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
+/* adjust_head VLAN push (VID from tagpipe metadata) and pop, adjust_tail. */
+static void
+test_adjust(void **state)
+{
+	static const uint8_t want_push[NF] = { XDP_TX, XDP_TX, XDP_TX, XDP_TX,
+					       XDP_TX, XDP_ABORTED, XDP_TX, XDP_TX };
+	struct tp_prog *p = open_ok(obj("t_adjust.o"), NULL);
+	struct rte_mbuf *m[NF], *one;
+	uint8_t v[NF];
+	uint32_t k[NF];
+	uint8_t **ef;
+	uint32_t *el;
+
+	(void)state;
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, want_push, NF);
+	expect_bytes_from("tests/bpf/push_out.pcap", m);
+	free_all(m, NF);
+	/* one stripped tag recorded in the mbuf: metadata nb_vlan 1, VID 101 */
+	one = tp_test_mbuf_from_bytes(mp, in_f[2], in_l[2]);
+	one->ol_flags |= RTE_MBUF_F_RX_VLAN_STRIPPED;
+	one->vlan_tci = 77;
+	run(p, 0, &one, 1, v, k);
+	assert_int_equal(v[0], XDP_TX);
+	assert_int_equal(tp_test_pcap_read(tp_test_build_path("tests/bpf/push_out.pcap"),
+					   &ef, &el, NULL), NF);
+	ef[2][15] = 101; /* TCI low byte: VID 100 + 1 */
+	tp_test_assert_mbuf_bytes(one, ef[2], el[2]);
+	tp_test_pcap_free(ef, el, NF);
+	rte_pktmbuf_free(one);
+	tp_prog_close(p);
+
+	p = open_ok(obj("t_adjust.o"), "xdp_pop");
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++)
+		assert_int_equal(v[i], XDP_PASS);
+	expect_bytes_from("tests/bpf/pop_out.pcap", m);
+	free_all(m, NF);
+	tp_prog_close(p);
+
+	p = open_ok(obj("t_adjust.o"), "prog_trim");
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++)
+		assert_int_equal(v[i], XDP_TX);
+	expect_bytes_from("tests/bpf/trim_out.pcap", m);
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
+/* Escapes are stopped at run time; unverifiable programs are refused. */
+static void
+test_bad(void **state)
+{
+	struct tp_prog *p;
+	struct rte_mbuf *m[2];
+	struct tp_bpf_stats st;
+	uint8_t v[2], big[256];
+	uint32_t k[2];
+
+	(void)state;
+	/* the kernel would refuse these two: tagpipe's own run-time checks */
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF), 0);
+	p = open_ok(obj("t_bad.o"), NULL);
+	memset(big, 0, sizeof(big));
+	big[200] = 0x42;
+	m[0] = tp_test_mbuf_from_bytes(mp, in_f[0], in_l[0]);
+	m[1] = tp_test_mbuf_from_bytes(mp, big, sizeof(big));
+	run(p, 0, m, 2, v, k);
+	assert_int_equal(v[0], XDP_ABORTED);
+	assert_int_equal(v[1], XDP_DROP);
+	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
+	assert_int_equal(st.runs, 2);
+	assert_int_equal(st.aborted_oob, 1);
+	tp_prog_close(p);
+
+	p = open_ok(obj("t_bad.o"), "xdp_stack");
+	run(p, 0, m, 2, v, k);
+	assert_int_equal(v[0], XDP_ABORTED);
+	assert_int_equal(v[1], XDP_ABORTED);
+	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
+	assert_int_equal(st.aborted_oob, 2);
+	tp_prog_close(p);
+	free_all(m, 2);
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
+	assert_int_equal(tp_prog_bpf_set_verify((enum tp_bpf_verify)7), -EINVAL);
+
+	open_fails(obj("t_bad.o"), "xdp_loop", "loops are not supported");
+	open_fails(obj("t_bad.o"), "xdp_uninit", "r7 is read before it is set");
+	open_fails(obj("t_bad.o"), "xdp_ctxw", "write to the context");
+	open_fails(obj("t_bad.o"), "xdp_fib", "helper 69 (bpf_fib_lookup)");
+	open_fails(obj("t_bad.o"), "no_such", "no program 'no_such'");
+	open_fails(obj("missing.o"), NULL, "No such file");
+	{
+		char spec[512];
+
+		snprintf(spec, sizeof(spec), "bpf:%s", tp_test_src_path("tests/bpf/test_bpf.c"));
+		open_fails(spec, NULL, "not an ELF file");
+	}
+	open_fails("bpf:", NULL, "expected FILE.o[:SECTION]");
+}
+
+/* The running kernel's verifier, where this process may load BPF. */
+static void
+test_kernel_verifier(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_parse.o"), NULL);
+	char what[600];
+
+	(void)state;
+	tp_prog_bpf_describe(p, what, sizeof(what));
+	tp_prog_close(p);
+	if (strstr(what, "verified by the kernel") == NULL) {
+		print_message("kernel verifier unavailable here: %s\n", what);
+		/* refused when required */
+		assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_KERNEL), 0);
+		open_fails(obj("t_parse.o"), NULL, "kernel verification required");
+		assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
+		skip();
+	}
+	/* no data_end check before data[200]: the kernel says so */
+	open_fails(obj("t_bad.o"), NULL, "the kernel verifier rejects it: ");
+	open_fails(obj("t_bad.o"), NULL, "outside of the packet");
+	/* libbpf cannot open legacy maps: not verifiable, refused if required */
+	p = open_ok(obj("t_legacy.o"), NULL);
+	tp_prog_bpf_describe(p, what, sizeof(what));
+	tp_prog_close(p);
+	assert_non_null(strstr(what, "not kernel-verified"));
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_KERNEL), 0);
+	open_fails(obj("t_legacy.o"), NULL, "kernel verification required");
+	tp_prog_close(open_ok(obj("t_maps.o"), "xdp_redirect"));
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
+}
+
+static bool
+have(const char *path)
+{
+	return access(path, R_OK) == 0;
+}
+
+/* Debian's xdp-filter objects, unmodified: UDP port 9 allowed (dny) or
+ * denied (alw). */
+static void
+test_xdpfilt_udp(void **state)
+{
+	static const uint8_t want_dny[NF] = { XDP_DROP, XDP_DROP, XDP_PASS, XDP_DROP,
+					      XDP_DROP, XDP_ABORTED, XDP_DROP, XDP_PASS };
+	static const uint8_t want_alw[NF] = { XDP_PASS, XDP_PASS, XDP_DROP, XDP_PASS,
+					      XDP_PASS, XDP_ABORTED, XDP_PASS, XDP_DROP };
+	const char *files[2] = { DEB "xdpfilt_dny_udp.o", DEB "xdpfilt_alw_udp.o" };
+	const uint8_t *wants[2] = { want_dny, want_alw };
+
+	(void)state;
+	if (!have(files[0]) || !have(files[1]))
+		skip();
+	for (int f = 0; f < 2; f++) {
+		struct tp_prog *p = open_ok(files[f], NULL);
+		struct tp_bpf_map_info info;
+		struct rte_mbuf *m[NF];
+		uint8_t v[NF], vals[8 * 256];
+		uint32_t k[NF], port = rte_cpu_to_be_16(9);
+		int fp = map_idx(p, "filter_ports");
+		uint64_t drop_b, pass_b;
+
+		assert_int_equal(tp_prog_bpf_map_info(p, fp, &info), 0);
+		assert_int_equal(info.type, BPF_MAP_TYPE_PERCPU_ARRAY);
+		assert_int_equal(info.max_entries, 65536);
+		for (uint32_t c = 0; c < info.ncpu; c++) {
+			uint64_t flags = 2 | 8; /* MAP_FLAG_DST | MAP_FLAG_UDP */
+
+			memcpy(vals + c * info.value_stride, &flags, 8);
+		}
+		assert_int_equal(tp_prog_bpf_map_update(p, fp, &port, vals, 0), 0);
+		load_frames(m);
+		run(p, 0, m, NF, v, k);
+		expect_verdicts(v, wants[f], NF);
+		/* the hits (frames 2 and 7) add 1 << 6 each to this lcore's copy */
+		assert_int_equal(u64_at(p, "filter_ports", port, 0), 10 + 2 * 64);
+		/* xdp_stats_map[action] = {rx_packets, rx_bytes} */
+		drop_b = f == 0 ? 54 + 54 + 52 + 42 + 62 : 100 + 46;
+		pass_b = f == 0 ? 100 + 46 : 54 + 54 + 52 + 42 + 62;
+		assert_int_equal(u64_at(p, "xdp_stats_map", XDP_ABORTED, 0), 1);
+		assert_int_equal(u64_at(p, "xdp_stats_map", XDP_ABORTED, 8), 10);
+		assert_int_equal(u64_at(p, "xdp_stats_map", XDP_DROP, 0), f == 0 ? 5 : 2);
+		assert_int_equal(u64_at(p, "xdp_stats_map", XDP_DROP, 8), drop_b);
+		assert_int_equal(u64_at(p, "xdp_stats_map", XDP_PASS, 0), f == 0 ? 2 : 5);
+		assert_int_equal(u64_at(p, "xdp_stats_map", XDP_PASS, 8), pass_b);
+		expect_bytes_from("tests/bpf/in.pcap", m); /* untouched */
+		free_all(m, NF);
+		tp_prog_close(p);
+	}
+}
+
+/* Every XDP object libxdp1 ships opens, or is refused naming why. */
+static void
+test_debian_objects(void **state)
+{
+	static const char *const ok[] = {
+		"xdpfilt_alw_all.o", "xdpfilt_alw_eth.o", "xdpfilt_alw_ip.o",
+		"xdpfilt_alw_tcp.o", "xdpfilt_alw_udp.o", "xdpfilt_dny_all.o",
+		"xdpfilt_dny_eth.o", "xdpfilt_dny_ip.o", "xdpfilt_dny_tcp.o",
+		"xdpfilt_dny_udp.o", "xsk_def_xdp_prog.o", "xsk_def_xdp_prog_5.3.o",
+		"xdp-dispatcher.o",
+	};
+	char path[256];
+
+	(void)state;
+	if (!have(DEB "xdpfilt_dny_all.o"))
+		skip();
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		snprintf(path, sizeof(path), DEB "%s", ok[i]);
+		tp_prog_close(open_ok(path, NULL));
+	}
+	open_fails(DEB "xdpdump_xdp.o", NULL, "map type 4 (perf_event_array) is not supported");
+}
+
+/* AF_XDP default programs: empty XSKMAP -> XDP_PASS, a set entry for the
+ * rx queue -> REDIRECT to that tagpipe target. */
+static void
+test_xsk_default(void **state)
+{
+	const char *files[2] = { DEB "xsk_def_xdp_prog.o", DEB "xsk_def_xdp_prog_5.3.o" };
+
+	(void)state;
+	if (!have(files[0]) || !have(files[1]))
+		skip();
+	for (int f = 0; f < 2; f++) {
+		struct tp_prog *p = open_ok(files[f], NULL);
+		struct rte_mbuf *m[NF];
+		uint8_t v[NF];
+		uint32_t k[NF], q = 0, ifindex = 4;
+
+		load_frames(m);
+		run(p, 0, m, NF, v, k);
+		for (unsigned int i = 0; i < NF; i++)
+			assert_int_equal(v[i], XDP_PASS);
+		assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "xsks_map"), &q,
+							&ifindex, 0), 0);
+		run(p, 0, m, NF, v, k);
+		for (unsigned int i = 0; i < NF; i++) {
+			assert_int_equal(v[i], XDP_REDIRECT);
+			assert_int_equal(k[i], 3);
+		}
+		free_all(m, NF);
+		tp_prog_close(p);
+	}
+}
+
+int
+main(void)
+{
+	static const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_parse_v3),
+		cmocka_unit_test(test_meta),
+		cmocka_unit_test(test_csum),
+		cmocka_unit_test(test_frags),
+		cmocka_unit_test(test_legacy_maps),
+		cmocka_unit_test(test_hash_counter),
+		cmocka_unit_test(test_redirect),
+		cmocka_unit_test(test_adjust),
+		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_kernel_verifier),
+		cmocka_unit_test(test_xdpfilt_udp),
+		cmocka_unit_test(test_debian_objects),
+		cmocka_unit_test(test_xsk_default),
+	};
+
+	int failed;
+
+	failed = cmocka_run_group_tests_name("compiled", tests, setup, teardown);
+	mode = "bpf-interp:";
+	failed += cmocka_run_group_tests_name("interpreted", tests, setup, teardown);
+	return failed;
+}

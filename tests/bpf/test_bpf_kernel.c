@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * tagpipe against the kernel on the same frames: each object runs in the
+ * running kernel through BPF_PROG_TEST_RUN (libbpf bpf_prog_test_run_opts)
+ * and in tagpipe (compiled), and the verdicts, the output bytes and the
+ * map side effects must agree. Skipped where this process may not load BPF.
+ * The 10-byte runt (frame 5) is left out: the kernel's test run refuses
+ * input shorter than an Ethernet header.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "bpf_test.h"
+#include "tp_prog.h"
+
+
+
+struct kprog {
+	struct bpf_object *obj;
+	int fd;
+};
+
+static int
+quiet(enum libbpf_print_level l, const char *f, va_list ap)
+{
+	(void)l; (void)f; (void)ap;
+	return 0;
+}
+
+/* Load function func of file into the kernel; fd -1 when not allowed. */
+static struct kprog
+kload(const char *file, const char *func)
+{
+	struct kprog k = { NULL, -1 };
+	struct bpf_program *p;
+	struct bpf_map *m;
+
+	libbpf_set_print(quiet);
+	k.obj = bpf_object__open_file(file, NULL);
+	assert_non_null(k.obj);
+	bpf_object__for_each_program(p, k.obj) {
+		if (strcmp(bpf_program__name(p), func) == 0)
+			bpf_program__set_type(p, BPF_PROG_TYPE_XDP);
+		else
+			bpf_program__set_autoload(p, false);
+	}
+	bpf_object__for_each_map(m, k.obj)
+		bpf_map__set_pin_path(m, NULL);
+	if (bpf_object__load(k.obj) == 0)
+		k.fd = bpf_program__fd(bpf_object__find_program_by_name(k.obj, func));
+	return k;
+}
+
+static struct tp_prog *
+topen(const char *file, const char *sel)
+{
+	char spec[600], err[256] = "";
+	struct tp_prog *p = NULL;
+
+	snprintf(spec, sizeof(spec), "bpf:%s%s%s", file, sel ? ":" : "", sel ? sel : "");
+	if (tp_prog_open(spec, &p, err, sizeof(err)) != 0)
+		fail_msg("open %s: %s", spec, err);
+	return p;
+}
+
+/* Run both on frames 0..7 but the runt; compare verdicts and bytes. */
+static void
+compare_runs(struct kprog *k, struct tp_prog *t)
+{
+	struct tp_prog_env env = { .priv = tp_prog_priv(t) };
+
+	for (unsigned int i = 0; i < NF; i++) {
+		uint8_t out[256];
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in_f[i],
+			    .data_size_in = in_l[i], .data_out = out,
+			    .data_size_out = sizeof(out), .repeat = 1);
+		struct rte_mbuf *m;
+		uint8_t v;
+		uint32_t key;
+
+		if (i == 5)
+			continue;
+		assert_int_equal(bpf_prog_test_run_opts(k->fd, &o), 0);
+		m = tp_test_mbuf_from_bytes(mp, in_f[i], in_l[i]);
+		tp_prog_ops_of(t)->burst(&env, &m, 1, &v, &key);
+		if (v != o.retval)
+			fail_msg("frame %u: tagpipe verdict %u, kernel %u", i, v, o.retval);
+		tp_test_assert_mbuf_bytes(m, out, o.data_size_out);
+		rte_pktmbuf_free(m);
+	}
+}
+
+static struct bpf_map *
+kmap(struct kprog *k, const char *suffix)
+{
+	struct bpf_map *m;
+	size_t sl = strlen(suffix);
+
+	bpf_object__for_each_map(m, k->obj) {
+		const char *n = bpf_map__name(m);
+		size_t nl = strlen(n);
+
+		if (nl >= sl && strcmp(n + nl - sl, suffix) == 0)
+			return m;
+	}
+	fail_msg("kernel map *%s not found", suffix);
+	return NULL;
+}
+
+/* Programs without map configuration: verdicts and bytes. */
+static void
+test_same_as_kernel(void **state)
+{
+	static const struct { const char *file, *func, *sel; } c[] = {
+		{ "t_parse.o", "xdp_parse", NULL },
+		{ "t_parse_v3.o", "xdp_parse", NULL },
+		{ "t_adjust.o", "xdp_vlan_push", NULL },
+		{ "t_adjust.o", "xdp_vlan_pop", "xdp_pop" },
+		{ "t_adjust.o", "prog_trim", "xdp_trim" },
+		{ "t_misc.o", "prog_csum", "xdp_csum" },
+		{ DEB "xdpfilt_alw_all.o", "xdpfilt_alw_all", NULL },
+		{ DEB "xdpfilt_dny_all.o", "xdpfilt_dny_all", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct kprog k;
+		struct tp_prog *t;
+
+		if (access(obj(c[i].file), R_OK) != 0)
+			continue;
+		k = kload(obj(c[i].file), c[i].func);
+		if (k.fd < 0) {
+			bpf_object__close(k.obj);
+			skip();
+		}
+		t = topen(obj(c[i].file), c[i].sel);
+		compare_runs(&k, t);
+		if (i <= 1) { /* .data: seen = 1000 + IPv4 frames, both sides */
+			uint32_t zero = 0;
+			uint64_t ks, ts;
+			uint8_t buf[64];
+
+			assert_int_equal(bpf_map__lookup_elem(kmap(&k, ".data"), &zero, 4,
+							      &ks, 8, 0), 0);
+			assert_int_equal(tp_prog_bpf_map_lookup(t, tp_prog_bpf_map_find(t, ".data"),
+								&zero, buf), 0);
+			memcpy(&ts, buf, 8);
+			assert_int_equal(ks, 1004);
+			assert_int_equal(ts, ks);
+		}
+		tp_prog_close(t);
+		bpf_object__close(k.obj);
+	}
+}
+
+/* xdp-filter with UDP port 9 in filter_ports, both sides; stats summed
+ * over CPUs must agree. */
+static void
+test_xdpfilt_same_as_kernel(void **state)
+{
+	const char *files[2] = { DEB "xdpfilt_dny_udp.o", DEB "xdpfilt_alw_udp.o" };
+	const char *funcs[2] = { "xdpfilt_dny_udp", "xdpfilt_alw_udp" };
+
+	(void)state;
+	if (access(files[0], R_OK) != 0)
+		skip();
+	for (int f = 0; f < 2; f++) {
+		int kn = libbpf_num_possible_cpus();
+		struct kprog k = kload(files[f], funcs[f]);
+		struct tp_prog *t;
+		struct tp_bpf_map_info info;
+		uint32_t port = rte_cpu_to_be_16(9);
+		uint64_t *kv, tv[256 * 2];
+		int fp;
+
+		if (k.fd < 0) {
+			bpf_object__close(k.obj);
+			skip();
+		}
+		kv = calloc((size_t)kn * 2, sizeof(uint64_t));
+		for (int c = 0; c < kn; c++)
+			kv[c] = 2 | 8;
+		assert_int_equal(bpf_map__update_elem(kmap(&k, "filter_ports"), &port, 4, kv,
+						      (size_t)kn * 8, 0), 0);
+		t = topen(files[f], NULL);
+		fp = tp_prog_bpf_map_find(t, "filter_ports");
+		assert_int_equal(tp_prog_bpf_map_info(t, fp, &info), 0);
+		for (uint32_t c = 0; c < info.ncpu; c++)
+			tv[c] = 2 | 8;
+		assert_int_equal(tp_prog_bpf_map_update(t, fp, &port, tv, 0), 0);
+		compare_runs(&k, t);
+		for (uint32_t act = 0; act <= XDP_REDIRECT; act++) {
+			uint64_t ksum[2] = { 0, 0 }, tsum[2] = { 0, 0 };
+			int sm = tp_prog_bpf_map_find(t, "xdp_stats_map");
+
+			assert_int_equal(bpf_map__lookup_elem(kmap(&k, "xdp_stats_map"), &act, 4,
+							      kv, (size_t)kn * 16, 0), 0);
+			for (int c = 0; c < kn; c++) {
+				ksum[0] += kv[2 * c];
+				ksum[1] += kv[2 * c + 1];
+			}
+			assert_int_equal(tp_prog_bpf_map_info(t, sm, &info), 0);
+			assert_int_equal(tp_prog_bpf_map_lookup(t, sm, &act, tv), 0);
+			for (uint32_t c = 0; c < info.ncpu; c++) {
+				tsum[0] += tv[2 * c];
+				tsum[1] += tv[2 * c + 1];
+			}
+			assert_int_equal(tsum[0], ksum[0]);
+			assert_int_equal(tsum[1], ksum[1]);
+		}
+		free(kv);
+		tp_prog_close(t);
+		bpf_object__close(k.obj);
+	}
+}
+
+int
+main(void)
+{
+	static const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_as_kernel),
+		cmocka_unit_test(test_xdpfilt_same_as_kernel),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
