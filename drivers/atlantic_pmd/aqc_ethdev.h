@@ -87,8 +87,8 @@ struct aqc_adapter {
 	struct aqc_hw hw;
 	struct aqc_dma_counters dma_last;   /* raw registers at last poll */
 	struct aqc_dma_counters dma_acc;    /* accumulated since stats reset */
-	struct aqc_fw_stats fw_last;
-	uint64_t fw_acc[sizeof(struct aqc_fw_stats) / 4];
+	uint64_t fw_last[AQC_XSTATS_MAX];   /* FW MAC counters at last poll */
+	uint64_t fw_acc[AQC_XSTATS_MAX];    /* accumulated since stats reset */
 	uint64_t rss_hf;                    /* 0: RSS off */
 	uint8_t rss_key[AQC_RSS_KEY_LEN];
 	uint8_t reta[AQC_RSS_RETA_SIZE];
@@ -110,6 +110,8 @@ int aqc_dev_init(struct rte_eth_dev *dev);
 void aqc_rss_init(struct aqc_adapter *ad);
 int aqc_rss_configure(struct rte_eth_dev *dev);
 int aqc_rss_apply(struct rte_eth_dev *dev);
+int aqc1_rss_apply(struct aqc_hw *hw, uint64_t rss_hf, const uint8_t key[AQC_RSS_KEY_LEN],
+		   const uint8_t reta[AQC_RSS_RETA_SIZE]);
 int aqc_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *c);
 int aqc_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *c);
 int aqc_rss_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,

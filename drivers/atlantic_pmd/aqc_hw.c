@@ -263,13 +263,10 @@ aqc_hw_rss_types(struct aqc_hw *hw, uint32_t types)
 	aqc_wr(hw, AQC_R_RPF_RSS_TYPES, 0x000f0000u | (types & 0x1fu));
 }
 
+/* 6.1 key: ten dwords, address a gets key dword 9 - a, byte-swapped. */
 int
-aqc_hw_rss_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN],
-	       const uint8_t reta[AQC_RSS_RETA_SIZE])
+aqc_hw_rss_key_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN])
 {
-	uint16_t words[12] = { 0 };
-	int rc;
-
 	for (unsigned int a = 0; a < AQC_RSS_KEY_LEN / 4; a++) {
 		const uint8_t *k = key + 4 * (AQC_RSS_KEY_LEN / 4 - 1 - a);
 
@@ -277,13 +274,24 @@ aqc_hw_rss_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN],
 		       ((uint32_t)k[1] << 16) | ((uint32_t)k[2] << 8) | k[3]);
 		aqc_wr(hw, AQC_R_RSS_KEY_ADDR, AQC_FPUT(RSS_KEY_WADDR, a) |
 		       AQC_FMASK(RSS_KEY_WEN));
-		rc = aqc_hw_poll(hw, AQC_R_RSS_KEY_ADDR, AQC_FMASK(RSS_KEY_WEN), 0,
-				 1000, 10);
-		if (rc != 0) {
+		if (aqc_hw_poll(hw, AQC_R_RSS_KEY_ADDR, AQC_FMASK(RSS_KEY_WEN), 0,
+				1000, 10) != 0) {
 			AQC_LOG(ERR, INIT, "RSS key write %u did not complete", a);
-			return rc;
+			return -ETIMEDOUT;
 		}
 	}
+	return 0;
+}
+
+int
+aqc_hw_rss_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN],
+	       const uint8_t reta[AQC_RSS_RETA_SIZE])
+{
+	uint16_t words[12] = { 0 };
+	int rc = aqc_hw_rss_key_set(hw, key);
+
+	if (rc != 0)
+		return rc;
 	for (unsigned int e = 0; e < AQC_RSS_RETA_SIZE; e++) {
 		unsigned int bit = 3 * e, q = reta[e] & 7u;
 

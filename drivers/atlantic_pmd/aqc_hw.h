@@ -18,8 +18,19 @@
 
 #include "aqc_regs.h"
 
+struct aqc_gen_ops;
+
 struct aqc_hw {
 	uint8_t *bar0;
+	const struct aqc_gen_ops *ops;  /* chosen once at probe (MIF ID) */
+	uint16_t pci_device;   /* 0 on the model vdev */
+	uint32_t mif_id;       /* 0x001C at probe */
+	/* A2 only: what the firmware's filter_caps grant (doc 3.4, 6.5) */
+	uint16_t a2_art_base;  /* first ART record the driver may use */
+	uint16_t a2_art_count;
+	uint8_t a2_l2_base;    /* unicast filter of the station MAC */
+	uint8_t a2_l2_count;
+	uint8_t a2_stats_iface; /* OUT version.iface bits 3:0 */
 	uint32_t fw_version;   /* 0x0018 after reset */
 	uint32_t chip_rev;     /* MIF ID low nibble (2.1) */
 	uint32_t mbox_addr;    /* MCP address of the mailbox (3.1) */
@@ -83,6 +94,8 @@ void aqc_hw_set_allmulti(struct aqc_hw *hw, bool on);
 /* 6.1: RSS key (40 bytes), RETA (64 queue numbers < 8), enable. */
 int aqc_hw_rss_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN],
 		   const uint8_t reta[AQC_RSS_RETA_SIZE]);
+/* 6.1: the 40-byte key alone (same registers on A1 and A2). */
+int aqc_hw_rss_key_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN]);
 /* 6.1: hash types, 0x5040 bits 4:0. */
 void aqc_hw_rss_types(struct aqc_hw *hw, uint32_t types);
 void aqc_hw_rss_disable(struct aqc_hw *hw);
@@ -117,6 +130,53 @@ void aqc_hw_read_dma_counters(struct aqc_hw *hw, struct aqc_dma_counters *c);
 
 /* Register dump in AQC_REGS order; n = AQC_REG_DUMP_COUNT. */
 void aqc_hw_dump_regs(struct aqc_hw *hw, uint32_t *out);
+
+/*
+ * One table of control-path operations per chip generation, picked at probe
+ * from the MIF ID (aqc_gen_detect) and called through hw->ops by the ethdev
+ * layer. Never used per packet: rings, descriptors and doorbells are the
+ * same on both generations (doc 10.2) and stay direct.
+ * Rates are AQC_RATE_* masks on both (A2 adds AQC_RATE_10M).
+ */
+#define AQC_XSTATS_MAX 16u
+struct aqc_gen_ops {
+	const char *name;                          /* "A1" / "A2" */
+	/* soft reset + firmware-interface init; fills fw_version, caps_lo */
+	int (*reset)(struct aqc_hw *hw);
+	int (*get_mac)(struct aqc_hw *hw, uint8_t mac[6]);
+	/* TX/RX paths, QoS, offloads, default filters */
+	int (*init_paths)(struct aqc_hw *hw, bool rx_csum, bool tx_csum);
+	/* request rates (0: none) and the link up/down state */
+	int (*set_link)(struct aqc_hw *hw, uint32_t rates, bool up);
+	uint32_t (*link_speed)(struct aqc_hw *hw);  /* Mb/s, 0 = down */
+	int (*set_station_mac)(struct aqc_hw *hw, const uint8_t mac[6]);
+	int (*set_promisc)(struct aqc_hw *hw, bool on);
+	int (*set_allmulti)(struct aqc_hw *hw, bool on);
+	int (*rss_apply)(struct aqc_hw *hw, uint64_t rss_hf,
+			 const uint8_t key[AQC_RSS_KEY_LEN],
+			 const uint8_t reta[AQC_RSS_RETA_SIZE]);
+	void (*rss_disable)(struct aqc_hw *hw);
+	/* cumulative FW MAC counters, nb_xstats of them, wrapping at
+	 * 2^stats_bits */
+	int (*stats_read)(struct aqc_hw *hw, uint64_t *now);
+	const char *const *xstat_names;
+	unsigned int nb_xstats;
+	unsigned int stats_bits;
+	/* register dump: count and filler */
+	unsigned int nb_regs;
+	void (*dump_regs)(struct aqc_hw *hw, uint32_t *out);
+};
+
+extern const struct aqc_gen_ops aqc_a1_ops;
+extern const struct aqc_gen_ops aqc_a2_ops;
+
+/* Read the MIF ID and set hw->ops; -ENODEV when the device reads as gone
+ * or names no known family. */
+int aqc_gen_detect(struct aqc_hw *hw);
+/* aqc2_hw.c: whether a PCI device ID is an A2 part, and its link rates
+ * (AQC_RATE_* mask; doc 1 caps). */
+bool aqc2_is_a2_device(uint16_t device_id);
+uint32_t aqc2_device_rates(uint16_t device_id);
 
 /* ---- aqc_fw.c: firmware 2.x/3.x interface (3.1, 3.3) ---- */
 /* 2.1 + 3.3 init: version check, mailbox and RPC addresses, caps. */

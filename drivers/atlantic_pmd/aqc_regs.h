@@ -20,8 +20,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* BAR0 size the model provides; A1 registers end below 0x9000 (doc 1). */
-#define AQC_BAR0_SIZE 0x10000u
+/* BAR0 size the model provides; A1 registers end below 0x9000, the A2
+ * shared buffers and action resolver table below 0x14800 (doc 1). */
+#define AQC_BAR0_SIZE 0x20000u
 
 /* Vendor and the A1 device IDs (doc 1). */
 #define AQC_PCI_VENDOR 0x1d6a
@@ -31,6 +32,11 @@
 	D(0x00b1) D(0x07b1) D(0x08b1) D(0x09b1) D(0x11b1) D(0x12b1) \
 	D(0x80b1) D(0x87b1) D(0x88b1) D(0x89b1) D(0x91b1) D(0x92b1) \
 	D(0x51b1) D(0x52b1)
+
+/* The A2 (AQC113 family) device IDs (doc 1; link caps in aqc2_hw.c). */
+#define AQC_A2_DEVICE_IDS(D) \
+	D(0x00c0) D(0x04c0) D(0x14c0) D(0x34c0) D(0x94c0) D(0x93c0) \
+	D(0x12c0) D(0x11c0)
 
 /*
  * X(name, offset, stride, count, reset value). Reset values are the
