@@ -7,9 +7,12 @@
  * aqc_dev_init() the PCI probe runs. Descriptor addresses are IOVAs, which
  * the model dereferences, so the EAL must run with IOVA as VA.
  *
- * Devargs: wire=loop|pcap|peer|none, rx_pcap=FILE, tx_pcap=FILE (wire=pcap),
- * peer=NAME (wire=peer), mac=XX:XX:XX:XX:XX:XX, link_speed=100M|1G|2.5G|5G|10G,
- * fw=2.x|3.x|MAJOR.MINOR.BUILD, mode=thread|step.
+ * Devargs: model=aqc107|aqc113 (chip generation A1 or A2, default aqc107),
+ * wire=loop|pcap|peer|none, rx_pcap=FILE, tx_pcap=FILE (wire=pcap),
+ * peer=NAME (wire=peer), mac=XX:XX:XX:XX:XX:XX,
+ * link_speed=10M|100M|1G|2.5G|5G|10G (the highest rate; 10M only on aqc113),
+ * fw=2.x|3.x|MAJOR.MINOR.BUILD, mode=thread|step,
+ * fw_fault=none|boot_hang|init_fail|hostboot|no_ack|torn|art_sem (aqc113).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,8 +26,9 @@
 #include "aqc_ethdev.h"
 #include "aqc_log.h"
 #include "model/aqc_model.h"
+#include "aqc2_regs.h"
 
-#define AQC_SIM_KEYS "wire, rx_pcap, tx_pcap, peer, mac, link_speed, fw, mode"
+#define AQC_SIM_KEYS "model, wire, rx_pcap, tx_pcap, peer, mac, link_speed, fw, mode, fw_fault"
 
 static int
 bad(const char *dev, const char *key, const char *val, const char *why)
@@ -55,6 +59,7 @@ static int
 parse_speed(const char *s, uint32_t *rates)
 {
 	static const struct { const char *name; uint32_t rates; } t[] = {
+		{ "10M", AQC_RATE_10M },
 		{ "100M", AQC_RATE_100M },
 		{ "1G", AQC_RATE_100M | AQC_RATE_1G },
 		{ "2.5G", AQC_RATE_100M | AQC_RATE_1G | AQC_RATE_2G5 },
@@ -101,11 +106,34 @@ set_path(char *dst, size_t size, const char *dev, const char *key, const char *v
 	return 0;
 }
 
+static const char *const fault_names[] = {
+	[AQC_FW_OK] = "none", [AQC_FW_BOOT_HANG] = "boot_hang",
+	[AQC_FW_INIT_FAIL] = "init_fail", [AQC_FW_HOSTBOOT] = "hostboot",
+	[AQC_FW_NO_ACK] = "no_ack", [AQC_FW_TORN] = "torn",
+	[AQC_FW_ART_SEM_BUSY] = "art_sem",
+};
+
 static int
 parse_one(struct aqc_model_config *c, const char *dev, const char *key,
 	  const char *val)
 {
-	if (strcmp(key, "wire") == 0) {
+	if (strcmp(key, "model") == 0) {
+		if (strcmp(val, "aqc107") == 0)
+			c->gen = AQC_MODEL_AQC107;
+		else if (strcmp(val, "aqc113") == 0)
+			c->gen = AQC_MODEL_AQC113;
+		else
+			return bad(dev, key, val, "expected aqc107 (A1) or aqc113 (A2)");
+	} else if (strcmp(key, "fw_fault") == 0) {
+		unsigned int i;
+
+		for (i = 0; i < RTE_DIM(fault_names) && strcmp(val, fault_names[i]) != 0; i++)
+			;
+		if (i == RTE_DIM(fault_names))
+			return bad(dev, key, val, "expected none, boot_hang, init_fail, hostboot, "
+				   "no_ack, torn or art_sem");
+		c->fw_fault = (enum aqc_model_fw_fault)i;
+	} else if (strcmp(key, "wire") == 0) {
 		if (strcmp(val, "loop") == 0)
 			c->wire = AQC_WIRE_LOOP;
 		else if (strcmp(val, "pcap") == 0)
@@ -129,7 +157,7 @@ parse_one(struct aqc_model_config *c, const char *dev, const char *key,
 			return bad(dev, key, val, "expected a unicast XX:XX:XX:XX:XX:XX");
 	} else if (strcmp(key, "link_speed") == 0) {
 		if (parse_speed(val, &c->rates) != 0)
-			return bad(dev, key, val, "expected 100M, 1G, 2.5G, 5G or 10G");
+			return bad(dev, key, val, "expected 10M, 100M, 1G, 2.5G, 5G or 10G");
 	} else if (strcmp(key, "fw") == 0) {
 		if (parse_fw(val, &c->fw_version) != 0)
 			return bad(dev, key, val, "expected 2.x, 3.x or MAJOR.MINOR.BUILD");
@@ -157,6 +185,9 @@ parse_devargs(struct aqc_model_config *c, const char *dev, const char *args)
 
 	if (args == NULL || args[0] == '\0')
 		return 0;
+	/* 0 = not given: the generation's default is filled in below */
+	c->rates = 0;
+	c->fw_version = 0;
 	copy = strdup(args);
 	if (copy == NULL)
 		return -ENOMEM;
@@ -175,6 +206,24 @@ parse_devargs(struct aqc_model_config *c, const char *dev, const char *args)
 	free(copy);
 	if (rc != 0)
 		return rc;
+	if (c->gen == AQC_MODEL_AQC107) {
+		struct aqc_model_config d;
+
+		aqc_model_config_default(&d, dev);
+		if (c->rates & AQC_RATE_10M)
+			return bad(dev, "link_speed", "10M", "the aqc107 (A1) has no 10M rate");
+		if (c->fw_fault != AQC_FW_OK)
+			return bad(dev, "fw_fault", fault_names[c->fw_fault], "firmware faults exist on model=aqc113 only");
+		c->rates = c->rates ? c->rates : d.rates;
+		c->fw_version = c->fw_version ? c->fw_version : d.fw_version;
+	} else {
+		struct aqc_model_config d = *c;
+
+		aqc_model_config_a2(&d);
+		/* link_speed names the highest rate; A2 also has 10M below */
+		c->rates = c->rates ? c->rates | AQC_RATE_10M : d.rates;
+		c->fw_version = c->fw_version ? c->fw_version : d.fw_version;
+	}
 	if ((c->rx_pcap[0] || c->tx_pcap[0]) && c->wire != AQC_WIRE_PCAP)
 		return bad(dev, c->rx_pcap[0] ? "rx_pcap" : "tx_pcap",
 			   c->rx_pcap[0] ? c->rx_pcap : c->tx_pcap, "needs wire=pcap");
@@ -258,6 +307,7 @@ static struct rte_vdev_driver aqc_sim_driver = {
 
 RTE_PMD_REGISTER_VDEV(net_aqc_sim, aqc_sim_driver);
 RTE_PMD_REGISTER_PARAM_STRING(net_aqc_sim,
-	"wire=loop|pcap|peer|none rx_pcap=<file> tx_pcap=<file> peer=<name> "
-	"mac=<xx:xx:xx:xx:xx:xx> link_speed=100M|1G|2.5G|5G|10G "
-	"fw=2.x|3.x|<major.minor.build> mode=thread|step");
+	"model=aqc107|aqc113 wire=loop|pcap|peer|none rx_pcap=<file> tx_pcap=<file> "
+	"peer=<name> mac=<xx:xx:xx:xx:xx:xx> link_speed=10M|100M|1G|2.5G|5G|10G "
+	"fw=2.x|3.x|<major.minor.build> mode=thread|step "
+	"fw_fault=none|boot_hang|init_fail|hostboot|no_ack|torn|art_sem");

@@ -39,11 +39,19 @@ aqc_model_config_default(struct aqc_model_config *cfg, const char *name)
 	cfg->fw_version = 0x0301003a;   /* 3.1.58 */
 }
 
+void
+aqc_model_config_a2(struct aqc_model_config *cfg)
+{
+	cfg->gen = AQC_MODEL_AQC113;
+	cfg->rates = AQC_RATE_ALL | AQC_RATE_10M;
+	cfg->fw_version = 0x01030022;   /* 1.3.34 */
+}
+
 /* ---- register file ---- */
 
 /* Every listed register to its reset value; the rest of the BAR to 0. */
-static void
-regs_reset(struct aqc_model *m)
+void
+aqm_regs_reset(struct aqc_model *m)
 {
 	memset(m->bar, 0, AQC_BAR0_SIZE);
 #define AQM_RESET_ONE(name, off, stride, n, rst) \
@@ -80,7 +88,9 @@ fw_boot(struct aqc_model *m)
 		((uint32_t)mac[2] << 8) | mac[3]);
 	mcp_put(m, AQM_MCP_EFUSE + AQC_EFUSE_MAC_OFF + 4,
 		((uint32_t)mac[4] << 24) | ((uint32_t)mac[5] << 16));
-	aqm_wr(m, AQC_R_MIF_ID, AQC_MIF_REV_B1);
+	/* doc 2.1: B1 (low nibble 0xA) of the Atlantic family (AQtion
+	 * aq_common.h AQ_MIF_ID_ATL_B1 0x10A) */
+	aqm_wr(m, AQC_R_MIF_ID, AQC_MIF_ID_A1_B1);
 	aqm_wr(m, AQC_RI(SEM, 2), 1);          /* MIF semaphore free */
 	aqm_wr(m, AQC_R_DAISY_STATUS, 0);
 	aqm_wr(m, AQC_R_MBOX_ADDR, AQM_MCP_MBOX);
@@ -113,7 +123,7 @@ ctl_reset(struct aqc_model *m)
 		/* 2.2: the reset self-clears; registers take reset values and
 		 * the firmware restarts (0x0018 reads 0 while it boots) */
 		aqm_wire_flush(m);
-		regs_reset(m);
+		aqm_regs_reset(m);
 		m->phase = AQM_BOOTING;
 		m->phase_until = now + AQM_BOOT_NS;
 		return true;
@@ -268,12 +278,16 @@ ctl_misc(struct aqc_model *m)
 static bool
 control_pass(struct aqc_model *m)
 {
-	bool work = ctl_reset(m);
+	bool work = m->a2 ? aqm_a2_ctl_boot(m) : ctl_reset(m);
 
 	if (m->phase != AQM_READY)
 		return work;
-	work |= ctl_mif(m);
-	work |= ctl_fw(m);
+	if (m->a2) {
+		work |= aqm_a2_ctl_fw(m);
+	} else {
+		work |= ctl_mif(m);
+		work |= ctl_fw(m);
+	}
 	work |= ctl_rss(m);
 	work |= ctl_misc(m);
 	return work;
@@ -373,6 +387,39 @@ aqc_model_set_tx_tap(struct aqc_model *m, aqc_model_tx_tap_t fn, void *arg)
 	pthread_mutex_unlock(&m->lock);
 }
 
+int
+aqc_model_set_fw_fault(struct aqc_model *m, enum aqc_model_fw_fault f)
+{
+	if (!m->a2)
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	m->fault = f;
+	/* faults of a running firmware show at once */
+	if (f == AQC_FW_NO_ACK)
+		aqm_wr(m, AQC_R_A2_MCP_READ_DONE, 1);
+	else if (aqm_rd(m, AQC_R_A2_MCP_READ_DONE) != 0)
+		aqm_wr(m, AQC_R_A2_MCP_READ_DONE, 0);
+	aqm_wr(m, AQC_RI(SEM, AQC2_ART_SEM), f == AQC_FW_ART_SEM_BUSY ? 0 : 1);
+	if (f == AQC_FW_TORN)
+		aqm_wr(m, AQC2_FW_OUT + AQC2_OUT_TID, 0x00020001u);
+	else
+		m->st_dirty = true;   /* the next publication makes A == B */
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+int
+aqc_model_a2_add_stat(struct aqc_model *m, unsigned int idx, uint64_t v)
+{
+	if (!m->a2 || idx >= AQC2_ST_COUNT)
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	m->st64[idx] += v;
+	m->st_dirty = true;
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
 uint8_t *
 aqc_model_bar(struct aqc_model *m)
 {
@@ -411,9 +458,14 @@ aqc_model_create(const struct aqc_model_config *cfg, int *err)
 	}
 	m->cfg = *cfg;
 	m->cable_up = true;
+	m->a2 = cfg->gen == AQC_MODEL_AQC113;
+	m->fault = cfg->fw_fault;
 	pthread_mutex_init(&m->lock, NULL);
-	regs_reset(m);
-	fw_boot(m);
+	aqm_regs_reset(m);
+	if (m->a2)
+		aqm_a2_power_on(m);
+	else
+		fw_boot(m);
 	rc = aqm_wire_open(m);
 	if (rc != 0) {
 		free(m->bar);

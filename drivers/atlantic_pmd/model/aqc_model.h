@@ -38,7 +38,17 @@
  * What it does not do: LRO, header split, interrupts, flow control, VLAN
  * filters (VLAN promiscuous always), multicast exact filters (0x5250 beyond
  * all-multicast), FLB boot, FW 1.x/4.x interfaces (only the version number
- * changes), A2.
+ * changes).
+ *
+ * The A2 variant (gen AQC_MODEL_AQC113, devarg model=aqc113; the contract
+ * of its control plane is at the top of aqc_model_a2.c): MIF ID 0x203, MCP
+ * reboot through 0x3040, the firmware's shared IN/OUT buffers with version,
+ * link, MAC, filter caps, 64-bit statistics and the 0x0E00/0x0E04 request
+ * handshake, the action resolver table (ART) deciding drop/queue/TC for
+ * every received frame once the new filter engine (0x5104 bit 11) is on,
+ * A2 RSS hash types (0x54C8) and redirection table (0x6200). Firmware
+ * faults can be injected (aqc_model_set_fw_fault) to test the driver's
+ * timeouts.
  *
  * Addresses in descriptors are process virtual addresses (IOVA as VA); the
  * model dereferences them directly.
@@ -66,7 +76,24 @@ enum aqc_wire {
 
 #define AQC_MODEL_NAME_LEN 64
 
+enum aqc_model_gen {
+	AQC_MODEL_AQC107,    /* A1, B1 silicon, FW 2.x/3.x mailbox */
+	AQC_MODEL_AQC113,    /* A2, FW 1.x shared buffers */
+};
+
+/* What the A2 firmware does wrong (tests of the driver's error paths). */
+enum aqc_model_fw_fault {
+	AQC_FW_OK,
+	AQC_FW_BOOT_HANG,    /* 0x3040 never shows BOOT_STARTED after a reboot */
+	AQC_FW_INIT_FAIL,    /* boot ends with FW_INIT_FAILED (bit 29) */
+	AQC_FW_HOSTBOOT,     /* no flash FW: 0x0F00 bit 0 host-boot request */
+	AQC_FW_NO_ACK,       /* 0x0E04 bit 0 stays 1: requests never taken */
+	AQC_FW_TORN,         /* OUT transaction counters A != B forever */
+	AQC_FW_ART_SEM_BUSY, /* semaphore 3 (0x03AC) never granted */
+};
+
 struct aqc_model_config {
+	enum aqc_model_gen gen;
 	char name[AQC_MODEL_NAME_LEN];     /* e.g. the vdev name "net_aqc_sim0" */
 	enum aqc_wire wire;
 	char rx_pcap[PATH_MAX];            /* "" = none */
@@ -74,7 +101,9 @@ struct aqc_model_config {
 	char peer[AQC_MODEL_NAME_LEN];     /* wire=peer: the other model */
 	uint8_t mac[6];                    /* permanent MAC in the eFuse block */
 	uint32_t rates;                    /* supported AQC_RATE_* bits */
-	uint32_t fw_version;               /* value of 0x0018 after boot */
+	uint32_t fw_version;               /* A1: 0x0018 after boot; A2: OUT
+					    * bundle version (major<<24|minor<<16|build) */
+	enum aqc_model_fw_fault fw_fault;  /* A2 only */
 	bool step_mode;
 };
 
@@ -91,8 +120,11 @@ struct aqc_model_counters {
 
 struct aqc_model;
 
-/* Fill cfg with defaults: wire loop, 10G, FW 3.1.58, MAC 02:00:ac:00:00:00. */
+/* Fill cfg with defaults: AQC107, wire loop, 10G, FW 3.1.58, MAC
+ * 02:00:ac:00:00:00. */
 void aqc_model_config_default(struct aqc_model_config *cfg, const char *name);
+/* The A2 defaults where they differ: rates down to 10M, FW 1.3.34. */
+void aqc_model_config_a2(struct aqc_model_config *cfg);
 
 /* Create a model, power it on (firmware ready) and start its thread.
  * Returns NULL with *err = -errno (pcap open failure: -EIO, with a log). */
@@ -126,6 +158,13 @@ int aqc_model_inject_bad(struct aqc_model *m, const void *frame, uint32_t len);
 void aqc_model_set_cable(struct aqc_model *m, bool up);
 
 void aqc_model_get_counters(struct aqc_model *m, struct aqc_model_counters *c);
+
+/* A2: switch the firmware's misbehaviour at run time (boot faults act at
+ * the next reboot, the others at once). -EINVAL on an A1 model. */
+int aqc_model_set_fw_fault(struct aqc_model *m, enum aqc_model_fw_fault f);
+/* A2: add v to FW statistics counter idx (enum aqc2_fw_stat), e.g. to show
+ * that the driver reads all 64 bits. -EINVAL on A1 or a bad index. */
+int aqc_model_a2_add_stat(struct aqc_model *m, unsigned int idx, uint64_t v);
 
 /* Observe frames put on the wire (tests): called in the DMA engine's thread
  * for every transmitted frame, after the wire itself. NULL to remove. */

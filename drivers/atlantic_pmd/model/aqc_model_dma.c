@@ -172,6 +172,8 @@ count_tx(struct aqc_model *m, const uint8_t *f, uint32_t len)
 		m->fw.uptc++;
 		m->fw.ubtc += len;
 	}
+	if (m->a2)
+		aqm_a2_count(m, false, f, len, false);
 	m->cnt.tx_frames++;
 }
 
@@ -399,12 +401,26 @@ rss_hash(const struct aqc_model *m, const uint8_t *f, const struct aqm_pkt *p,
 	uint32_t types = aqm_rd(m, AQC_R_RPF_RSS_TYPES), tuple[9], n = 0, t;
 	uint8_t key[AQC_RSS_KEY_LEN];
 	bool l4 = p->l4 == L4_TCP || (p->l4 == L4_UDP && !(types & 1));
+	bool l4_v4 = l4 && (types & (1u << 3)), l3_v4 = types & (1u << 4);
+	bool l4_v6 = l4 && (types & (1u << 1)), l3_v6 = types & (1u << 2);
 
+	if (m->a2) {
+		/* doc 6.1 A2: one 0x54C8 bit per flow type */
+		uint32_t t2 = aqm_rd(m, AQC_R_A2_RSS_TYPES);
+
+		l4 = p->l4 == L4_TCP || p->l4 == L4_UDP;
+		l4_v4 = p->l4 == L4_TCP ? (t2 & AQC2_RSS_IPV4_TCP) : (t2 & AQC2_RSS_IPV4_UDP);
+		l4_v6 = p->l4 == L4_TCP ? (t2 & AQC2_RSS_IPV6_TCP) : (t2 & AQC2_RSS_IPV6_UDP);
+		l4_v4 = l4 && l4_v4;
+		l4_v6 = l4 && l4_v6;
+		l3_v4 = t2 & AQC2_RSS_IPV4;
+		l3_v6 = t2 & AQC2_RSS_IPV6;
+	}
 	*hash = 0;
 	if (p->l3 == L3_IPV4 && p->l3_sane) {
-		if (l4 && (types & (1u << 3)))
+		if (l4_v4)
 			t = p->l4 == L4_TCP ? AQC_RSS_TYPE_IPV4_TCP : AQC_RSS_TYPE_IPV4_UDP;
-		else if (types & (1u << 4))
+		else if (l3_v4)
 			t = AQC_RSS_TYPE_IPV4, l4 = false;
 		else
 			return AQC_RSS_TYPE_NONE;
@@ -412,9 +428,9 @@ rss_hash(const struct aqc_model *m, const uint8_t *f, const struct aqm_pkt *p,
 			tuple[n++] = (uint32_t)be16(f + p->l3_off + 12 + 4 * i) << 16 |
 				     be16(f + p->l3_off + 14 + 4 * i);
 	} else if (p->l3 == L3_IPV6 && p->l3_sane) {
-		if (l4 && (types & (1u << 1)))
+		if (l4_v6)
 			t = p->l4 == L4_TCP ? AQC_RSS_TYPE_IPV6_TCP : AQC_RSS_TYPE_IPV6_UDP;
-		else if (types & (1u << 2))
+		else if (l3_v6)
 			t = AQC_RSS_TYPE_IPV6, l4 = false;
 		else
 			return AQC_RSS_TYPE_NONE;
@@ -487,6 +503,8 @@ count_rx(struct aqc_model *m, const uint8_t *f, uint32_t len)
 		m->fw.uprc++;
 		m->fw.ubrc += len;
 	}
+	if (m->a2)
+		aqm_a2_count(m, true, f, len, false);
 	m->cnt.rx_frames++;
 }
 
@@ -513,22 +531,32 @@ aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 	if (len < 14 || len > AQC_MAX_FRAME)
 		return -EINVAL;
 	if (m->phase != AQM_READY || !(aqm_rd(m, AQC_R_RPB_CTL) & AQC_FMASK(RPB_EN)) ||
-	    aqm_rd(m, AQC_R_MPI_STATE) == 0) {
+	    !aqm_link_up(m)) {
 		if (pace)
 			return -EAGAIN;
 		m->cnt.rx_disabled++;
 		return -ENETDOWN;
 	}
-	if (!l2_accept(m, frame)) {
-		m->cnt.rx_filtered++;
-		return -EPERM;
-	}
 	parse(m, frame, len, &p);
 	/* RSS type and hash are reported only while RSS is enabled */
 	type = AQC_RSS_TYPE_NONE;
 	hash = 0;
-	if (aqm_rd(m, AQC_R_RSS_CTL1) & AQC_FMASK(RSS_EN)) {
+	if (aqm_rd(m, AQC_R_RSS_CTL1) & AQC_FMASK(RSS_EN))
 		type = rss_hash(m, frame, &p, &hash);
+	if (m->a2 && (aqm_rd(m, AQC_R_A2_RPF_NEW_EN) & AQC2_RPF_NEW_EN_BIT)) {
+		/* A2 with the new filter engine: the action resolver decides */
+		int r = aqm_a2_steer(m, frame, p.ntags, p.tci, type != AQC_RSS_TYPE_NONE, hash);
+
+		if (r < 0) {
+			m->cnt.rx_filtered++;
+			return -EPERM;
+		}
+		q = (unsigned int)r % AQM_RINGS;
+	} else {
+		if (!l2_accept(m, frame)) {
+			m->cnt.rx_filtered++;
+			return -EPERM;
+		}
 		if (type != AQC_RSS_TYPE_NONE)
 			q = reta_queue(m, hash);
 	}
@@ -591,10 +619,13 @@ aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 			head = 0;
 	}
 	aqm_wr(m, AQC_RI(RXD_HEAD, q), head);
-	if (mac_err)
+	if (mac_err) {
 		m->fw.erpr++;          /* not a good packet for the DMA counters */
-	else
+		if (m->a2)
+			aqm_a2_count(m, true, data, len, true);
+	} else {
 		count_rx(m, data, len);
+	}
 	return 0;
 }
 

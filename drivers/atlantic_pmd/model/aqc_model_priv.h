@@ -9,6 +9,7 @@
 #include <pcap/pcap.h>
 
 #include "aqc_model.h"
+#include "aqc2_regs.h"
 
 /* MCP memory the firmware exposes through the MIF (doc 3.1); the addresses
  * it publishes are model choices. */
@@ -61,6 +62,13 @@ struct aqc_model {
 	bool rx_was_on[AQM_RINGS];
 	struct aqm_tx_ctx tx_ctx[AQM_RINGS][2];
 	struct aqc_fw_stats fw;        /* cumulative MAC counters */
+	/* A2 */
+	bool a2;
+	enum aqc_model_fw_fault fault;
+	uint64_t st64[AQC2_ST_COUNT];  /* FW statistics, "B0" layout */
+	bool st_dirty;                 /* st64 changed since last publication */
+	uint32_t a2_link_ctl;          /* IN.link_control as last taken */
+	uint32_t a2_link_opts;         /* IN.link_options as last taken */
 	struct aqc_model_counters cnt;
 	/* wire */
 	pcap_t *rx_pcap;
@@ -105,6 +113,27 @@ uint64_t aqm_now_ns(void);
 
 /* Guards the model list and peer links (taken after m->lock, never before). */
 extern pthread_mutex_t aqm_registry_lock;
+
+/* aqc_model.c: every register of AQC_REGS to its reset value, the rest
+ * of the BAR to 0 (A2 registers, shared buffers and ART included). */
+void aqm_regs_reset(struct aqc_model *m);
+
+/* aqc_model_a2.c: power-on, control plane, RX steering, counters. */
+void aqm_a2_power_on(struct aqc_model *m);
+bool aqm_a2_ctl_boot(struct aqc_model *m);
+bool aqm_a2_ctl_fw(struct aqc_model *m);
+/* ART decision for a received frame: queue (>= 0) or -1 = drop. */
+int aqm_a2_steer(const struct aqc_model *m, const uint8_t *f, unsigned int ntags,
+		 uint16_t tci, bool hashed, uint32_t hash);
+void aqm_a2_count(struct aqc_model *m, bool rx, const uint8_t *f, uint32_t len,
+		  bool error);
+
+static inline bool
+aqm_link_up(const struct aqc_model *m)
+{
+	return m->a2 ? (aqm_rd(m, AQC2_FW_OUT + AQC2_OUT_LINK_STATUS) & AQC2_LINK_RATE_MASK) != 0 :
+		       aqm_rd(m, AQC_R_MPI_STATE) != 0;
+}
 
 /* aqc_model_dma.c: one pass over the TX rings and the wire inputs.
  * Returns frames moved. Caller holds m->lock. */
