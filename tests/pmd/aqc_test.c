@@ -2,6 +2,9 @@
 /* net_aqc test helpers; see aqc_test.h. */
 #include "aqc_test.h"
 
+#include <stdlib.h>
+
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -12,6 +15,47 @@
 
 const uint8_t aqc_test_dst_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x0b };
 const uint8_t aqc_test_src_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x0a };
+
+static const char *run_model = "aqc107";
+
+void
+aqc_test_model_from_args(int argc, char **argv)
+{
+	if (argc < 2)
+		return;
+	if (strcmp(argv[1], "aqc107") != 0 && strcmp(argv[1], "aqc113") != 0) {
+		fprintf(stderr, "%s: model '%s': expected aqc107 or aqc113\n", argv[0], argv[1]);
+		exit(2);
+	}
+	run_model = argv[1];
+}
+
+bool
+aqc_test_a2(void)
+{
+	return strcmp(run_model, "aqc113") == 0;
+}
+
+const char *
+aqc_test_model(void)
+{
+	return run_model;
+}
+
+int
+aqc_test_eal_init(const char *const *vdevs)
+{
+	static char buf[16][256];
+	const char *list[17];
+	unsigned int n = 0;
+
+	for (; vdevs != NULL && vdevs[n] != NULL && n < 16; n++) {
+		snprintf(buf[n], sizeof(buf[n]), "%s,model=%s", vdevs[n], run_model);
+		list[n] = buf[n];
+	}
+	list[n] = NULL;
+	return tp_test_eal_init(list);
+}
 
 void
 aqc_test_port(struct aqc_test_port *p, const char *name)

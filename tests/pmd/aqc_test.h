@@ -35,6 +35,16 @@
 /* doc field extraction: bits hi:lo of v */
 #define BITS(v, hi, lo) (((uint64_t)(v) >> (lo)) & ((1ull << ((hi) - (lo) + 1)) - 1))
 
+/* The chip generation every test of this run uses: argv[1] of the test
+ * binary, "aqc107" (A1, the default) or "aqc113" (A2); meson runs each test
+ * once per model. Fails on anything else. */
+void aqc_test_model_from_args(int argc, char **argv);
+bool aqc_test_a2(void);
+const char *aqc_test_model(void);
+
+/* tp_test_eal_init() with ",model=<the run's model>" added to each vdev. */
+int aqc_test_eal_init(const char *const *vdevs);
+
 struct aqc_test_port {
 	uint16_t id;
 	struct aqc_model *model;

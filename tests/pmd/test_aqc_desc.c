@@ -33,7 +33,7 @@ static int
 setup(void **state)
 {
 	(void)state;
-	return tp_test_eal_init(vdevs);
+	return aqc_test_eal_init(vdevs);
 }
 
 /* doc 5.3: a posted descriptor holds an mbuf data address of our pool and
@@ -510,13 +510,15 @@ test_rx_descriptors(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tx_descriptors),
 		cmocka_unit_test(test_tso),
 		cmocka_unit_test(test_rx_descriptors),
 	};
+
+	aqc_test_model_from_args(argc, argv);
 
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

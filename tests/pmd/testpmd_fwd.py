@@ -2,7 +2,8 @@
 """Integration: the unmodified Debian dpdk-testpmd loads librte_net_aqc.so
 with -d and forwards a committed pcap in io mode over net_aqc_sim ports.
 
-usage: testpmd_fwd.py PLUGIN INPUT_PCAP SCENARIO
+usage: testpmd_fwd.py PLUGIN INPUT_PCAP SCENARIO [MODEL]
+  MODEL aqc107 (A1, default) or aqc113 (A2): the chip every port models
   SCENARIO pcap2:  sim0 (rx_pcap=INPUT) -> io fwd -> sim1 (tx_pcap=OUT)
   SCENARIO chain4: sim0 (rx_pcap) -> fwd -> sim1 =peer cable= sim2 -> fwd ->
                    sim3 (tx_pcap)
@@ -138,6 +139,9 @@ def port_stats(text, port):
 
 def main():
     plugin, inp, scenario = sys.argv[1], sys.argv[2], sys.argv[3]
+    model = sys.argv[4] if len(sys.argv) > 4 else "aqc107"
+    if model not in ("aqc107", "aqc113"):
+        raise SystemExit(f"unknown model {model}: expected aqc107 or aqc113")
     frames = read_pcap(inp)
     n, nbytes = len(frames), sum(len(f) for f in frames)
     work = safe_dir()
@@ -161,7 +165,7 @@ def main():
                 "--no-pci", "-l", "0,1", "-m", "256", f"--file-prefix=tp_pmd_{os.getpid()}",
                 "--log-level=pmd.net.aqc.*:notice"]
         for v in vdevs:
-            args += ["--vdev", v]
+            args += ["--vdev", f"{v},model={model}"]
         # --max-pkt-len lets testpmd accept the jumbo frames (scatter on)
         # Ports start only once testpmd has made them promiscuous: the model's
         # rx_pcap feeds as soon as the link is up, and a real NIC would drop
@@ -188,7 +192,9 @@ def main():
         t.cmd("stop")
         t.cmd("port stop all")
         t.quit()
-        for want in ["Driver name: net_aqc_sim", "Firmware-version: 3.1.58",
+        # the model's firmware: A1 3.1.58 (0x0018), A2 bundle 1.3.34 (OUT)
+        fw = "3.1.58" if model == "aqc107" else "1.3.34"
+        for want in ["Driver name: net_aqc_sim", f"Firmware-version: {fw}",
                      "Link status: up", "Link speed: 10 Gbps",
                      "Max possible RX queues: 8", "Max possible TX queues: 8",
                      "Max possible number of RXDs per queue: 8184",
