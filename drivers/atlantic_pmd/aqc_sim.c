@@ -4,12 +4,13 @@
  *
  * The vdev creates a chip model (model/aqc_model.h) from its devargs, points
  * the adapter's BAR0 at the model's register file and runs the very same
- * aqc_dev_init() the PCI probe runs. Descriptor addresses are IOVAs, which
- * the model dereferences, so the EAL must run with IOVA as VA.
+ * aqc_dev_init() the PCI probe runs. Descriptor addresses are IOVAs; the
+ * model dereferences them in IOVA-as-VA mode and translates them through the
+ * EAL memory segments in IOVA-as-PA mode (dma=auto), so both work.
  *
  * Devargs: wire=loop|pcap|peer|none, rx_pcap=FILE, tx_pcap=FILE (wire=pcap),
  * peer=NAME (wire=peer), mac=XX:XX:XX:XX:XX:XX, link_speed=100M|1G|2.5G|5G|10G,
- * fw=2.x|3.x|MAJOR.MINOR.BUILD, mode=thread|step.
+ * fw=2.x|3.x|MAJOR.MINOR.BUILD, mode=thread|step, dma=auto|direct|translate.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,7 +25,7 @@
 #include "aqc_log.h"
 #include "model/aqc_model.h"
 
-#define AQC_SIM_KEYS "wire, rx_pcap, tx_pcap, peer, mac, link_speed, fw, mode"
+#define AQC_SIM_KEYS "wire, rx_pcap, tx_pcap, peer, mac, link_speed, fw, mode, dma"
 
 static int
 bad(const char *dev, const char *key, const char *val, const char *why)
@@ -103,7 +104,7 @@ set_path(char *dst, size_t size, const char *dev, const char *key, const char *v
 
 static int
 parse_one(struct aqc_model_config *c, const char *dev, const char *key,
-	  const char *val)
+	  const char *val, bool *dma_auto)
 {
 	if (strcmp(key, "wire") == 0) {
 		if (strcmp(val, "loop") == 0)
@@ -133,6 +134,14 @@ parse_one(struct aqc_model_config *c, const char *dev, const char *key,
 	} else if (strcmp(key, "fw") == 0) {
 		if (parse_fw(val, &c->fw_version) != 0)
 			return bad(dev, key, val, "expected 2.x, 3.x or MAJOR.MINOR.BUILD");
+	} else if (strcmp(key, "dma") == 0) {
+		*dma_auto = strcmp(val, "auto") == 0;
+		if (strcmp(val, "direct") == 0)
+			c->dma = AQC_DMA_DIRECT;
+		else if (strcmp(val, "translate") == 0)
+			c->dma = AQC_DMA_TRANSLATE;
+		else if (!*dma_auto)
+			return bad(dev, key, val, "expected auto, direct or translate");
 	} else if (strcmp(key, "mode") == 0) {
 		if (strcmp(val, "thread") == 0)
 			c->step_mode = false;
@@ -150,7 +159,8 @@ parse_one(struct aqc_model_config *c, const char *dev, const char *key,
 
 /* "k=v,k=v": every key known, every value valid, combinations coherent. */
 static int
-parse_devargs(struct aqc_model_config *c, const char *dev, const char *args)
+parse_devargs(struct aqc_model_config *c, const char *dev, const char *args,
+	      bool *dma_auto)
 {
 	char *copy, *save = NULL, *tok;
 	int rc = 0;
@@ -170,7 +180,7 @@ parse_devargs(struct aqc_model_config *c, const char *dev, const char *args)
 			break;
 		}
 		*eq = '\0';
-		rc = parse_one(c, dev, tok, eq + 1);
+		rc = parse_one(c, dev, tok, eq + 1, dma_auto);
 	}
 	free(copy);
 	if (rc != 0)
@@ -198,24 +208,27 @@ aqc_sim_probe(struct rte_vdev_device *vdev)
 	struct rte_eth_dev *dev;
 	struct aqc_adapter *ad;
 	size_t nl = strlen(name);
+	bool dma_auto;
 	int rc;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
 		AQC_LOG(ERR, INIT, "%s: the chip model lives in the primary process", name);
 		return -ENOTSUP;
 	}
-	if (rte_eal_iova_mode() != RTE_IOVA_VA) {
-		AQC_LOG(ERR, INIT, "%s: the chip model needs IOVA as VA (--iova-mode=va)", name);
-		return -ENOTSUP;
-	}
 	aqc_model_config_default(&cfg, name);
+	dma_auto = true;
 	/* default MAC 02:00:ac:00:00:<trailing number of the name> */
 	while (nl > 0 && name[nl - 1] >= '0' && name[nl - 1] <= '9')
 		nl--;
 	cfg.mac[5] = (uint8_t)atoi(name + nl);
-	rc = parse_devargs(&cfg, name, rte_vdev_device_args(vdev));
+	rc = parse_devargs(&cfg, name, rte_vdev_device_args(vdev), &dma_auto);
 	if (rc != 0)
 		return rc;
+	/* dma=auto: a device without an IOMMU sees what the EAL hands out as
+	 * IOVAs, physical addresses in IOVA-as-PA mode (hugepages, no vfio) */
+	if (dma_auto)
+		cfg.dma = rte_eal_iova_mode() == RTE_IOVA_PA ? AQC_DMA_TRANSLATE :
+							      AQC_DMA_DIRECT;
 	model = aqc_model_create(&cfg, &rc);
 	if (model == NULL)
 		return rc;
@@ -260,4 +273,4 @@ RTE_PMD_REGISTER_VDEV(net_aqc_sim, aqc_sim_driver);
 RTE_PMD_REGISTER_PARAM_STRING(net_aqc_sim,
 	"wire=loop|pcap|peer|none rx_pcap=<file> tx_pcap=<file> peer=<name> "
 	"mac=<xx:xx:xx:xx:xx:xx> link_speed=100M|1G|2.5G|5G|10G "
-	"fw=2.x|3.x|<major.minor.build> mode=thread|step");
+	"fw=2.x|3.x|<major.minor.build> mode=thread|step dma=auto|direct|translate");

@@ -252,6 +252,8 @@ ctl_misc(struct aqc_model *m)
 		}
 		if (m->rx_was_on[n] && !rx_on)
 			aqm_wr(m, AQC_RI(RXD_HEAD, n), 0);
+		if (m->tx_was_on[n] != on || m->rx_was_on[n] != rx_on)
+			aqm_iova_flush(m);   /* a new ring session: look up anew */
 		m->tx_was_on[n] = on;
 		m->rx_was_on[n] = rx_on;
 	}

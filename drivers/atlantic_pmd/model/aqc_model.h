@@ -40,8 +40,13 @@
  * all-multicast), FLB boot, FW 1.x/4.x interfaces (only the version number
  * changes), A2.
  *
- * Addresses in descriptors are process virtual addresses (IOVA as VA); the
- * model dereferences them directly.
+ * Addresses in descriptors are IOVAs. With dma = AQC_DMA_DIRECT (IOVA as
+ * VA) the model dereferences them; with AQC_DMA_TRANSLATE (IOVA as PA, the
+ * hugepage deployment) it looks each one up in the EAL memory segment lists,
+ * as the bus does for a device that sees physical addresses. An address in
+ * no segment is a DMA fault: TX drops the packet (tx_errors), RX writes the
+ * write-back with the DMA error bit (doc 5.4 dword 0 bit 12); both count
+ * dma_faults.
  *
  * Threads: one model thread per model (a plain pthread, not an lcore); when
  * idle it naps 20 us, and 200 us once idle for a few milliseconds. In step
@@ -66,6 +71,13 @@ enum aqc_wire {
 
 #define AQC_MODEL_NAME_LEN 64
 
+/* How the DMA engine reads the addresses in descriptors (aqc_model_iova.c). */
+enum aqc_dma_mode {
+	AQC_DMA_DIRECT,      /* IOVA as VA: the address is a pointer */
+	AQC_DMA_TRANSLATE,   /* IOVA as PA (or any IOVA): looked up in the EAL
+			      * memory segment lists; unknown = DMA fault */
+};
+
 struct aqc_model_config {
 	char name[AQC_MODEL_NAME_LEN];     /* e.g. the vdev name "net_aqc_sim0" */
 	enum aqc_wire wire;
@@ -76,6 +88,7 @@ struct aqc_model_config {
 	uint32_t rates;                    /* supported AQC_RATE_* bits */
 	uint32_t fw_version;               /* value of 0x0018 after boot */
 	bool step_mode;
+	enum aqc_dma_mode dma;             /* default AQC_DMA_DIRECT */
 };
 
 /* Counters the wire side keeps (the chip's own are in its registers). */
@@ -87,6 +100,7 @@ struct aqc_model_counters {
 	uint64_t rx_disabled;    /* dropped: RX packet buffer or ring disabled */
 	uint64_t tx_errors;      /* malformed TX descriptor chains */
 	uint64_t pcap_in;        /* frames read from rx_pcap */
+	uint64_t dma_faults;     /* DMA addresses in no host memory segment */
 };
 
 struct aqc_model;

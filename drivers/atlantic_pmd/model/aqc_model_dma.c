@@ -278,7 +278,7 @@ tx_ring(struct aqc_model *m, unsigned int n, unsigned int budget)
 	uint32_t size = AQC_FGET(TXD_LEN, ctl) * 8u;
 	uint64_t base = ((uint64_t)aqm_rd(m, AQC_RI(TXD_BASE_HI, n)) << 32) |
 			aqm_rd(m, AQC_RI(TXD_BASE_LO, n));
-	struct aqc_tx_desc *ring = (struct aqc_tx_desc *)(uintptr_t)base;
+	struct aqc_tx_desc *d;
 	uint32_t head, tail;
 	unsigned int moved = 0;
 
@@ -293,9 +293,19 @@ tx_ring(struct aqc_model *m, unsigned int n, unsigned int budget)
 		bool eop = false, ok = true, first = true;
 
 		while (i != tail && !eop) {
-			uint64_t addr = __atomic_load_n(&ring[i].addr, __ATOMIC_ACQUIRE);
-			uint32_t dctl = __atomic_load_n(&ring[i].ctl, __ATOMIC_ACQUIRE);
-			uint32_t dctl2 = __atomic_load_n(&ring[i].ctl2, __ATOMIC_ACQUIRE);
+			uint64_t addr;
+			uint32_t dctl, dctl2;
+
+			d = aqm_dma_ptr(m, base + 16u * i, 16);
+			if (d == NULL) {
+				/* the ring itself is not in host memory: the
+				 * engine stops on this ring (a fault, counted) */
+				m->cnt.dma_faults++;
+				return moved;
+			}
+			addr = __atomic_load_n(&d->addr, __ATOMIC_ACQUIRE);
+			dctl = __atomic_load_n(&d->ctl, __ATOMIC_ACQUIRE);
+			dctl2 = __atomic_load_n(&d->ctl2, __ATOMIC_ACQUIRE);
 
 			if ((dctl & AQC_TXD_TYPE_MASK) == AQC_TXD_TYPE_CTX) {
 				struct aqm_tx_ctx *c = &m->tx_ctx[n][(dctl & AQC_TXC_CTX_ID) ? 1 : 0];
@@ -314,7 +324,7 @@ tx_ring(struct aqc_model *m, unsigned int n, unsigned int budget)
 						  AQC_MAX_FRAME) || (addr == 0 && blen != 0))
 					ok = false;
 				else if (ok)
-					memcpy(m->frame + len, (const void *)(uintptr_t)addr, blen);
+					ok = aqm_dma_read(m, m->frame + len, addr, blen);
 				len += ok ? blen : 0;
 				eop = (dctl & AQC_TXD_EOP) != 0;
 			} else {
@@ -327,11 +337,13 @@ tx_ring(struct aqc_model *m, unsigned int n, unsigned int budget)
 			break;   /* the rest of the packet is not posted yet */
 		/* doc 5.1: DD into the descriptors that asked for write-back */
 		for (uint32_t j = head; j != i; j = j + 1 == size ? 0 : j + 1) {
-			uint32_t dctl = ring[j].ctl;
+			uint32_t dctl;
 
+			d = aqm_dma_ptr(m, base + 16u * j, 16);   /* found above */
+			dctl = d->ctl;
 			if ((dctl & AQC_TXD_TYPE_MASK) == AQC_TXD_TYPE_DATA &&
 			    (dctl & AQC_TXD_CMD_WB))
-				__atomic_store_n(&ring[j].ctl, dctl | AQC_TXD_DD,
+				__atomic_store_n(&d->ctl, dctl | AQC_TXD_DD,
 						 __ATOMIC_RELEASE);
 		}
 		if (ok && len >= 14) {
@@ -505,7 +517,8 @@ aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 	uint32_t type, status = AQC_RXD_DD, hash, ctl, size, bufsz, head, tail, avail;
 	uint32_t ndesc, off = 0;
 	struct aqm_pkt p;
-	union aqc_rx_desc *ring;
+	uint64_t base;
+	bool dma_err = false;
 	unsigned int q = 0;
 	const uint8_t *data = frame;
 	uint16_t vlan = 0;
@@ -559,8 +572,8 @@ aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 			len -= 4;
 		}
 	}
-	ring = (union aqc_rx_desc *)(uintptr_t)(((uint64_t)aqm_rd(m, AQC_RI(RXD_BASE_HI, q)) << 32) |
-						aqm_rd(m, AQC_RI(RXD_BASE_LO, q)));
+	base = ((uint64_t)aqm_rd(m, AQC_RI(RXD_BASE_HI, q)) << 32) |
+	       aqm_rd(m, AQC_RI(RXD_BASE_LO, q));
 	head = AQC_FGET(RXD_HEAD_PTR, aqm_rd(m, AQC_RI(RXD_HEAD, q)));
 	tail = aqm_rd(m, AQC_RI(RXD_TAIL, q));
 	if (tail >= size || head >= size)
@@ -574,16 +587,27 @@ aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 		return -ENOBUFS;
 	}
 	for (uint32_t k = 0; k < ndesc; k++) {
-		union aqc_rx_desc *d = &ring[head];
-		uint8_t *buf = (uint8_t *)(uintptr_t)__atomic_load_n(&d->read.buf_addr,
-								   __ATOMIC_ACQUIRE);
+		union aqc_rx_desc *d = aqm_dma_ptr(m, base + 16u * head, 16);
+		uint64_t buf;
 		uint32_t chunk = RTE_MIN(bufsz, len - off);
 		uint32_t st = status | (k + 1 == ndesc ? AQC_RXD_EOP : 0);
+		uint32_t dw0 = type | (dma_err ? AQC_RXD_DMA_ERR : 0);
 
-		memcpy(buf, data + off, chunk);
+		if (d == NULL) {
+			/* the ring is not in host memory: nothing can be
+			 * written back; the frame is lost (a fault, counted) */
+			m->cnt.dma_faults++;
+			return -EFAULT;
+		}
+		buf = __atomic_load_n(&d->read.buf_addr, __ATOMIC_ACQUIRE);
+		/* doc 5.4 dword 0 bit 12: a buffer the DMA cannot reach */
+		if (!aqm_dma_write(m, buf, data + off, chunk)) {
+			dw0 |= AQC_RXD_DMA_ERR;
+			dma_err = true;
+		}
 		off += chunk;
 		/* doc 5.4: everything but bytes 8-11 first, then DD/EOP/length */
-		__atomic_store_n(&d->dw[0], type, __ATOMIC_RELAXED);
+		__atomic_store_n(&d->dw[0], dw0, __ATOMIC_RELAXED);
 		__atomic_store_n(&d->dw[1], hash, __ATOMIC_RELAXED);
 		__atomic_store_n(&d->dw[3], (uint32_t)vlan << 16, __ATOMIC_RELAXED);
 		__atomic_store_n(&d->dw[2], st | (len << 16), __ATOMIC_RELEASE);
@@ -591,7 +615,7 @@ aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 			head = 0;
 	}
 	aqm_wr(m, AQC_RI(RXD_HEAD, q), head);
-	if (mac_err)
+	if (mac_err || dma_err)
 		m->fw.erpr++;          /* not a good packet for the DMA counters */
 	else
 		count_rx(m, data, len);

@@ -24,6 +24,7 @@
 #define AQM_FRAME_MAX     (AQC_MAX_FRAME + 8u)  /* + a VLAN tag and slack */
 #define AQM_PEER_SLOTS    128u
 #define AQM_IDLE_FAST     256u        /* idle passes before the long naps */
+#define AQM_IOVA_CACHE    8u          /* memory segments remembered */
 #define AQM_GATHER_MAX    (262144u + 1024u)    /* doc 6.3: LSO payload <= 262089 */
 
 enum aqm_phase { AQM_READY, AQM_IN_RESET, AQM_BOOTING };
@@ -38,6 +39,12 @@ struct aqm_peer_queue {
 	_Atomic uint32_t head;   /* consumer */
 	_Atomic uint32_t tail;   /* producer */
 	struct aqm_peer_slot slot[AQM_PEER_SLOTS];
+};
+
+/* One EAL memory segment: IOVA range and where the process sees it. */
+struct aqm_iova_seg {
+	uint64_t iova, len;
+	uint8_t *va;
 };
 
 struct aqm_tx_ctx {
@@ -62,6 +69,8 @@ struct aqc_model {
 	struct aqm_tx_ctx tx_ctx[AQM_RINGS][2];
 	struct aqc_fw_stats fw;        /* cumulative MAC counters */
 	struct aqc_model_counters cnt;
+	struct aqm_iova_seg iova_cache[AQM_IOVA_CACHE];
+	unsigned int iova_next;
 	/* wire */
 	pcap_t *rx_pcap;
 	pcap_t *dead;
@@ -114,6 +123,14 @@ unsigned int aqm_dma_pass(struct aqc_model *m, unsigned int budget);
  * Caller holds m->lock. */
 int aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 		 bool mac_err);
+
+/* aqc_model_iova.c: host memory behind a DMA address. aqm_dma_ptr: len
+ * bytes at iova inside one segment, or NULL. read/write: false (and
+ * dma_faults counted) when some byte is in no segment. */
+void *aqm_dma_ptr(struct aqc_model *m, uint64_t iova, uint32_t len);
+bool aqm_dma_read(struct aqc_model *m, void *dst, uint64_t iova, uint32_t len);
+bool aqm_dma_write(struct aqc_model *m, uint64_t iova, const void *src, uint32_t len);
+void aqm_iova_flush(struct aqc_model *m);
 
 /* aqc_model_wire.c */
 int aqm_wire_open(struct aqc_model *m);
