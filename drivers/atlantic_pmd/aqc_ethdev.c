@@ -124,7 +124,15 @@ aqc_stats_reset(struct rte_eth_dev *dev)
 			txq->pkts = txq->bytes = txq->errors = 0;
 	}
 	dev->data->rx_mbuf_alloc_failed = 0;
+	if (ad->xstats_extra != NULL)
+		ad->xstats_extra(ad->close_arg, NULL, ad->xstats_extra_base);
 	return 0;
+}
+
+static unsigned int
+xstats_extra_count(struct aqc_adapter *ad)
+{
+	return ad->xstats_extra != NULL ? ad->xstats_extra(ad->close_arg, NULL, NULL) : 0;
 }
 
 /* xstats: the firmware MAC counters (doc 3.1), names from the same list. */
@@ -138,12 +146,16 @@ static int
 aqc_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *names,
 		     unsigned int size)
 {
-	(void)dev;
-	if (names != NULL)
-		for (unsigned int i = 0; i < RTE_DIM(aqc_xstat_names) && i < size; i++)
-			snprintf(names[i].name, sizeof(names[i].name), "%s",
-				 aqc_xstat_names[i]);
-	return RTE_DIM(aqc_xstat_names);
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+	unsigned int n = RTE_DIM(aqc_xstat_names), extra = xstats_extra_count(ad);
+
+	if (names == NULL || size < n + extra)
+		return n + extra;
+	for (unsigned int i = 0; i < n; i++)
+		snprintf(names[i].name, sizeof(names[i].name), "%s", aqc_xstat_names[i]);
+	if (extra > 0)
+		ad->xstats_extra(ad->close_arg, names + n, NULL);
+	return n + extra;
 }
 
 static int
@@ -151,15 +163,24 @@ aqc_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned int n
 {
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
 
-	if (xs == NULL || n < RTE_DIM(aqc_xstat_names))
-		return RTE_DIM(aqc_xstat_names);
+	unsigned int nfw = RTE_DIM(aqc_xstat_names), extra = xstats_extra_count(ad);
+	uint64_t ev[AQC_XSTATS_EXTRA_MAX];
+
+	if (xs == NULL || n < nfw + extra)
+		return nfw + extra;
 	if (ad->started)
 		fw_stats_update(ad);
-	for (unsigned int i = 0; i < RTE_DIM(aqc_xstat_names); i++) {
+	for (unsigned int i = 0; i < nfw; i++) {
 		xs[i].id = i;
 		xs[i].value = ad->fw_acc[i];
 	}
-	return RTE_DIM(aqc_xstat_names);
+	if (extra > 0)
+		ad->xstats_extra(ad->close_arg, NULL, ev);
+	for (unsigned int i = 0; i < extra; i++) {
+		xs[nfw + i].id = nfw + i;
+		xs[nfw + i].value = ev[i] - ad->xstats_extra_base[i];
+	}
+	return nfw + extra;
 }
 
 /* ---- configuration ---- */
@@ -399,6 +420,8 @@ aqc_dev_close(struct rte_eth_dev *dev)
 	if (ad->close_hook != NULL) {
 		ad->close_hook(ad->close_arg);
 		ad->close_hook = NULL;
+		ad->xstats_extra = NULL;     /* their argument is gone */
+		ad->rx_poll_hook = NULL;
 		ad->hw.bar0 = NULL;
 	}
 	return rc;

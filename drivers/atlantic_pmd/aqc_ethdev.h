@@ -32,6 +32,10 @@
 #define AQC_TX_FREE_THRESH 32
 #define AQC_TX_FREE_BULK 64
 
+/* Called once on the first RX burst after a queue start (net_aqc_sim: the
+ * model's pcap wire waits for an application that receives). */
+typedef void (*aqc_poll_hook_t)(void *arg);
+
 struct aqc_rx_queue {
 	volatile union aqc_rx_desc *ring;
 	struct rte_mbuf **sw_ring;
@@ -56,6 +60,9 @@ struct aqc_rx_queue {
 	uint64_t *dev_nombuf;        /* &dev->data->rx_mbuf_alloc_failed */
 	const struct rte_memzone *mz;
 	struct aqc_hw *hw;
+	aqc_poll_hook_t poll_hook;   /* NULL on silicon */
+	void *poll_arg;
+	bool notify_poll;            /* poll_hook not called yet since start */
 };
 
 struct aqc_tx_queue {
@@ -83,6 +90,13 @@ struct aqc_tx_queue {
  * to destroy the chip model that backs hw.bar0. */
 typedef void (*aqc_close_hook_t)(void *arg);
 
+/* Extra xstats of the backend behind BAR0 (net_aqc_sim: the chip model's
+ * wire-side drop counters). Returns how many; fills names and/or values
+ * (cumulative) when not NULL. At most AQC_XSTATS_EXTRA_MAX. */
+#define AQC_XSTATS_EXTRA_MAX 8
+typedef unsigned int (*aqc_xstats_hook_t)(void *arg, struct rte_eth_xstat_name *names,
+					  uint64_t *values);
+
 struct aqc_adapter {
 	struct aqc_hw hw;
 	struct aqc_dma_counters dma_last;   /* raw registers at last poll */
@@ -95,6 +109,9 @@ struct aqc_adapter {
 	bool started;
 	aqc_close_hook_t close_hook;
 	void *close_arg;
+	aqc_poll_hook_t rx_poll_hook;       /* given to every RX queue */
+	aqc_xstats_hook_t xstats_extra;     /* NULL on silicon */
+	uint64_t xstats_extra_base[AQC_XSTATS_EXTRA_MAX];  /* at last reset */
 };
 
 #define AQC_ADAPTER(dev) ((struct aqc_adapter *)(dev)->data->dev_private)

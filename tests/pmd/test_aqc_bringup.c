@@ -255,6 +255,7 @@ test_filters_and_stats(void **state)
 		struct rte_eth_xstat xs[64];
 		int nx = rte_eth_xstats_get_names(p.id, names, 64);
 		uint64_t uprc = ~0ull, bprc = ~0ull, mprc = ~0ull, uptc = ~0ull, mptc = ~0ull;
+		uint64_t filtered = ~0ull, disabled = ~0ull, full = ~0ull;
 
 		assert_true(nx > 0 && nx <= 64);
 		assert_int_equal(rte_eth_xstats_get(p.id, xs, 64), nx);
@@ -269,10 +270,22 @@ test_filters_and_stats(void **state)
 				uptc = xs[i].value;
 			if (strcmp(names[i].name, "mac_mptc") == 0)
 				mptc = xs[i].value;
+			if (strcmp(names[i].name, "model_rx_l2_filtered") == 0)
+				filtered = xs[i].value;
+			if (strcmp(names[i].name, "model_rx_ring_disabled") == 0)
+				disabled = xs[i].value;
+			if (strcmp(names[i].name, "model_rx_ring_full") == 0)
+				full = xs[i].value;
 		}
-		assert_int_equal(uprc, 1);
+		/* the MAC counts what the cable brought, before the L2 filters:
+		 * unicast 1 (filtered) + 2, multicast 4 (filtered) + 5 */
+		assert_int_equal(uprc, 2);
 		assert_int_equal(bprc, 1);
-		assert_int_equal(mprc, 1);
+		assert_int_equal(mprc, 2);
+		/* the model names the two frames the filters dropped */
+		assert_int_equal(filtered, 2);
+		assert_int_equal(disabled, 0);
+		assert_int_equal(full, 0);
 		assert_int_equal(uptc, 2);
 		assert_int_equal(mptc, 2);
 	}

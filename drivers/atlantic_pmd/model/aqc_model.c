@@ -37,6 +37,8 @@ aqc_model_config_default(struct aqc_model_config *cfg, const char *name)
 	cfg->mac[2] = 0xac;
 	cfg->rates = AQC_RATE_ALL;
 	cfg->fw_version = 0x0301003a;   /* 3.1.58 */
+	cfg->rx_start = AQC_RX_START_POLL;
+	cfg->rx_delay_ms = AQC_RX_DELAY_MS_DEFAULT;
 }
 
 /* ---- register file ---- */
@@ -356,6 +358,12 @@ aqc_model_set_cable(struct aqc_model *m, bool up)
 	pthread_mutex_lock(&m->lock);
 	m->cable_up = up;
 	pthread_mutex_unlock(&m->lock);
+}
+
+void
+aqc_model_rx_polled(struct aqc_model *m)
+{
+	atomic_store(&m->app_polled, true);
 }
 
 void

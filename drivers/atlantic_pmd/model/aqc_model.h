@@ -30,7 +30,8 @@
  *    descriptors (DD on each, EOP on the last). A ring without room for a
  *    whole frame drops it and counts it in 0x6818, as the chip does.
  *  - Wire: loop (TX comes back on RX), pcap (rx_pcap fed when the RX ring
- *    has room -- paced, lossless; tx_pcap written, flushed whenever a TX
+ *    has room -- paced, lossless -- from the moment rx_start says; tx_pcap
+ *    written, flushed whenever a TX
  *    ring is disabled and closed on destroy), peer (TX goes to another model
  *    port's receive side through a bounded queue; a full queue stalls TX),
  *    none (TX is counted and discarded).
@@ -78,6 +79,20 @@ enum aqc_dma_mode {
 			      * memory segment lists; unknown = DMA fault */
 };
 
+/* When the receive side of a pcap wire starts to deliver rx_pcap frames
+ * (aqc_model_wire.c). A real link partner sends whenever it likes and a NIC
+ * drops what arrives before its filters are set; a capture replay stands for
+ * a traffic generator that the operator starts once the receiver is ready. */
+enum aqc_rx_start {
+	AQC_RX_START_POLL,   /* rx_delay_ms after the link is up and the
+			      * application has polled an RX queue once */
+	AQC_RX_START_LINK,   /* rx_delay_ms after the link is up */
+	AQC_RX_START_NOW,    /* as soon as a ring can take a frame */
+};
+
+#define AQC_RX_DELAY_MS_DEFAULT 100u
+#define AQC_RX_DELAY_MS_MAX 60000u
+
 struct aqc_model_config {
 	char name[AQC_MODEL_NAME_LEN];     /* e.g. the vdev name "net_aqc_sim0" */
 	enum aqc_wire wire;
@@ -89,6 +104,8 @@ struct aqc_model_config {
 	uint32_t fw_version;               /* value of 0x0018 after boot */
 	bool step_mode;
 	enum aqc_dma_mode dma;             /* default AQC_DMA_DIRECT */
+	enum aqc_rx_start rx_start;        /* wire=pcap; default POLL */
+	uint32_t rx_delay_ms;              /* default AQC_RX_DELAY_MS_DEFAULT */
 };
 
 /* Counters the wire side keeps (the chip's own are in its registers). */
@@ -138,6 +155,10 @@ int aqc_model_inject_bad(struct aqc_model *m, const void *frame, uint32_t len);
 
 /* Plug or unplug the cable (link follows through the firmware). */
 void aqc_model_set_cable(struct aqc_model *m, bool up);
+
+/* The application polled one of the port's RX queues (the driver calls it
+ * on the first burst after a queue start): the pcap wire's POLL start. */
+void aqc_model_rx_polled(struct aqc_model *m);
 
 void aqc_model_get_counters(struct aqc_model *m, struct aqc_model_counters *c);
 

@@ -484,12 +484,25 @@ rx_csum(const struct aqc_model *m, const uint8_t *f, const struct aqm_pkt *p,
 	}
 }
 
+/* doc 8: the RX DMA counters count what reached a ring. */
 static void
-count_rx(struct aqc_model *m, const uint8_t *f, uint32_t len)
+count_rx(struct aqc_model *m, uint32_t len)
 {
 	aqm_add64(m, AQC_R_RX_DMA_PKTS_LO, 1);
 	aqm_add64(m, AQC_R_RX_DMA_OCTS_LO, len);
-	if ((f[0] & f[1] & f[2] & f[3] & f[4] & f[5]) == 0xff) {
+	m->cnt.rx_frames++;
+}
+
+/* doc 3.1 MAC statistics: the MAC counts every frame it receives from the
+ * cable, before the L2 filters and the packet buffer decide (INFERRED: the
+ * MAC sits in front of both), so frames the filters drop still appear in
+ * uprc/mprc/bprc and only the DMA counters lack them. */
+static void
+count_mac(struct aqc_model *m, const uint8_t *f, uint32_t len, bool mac_err)
+{
+	if (mac_err)
+		m->fw.erpr++;
+	else if ((f[0] & f[1] & f[2] & f[3] & f[4] & f[5]) == 0xff) {
 		m->fw.bprc++;
 		m->fw.bbrc += len;
 	} else if (f[0] & 1) {
@@ -499,7 +512,6 @@ count_rx(struct aqc_model *m, const uint8_t *f, uint32_t len)
 		m->fw.uprc++;
 		m->fw.ubrc += len;
 	}
-	m->cnt.rx_frames++;
 }
 
 static void
@@ -510,9 +522,10 @@ count_drop(struct aqc_model *m)
 	m->cnt.rx_ring_full++;
 }
 
-int
-aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
-	     bool mac_err)
+/* *at_mac: the frame got past the cable (link up), so the MAC saw it. */
+static int
+rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
+	 bool mac_err, bool *at_mac)
 {
 	uint32_t type, status = AQC_RXD_DD, hash, ctl, size, bufsz, head, tail, avail;
 	uint32_t ndesc, off = 0;
@@ -525,8 +538,14 @@ aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 
 	if (len < 14 || len > AQC_MAX_FRAME)
 		return -EINVAL;
-	if (m->phase != AQM_READY || !(aqm_rd(m, AQC_R_RPB_CTL) & AQC_FMASK(RPB_EN)) ||
-	    aqm_rd(m, AQC_R_MPI_STATE) == 0) {
+	if (m->phase != AQM_READY || aqm_rd(m, AQC_R_MPI_STATE) == 0) {
+		if (pace)
+			return -EAGAIN;
+		m->cnt.rx_disabled++;
+		return -ENETDOWN;
+	}
+	*at_mac = true;
+	if (!(aqm_rd(m, AQC_R_RPB_CTL) & AQC_FMASK(RPB_EN))) {
 		if (pace)
 			return -EAGAIN;
 		m->cnt.rx_disabled++;
@@ -615,11 +634,22 @@ aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 			head = 0;
 	}
 	aqm_wr(m, AQC_RI(RXD_HEAD, q), head);
-	if (mac_err || dma_err)
-		m->fw.erpr++;          /* not a good packet for the DMA counters */
-	else
-		count_rx(m, data, len);
+	if (!mac_err && !dma_err)
+		count_rx(m, len);      /* only good packets for the DMA counters */
 	return 0;
+}
+
+int
+aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
+	     bool mac_err)
+{
+	bool at_mac = false;
+	int rc = rx_frame(m, frame, len, pace, mac_err, &at_mac);
+
+	/* a paced frame that must wait is offered again: count it once */
+	if (at_mac && rc != -EAGAIN)
+		count_mac(m, frame, len, mac_err);
+	return rc;
 }
 
 unsigned int

@@ -77,6 +77,8 @@ struct aqc_model {
 	pcap_dumper_t *tx_dump;
 	uint8_t *pcap_pending;         /* next rx_pcap frame, not yet delivered */
 	uint32_t pcap_pending_len;
+	_Atomic bool app_polled;       /* aqc_model_rx_polled() was called */
+	uint64_t wire_go_at;           /* rx_pcap delivers from then (0: not armed) */
 	struct aqc_model *peer;        /* guarded by the registry lock */
 	struct aqm_peer_queue *inq;    /* frames from the peer */
 	aqc_model_tx_tap_t tap;
