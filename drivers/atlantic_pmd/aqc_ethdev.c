@@ -234,7 +234,7 @@ aqc_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *di)
 	di->max_rx_pktlen = AQC_MAX_FRAME;
 	di->max_mtu = AQC_MAX_FRAME - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
 	di->min_mtu = RTE_ETHER_MIN_MTU;
-	di->max_mac_addrs = 1;
+	di->max_mac_addrs = AQC_UC_FILTERS;   /* doc 6.4: 33 unicast filters */
 	di->max_vfs = 0;
 	di->rx_desc_lim = (struct rte_eth_desc_lim){
 		.nb_max = AQC_RING_MAX_DESC, .nb_min = AQC_RING_MIN_DESC,
@@ -248,7 +248,7 @@ aqc_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *di)
 	di->rx_offload_capa = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
 		RTE_ETH_RX_OFFLOAD_UDP_CKSUM | RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
 		RTE_ETH_RX_OFFLOAD_VLAN_STRIP | RTE_ETH_RX_OFFLOAD_SCATTER |
-		RTE_ETH_RX_OFFLOAD_RSS_HASH;
+		RTE_ETH_RX_OFFLOAD_RSS_HASH | RTE_ETH_RX_OFFLOAD_VLAN_FILTER;
 	di->rx_queue_offload_capa = RTE_ETH_RX_OFFLOAD_VLAN_STRIP;
 	di->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
 		RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
@@ -344,12 +344,13 @@ aqc_dev_start(struct rte_eth_dev *dev)
 	aqc_hw_set_uc_filter(hw, 0, dev->data->mac_addrs[0].addr_bytes, true);
 	aqc_hw_set_promisc(hw, dev->data->promiscuous);
 	aqc_hw_set_allmulti(hw, dev->data->all_multicast);
+	aqc_ext_apply(dev);
 	rc = aqc_rss_apply(dev);
 	if (rc != 0)
 		return rc;
 	/* step 10: link request and state INIT */
-	aqc_fw_set_link(hw, rates_from_conf(dev->data->dev_conf.link_speeds,
-					    hw->caps_lo));
+	ad->link_rates_up = rates_from_conf(dev->data->dev_conf.link_speeds, hw->caps_lo);
+	aqc_fw_set_link(hw, ad->link_rates_up);
 	aqc_fw_set_state(hw, true);
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		struct aqc_tx_queue *txq = dev->data->tx_queues[i];
@@ -586,6 +587,16 @@ static const struct eth_dev_ops aqc_eth_dev_ops = {
 	.tx_queue_stop = aqc_tx_queue_stop,
 	.rxq_info_get = aqc_rxq_info_get,
 	.txq_info_get = aqc_txq_info_get,
+	.vlan_offload_set = aqc_vlan_offload_set,
+	.vlan_strip_queue_set = aqc_vlan_strip_queue_set,
+	.vlan_filter_set = aqc_vlan_filter_set,
+	.vlan_tpid_set = aqc_vlan_tpid_set,
+	.mac_addr_add = aqc_mac_addr_add,
+	.mac_addr_remove = aqc_mac_addr_remove,
+	.dev_set_link_up = aqc_dev_set_link_up,
+	.dev_set_link_down = aqc_dev_set_link_down,
+	.flow_ctrl_get = aqc_flow_ctrl_get,
+	.flow_ctrl_set = aqc_flow_ctrl_set,
 };
 
 int
@@ -600,6 +611,9 @@ aqc_dev_init(struct rte_eth_dev *dev)
 	dev->rx_pkt_burst = aqc_recv_pkts;
 	dev->tx_pkt_burst = aqc_xmit_pkts;
 	dev->tx_pkt_prepare = aqc_prep_pkts;
+	dev->rx_queue_count = aqc_rx_queue_count;
+	dev->rx_descriptor_status = aqc_rx_descriptor_status;
+	dev->tx_descriptor_status = aqc_tx_descriptor_status;
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
 	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
@@ -617,7 +631,7 @@ aqc_dev_init(struct rte_eth_dev *dev)
 	}
 	stats_rebase(ad);
 	aqc_rss_init(ad);
-	dev->data->mac_addrs = rte_zmalloc("aqc_mac", RTE_ETHER_ADDR_LEN, 0);
+	dev->data->mac_addrs = rte_zmalloc("aqc_mac", RTE_ETHER_ADDR_LEN * AQC_UC_FILTERS, 0);
 	if (dev->data->mac_addrs == NULL)
 		return -ENOMEM;
 	memcpy(dev->data->mac_addrs[0].addr_bytes, mac, RTE_ETHER_ADDR_LEN);

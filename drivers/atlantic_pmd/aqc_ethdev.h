@@ -111,6 +111,11 @@ struct aqc_adapter {
 	void *close_arg;
 	aqc_poll_hook_t rx_poll_hook;       /* given to every RX queue */
 	aqc_xstats_hook_t xstats_extra;     /* NULL on silicon */
+	/* aqc_ops_ext.c state, re-applied at every start (a reset clears it) */
+	uint16_t vlan_vid[AQC_VLAN_FILTERS];
+	uint16_t vlan_used;                 /* bit i: filter i holds vlan_vid[i] */
+	uint16_t tpid_inner, tpid_outer;    /* 0: reset value */
+	uint32_t link_rates_up;             /* rates to request on set_link_up */
 	uint64_t xstats_extra_base[AQC_XSTATS_EXTRA_MAX];  /* at last reset */
 };
 
@@ -122,6 +127,25 @@ int aqc_dev_init(struct rte_eth_dev *dev);
 #define AQC_RSS_HF (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
 		    RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_IPV6 | \
 		    RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_NONFRAG_IPV6_UDP)
+
+/* aqc_ops_ext.c: VLAN filters/strip/TPID, extra unicast MACs, link
+ * up/down, flow control, descriptor status. */
+int aqc_vlan_offload_set(struct rte_eth_dev *dev, int mask);
+void aqc_vlan_strip_queue_set(struct rte_eth_dev *dev, uint16_t qid, int on);
+int aqc_vlan_filter_set(struct rte_eth_dev *dev, uint16_t vid, int on);
+int aqc_vlan_tpid_set(struct rte_eth_dev *dev, enum rte_vlan_type type, uint16_t tpid);
+int aqc_mac_addr_add(struct rte_eth_dev *dev, struct rte_ether_addr *addr,
+		     uint32_t index, uint32_t pool);
+void aqc_mac_addr_remove(struct rte_eth_dev *dev, uint32_t index);
+int aqc_dev_set_link_up(struct rte_eth_dev *dev);
+int aqc_dev_set_link_down(struct rte_eth_dev *dev);
+int aqc_flow_ctrl_get(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc);
+int aqc_flow_ctrl_set(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc);
+uint32_t aqc_rx_queue_count(void *rxq);
+int aqc_rx_descriptor_status(void *rxq, uint16_t offset);
+int aqc_tx_descriptor_status(void *txq, uint16_t offset);
+/* dev_start: program what the reset cleared (filters, TPIDs). */
+void aqc_ext_apply(struct rte_eth_dev *dev);
 
 /* aqc_rss.c */
 void aqc_rss_init(struct aqc_adapter *ad);

@@ -182,6 +182,18 @@ ctl_fw(struct aqc_model *m)
 		aqm_wr(m, AQC_R_MPI_STATE, rate);
 		work = true;
 	}
+	/* 3.3: the negotiated pause shows in 0x0374 bits 3/4 while the link
+	 * is up; the model's link partner grants what was asked */
+	{
+		uint32_t pause = AQC_FMASK(STATE2_PAUSE_RX) | AQC_FMASK(STATE2_PAUSE_TX);
+		uint32_t want = (st2 & ~pause) | (rate != 0 ? ctl2 & pause : 0);
+
+		if (want != st2) {
+			aqm_wr(m, AQC_R_MPI_STATE2, want);
+			st2 = want;
+			work = true;
+		}
+	}
 	toggles = AQC_FMASK(CTL2_STATISTICS) | (1u << 18);
 	if ((ctl2 ^ st2) & toggles) {
 		const uint32_t *s = (const uint32_t *)&m->fw;

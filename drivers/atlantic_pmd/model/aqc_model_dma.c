@@ -401,6 +401,29 @@ l2_accept(const struct aqc_model *m, const uint8_t *f)
 	return false;
 }
 
+/* doc 6.6: VLAN promiscuous accepts every frame; otherwise a tagged frame
+ * needs an enabled filter (0x5290 + 4i) with its VID and action 1 (host),
+ * and an untagged one the accept-untagged bit. The outermost tag decides
+ * (INFERRED: the filters hold one VID). */
+static bool
+vlan_accept(const struct aqc_model *m, const struct aqm_pkt *p)
+{
+	uint32_t ctl = aqm_rd(m, AQC_R_RPF_VLAN_CTL);
+
+	if (ctl & AQC_FMASK(VLAN_PROMISC))
+		return true;   /* DPDK sets only this bit and gets untagged frames */
+	if (p->ntags == 0)
+		return (ctl & AQC_FMASK(VLAN_ACCEPT_UNTAG)) != 0;
+	for (unsigned int i = 0; i < AQC_VLAN_FILTERS; i++) {
+		uint32_t f = aqm_rd(m, AQC_RI(RPF_VLAN_FLT, i));
+
+		if ((f & AQC_FMASK(VLANF_EN)) && AQC_FGET(VLANF_ACTION, f) == 1 &&
+		    AQC_FGET(VLANF_ID, f) == (p->tci & 0xfffu))
+			return true;
+	}
+	return false;
+}
+
 /* doc 6.1: Toeplitz over the hash types enabled in 0x5040. Returns the
  * write-back RSS type; *hash gets the hash. UDP uses its IP version's TCP
  * bit unless bit 0 ("don't use UDP") is set -- a model reading of 6.1. */
@@ -556,6 +579,10 @@ rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 		return -EPERM;
 	}
 	parse(m, frame, len, &p);
+	if (!vlan_accept(m, &p)) {
+		m->cnt.rx_filtered++;
+		return -EPERM;
+	}
 	/* RSS type and hash are reported only while RSS is enabled */
 	type = AQC_RSS_TYPE_NONE;
 	hash = 0;
