@@ -202,9 +202,14 @@ aqc2_fw_set_link(struct aqc_hw *hw, uint32_t rates, bool up)
 {
 	uint32_t lo = in_rd(hw, AQC2_IN_LINK_OPTS);
 
-	/* set_link_speed + set_state INIT/DEINIT (3.4); no flow control yet */
+	/* set_link_speed + set_state INIT/DEINIT (3.4); pause RX/TX from the
+	 * flow-control request, kept as A1's MPI_CTL2 bits 3/4 */
 	lo &= ~(AQC2_LO_RATES | AQC2_LO_LINK_UP | AQC2_LO_PAUSE_RX | AQC2_LO_PAUSE_TX);
 	lo |= rates_to_a2(rates) | (up ? AQC2_LO_LINK_UP : 0);
+	if (up && (hw->fc_request & AQC_FMASK(CTL2_PAUSE)))
+		lo |= AQC2_LO_PAUSE_RX;
+	if (up && (hw->fc_request & AQC_FMASK(CTL2_ASYM_PAUSE)))
+		lo |= AQC2_LO_PAUSE_TX;
 	hw->link_rates = rates;
 	in_wr(hw, AQC2_IN_LINK_OPTS, lo);
 	return aqc2_fw_request(hw, AQC2_ACK_US, up ? "the link-up request" :

@@ -129,7 +129,7 @@ aqc2_art_set(struct aqc_hw *hw, unsigned int idx, uint32_t tag, uint32_t mask,
 
 /* LNX hw_atl2_hw_init_new_rx_filters: every section on; drop what no
  * unicast filter / all-multicast tagged ("L2 promisc off"); VLAN
- * promiscuous (no VLAN filters on A2 yet: that record stays disabled);
+ * promiscuous at first (a2_set_vlan_promisc switches that record);
  * every PCP value to TC 0, whose RSS table then picks the queue. */
 static int
 a2_init_filters(struct aqc_hw *hw)
@@ -254,15 +254,71 @@ a2_set_station_mac(struct aqc_hw *hw, const uint8_t mac[6])
 	return 0;
 }
 
+/* Extra unicast MACs (LNX hw_atl2_hw_multicast_list_set): filter
+ * l2_base + i with tag 1, which the "L2 promisc off" record lets pass. */
+static int
+a2_set_uc_filter(struct aqc_hw *hw, unsigned int i, const uint8_t mac[6], bool on)
+{
+	uint32_t f = hw->a2_l2_base + i;
+
+	if (i >= hw->a2_l2_count || f >= AQC2_UC_FILTERS) {
+		AQC_LOG(ERR, DRIVER, "A2 unicast filter %u: the firmware grants %u from %u", i,
+			hw->a2_l2_count, hw->a2_l2_base);
+		return -ENOSPC;
+	}
+	aqc_hw_set_uc_filter(hw, f, mac, false);
+	aqc_wr(hw, AQC_R_RPF_UC_HI + 8 * f, aqc_rd(hw, AQC_R_RPF_UC_HI + 8 * f) |
+	       (AQC2_UC_TAG_STATION << AQC2_UC_TAG_SHIFT));
+	if (on)
+		aqc_wr(hw, AQC_R_RPF_UC_HI + 8 * f, aqc_rd(hw, AQC_R_RPF_UC_HI + 8 * f) |
+		       AQC_FMASK(UC_EN));
+	return 0;
+}
+
+/* VLAN filter i as on A1 plus tag 1 in bits 15:12 (LNX hw_atl2_hw_vlan_set
+ * for a filter without queue), so a matching frame has a non-zero VLAN tag
+ * and escapes the "VLAN promisc off" record. */
+static int
+a2_set_vlan_filter(struct aqc_hw *hw, unsigned int i, uint16_t vid, bool on)
+{
+	aqc_hw_set_vlan_filter(hw, i, vid, false);
+	if (on) {
+		uint32_t off = AQC_RI(RPF_VLAN_FLT, i);
+		uint32_t v = AQC_FPUT(VLANF_ID, vid) | AQC_FPUT(VLANF_ACTION, 1) |
+			     (1u << AQC2_VLAN_TAG_SHIFT);
+
+		aqc_wr(hw, off, v);
+		aqc_wr(hw, off, v | AQC_FMASK(VLANF_EN));
+	}
+	return 0;
+}
+
+/* LNX hw_atl2_hw_vlan_ctrl / new_rx_filter_vlan_promisc: 0x5280 bit 1 and
+ * the "VLAN promisc off" record, which stays disabled in L2 promiscuous. */
+static int
+a2_set_vlan_promisc(struct aqc_hw *hw, bool on)
+{
+	bool drop = !on && !AQC_GET_FIELD(hw, L2_PROMISC);
+
+	aqc_hw_set_vlan_promisc(hw, on);
+	return aqc2_art_set(hw, hw->a2_art_base + AQC2_ART_VLAN_PROMISC_OFF, 0,
+			    AQC2_TAG_VLAN_MASK | AQC2_TAG_UNTAG,
+			    drop ? AQC2_ACT_DROP : AQC2_ACT_DISABLE);
+}
+
 /* LNX hw_atl2_hw_new_rx_filter_promisc: the "L2 promisc off" record is
  * disabled in promiscuous mode; 0x5100 bit 3 as on A1. */
 static int
 a2_set_promisc(struct aqc_hw *hw, bool on)
 {
+	int rc;
+
 	AQC_SET_FIELD(hw, L2_PROMISC, on ? 1 : 0);
-	return aqc2_art_set(hw, hw->a2_art_base + AQC2_ART_L2_PROMISC_OFF, 0,
-			    AQC2_TAG_UC_MASK | AQC2_TAG_ALLMC,
-			    on ? AQC2_ACT_DISABLE : AQC2_ACT_DROP);
+	rc = aqc2_art_set(hw, hw->a2_art_base + AQC2_ART_L2_PROMISC_OFF, 0,
+			  AQC2_TAG_UC_MASK | AQC2_TAG_ALLMC,
+			  on ? AQC2_ACT_DISABLE : AQC2_ACT_DROP);
+	/* VLAN promiscuous follows L2 promiscuous (LNX) */
+	return rc != 0 ? rc : a2_set_vlan_promisc(hw, AQC_GET_FIELD(hw, VLAN_PROMISC) != 0);
 }
 
 /* The A1 all-multicast bit (0x5270 bit 14) sets the ALLMC tag the "L2
@@ -346,6 +402,9 @@ const struct aqc_gen_ops aqc_a2_ops = {
 	.set_station_mac = a2_set_station_mac,
 	.set_promisc = a2_set_promisc,
 	.set_allmulti = a2_set_allmulti,
+	.set_uc_filter = a2_set_uc_filter,
+	.set_vlan_filter = a2_set_vlan_filter,
+	.set_vlan_promisc = a2_set_vlan_promisc,
 	.rss_apply = a2_rss_apply,
 	.rss_disable = aqc_hw_rss_disable,
 	.stats_read = aqc2_fw_stats_read,

@@ -129,22 +129,34 @@ aqc_stats_reset(struct rte_eth_dev *dev)
 			txq->pkts = txq->bytes = txq->errors = 0;
 	}
 	dev->data->rx_mbuf_alloc_failed = 0;
+	if (ad->xstats_extra != NULL)
+		ad->xstats_extra(ad->close_arg, NULL, ad->xstats_extra_base);
 	return 0;
 }
 
+static unsigned int
+xstats_extra_count(struct aqc_adapter *ad)
+{
+	return ad->xstats_extra != NULL ? ad->xstats_extra(ad->close_arg, NULL, NULL) : 0;
+}
+
 /* xstats: the firmware MAC counters (doc 3.1 on A1, 3.4 on A2), names
- * from the generation's list. */
+ * from the generation's list, then the backend's extra ones. */
 static int
 aqc_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *names,
 		     unsigned int size)
 {
-	const struct aqc_gen_ops *ops = AQC_ADAPTER(dev)->hw.ops;
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+	const struct aqc_gen_ops *ops = ad->hw.ops;
+	unsigned int n = ops->nb_xstats, extra = xstats_extra_count(ad);
 
-	if (names != NULL)
-		for (unsigned int i = 0; i < ops->nb_xstats && i < size; i++)
-			snprintf(names[i].name, sizeof(names[i].name), "%s",
-				 ops->xstat_names[i]);
-	return ops->nb_xstats;
+	if (names == NULL || size < n + extra)
+		return n + extra;
+	for (unsigned int i = 0; i < n; i++)
+		snprintf(names[i].name, sizeof(names[i].name), "%s", ops->xstat_names[i]);
+	if (extra > 0)
+		ad->xstats_extra(ad->close_arg, names + n, NULL);
+	return n + extra;
 }
 
 static int
@@ -153,15 +165,24 @@ aqc_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned int n
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
 	unsigned int nb = ad->hw.ops->nb_xstats;
 
-	if (xs == NULL || n < nb)
-		return nb;
+	unsigned int nfw = nb, extra = xstats_extra_count(ad);
+	uint64_t ev[AQC_XSTATS_EXTRA_MAX];
+
+	if (xs == NULL || n < nfw + extra)
+		return nfw + extra;
 	if (ad->started)
 		fw_stats_update(ad);
-	for (unsigned int i = 0; i < nb; i++) {
+	for (unsigned int i = 0; i < nfw; i++) {
 		xs[i].id = i;
 		xs[i].value = ad->fw_acc[i];
 	}
-	return nb;
+	if (extra > 0)
+		ad->xstats_extra(ad->close_arg, NULL, ev);
+	for (unsigned int i = 0; i < extra; i++) {
+		xs[nfw + i].id = nfw + i;
+		xs[nfw + i].value = ev[i] - ad->xstats_extra_base[i];
+	}
+	return nfw + extra;
 }
 
 /* ---- configuration ---- */
@@ -217,7 +238,7 @@ aqc_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *di)
 	di->max_rx_pktlen = AQC_MAX_FRAME;
 	di->max_mtu = AQC_MAX_FRAME - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
 	di->min_mtu = RTE_ETHER_MIN_MTU;
-	di->max_mac_addrs = 1;
+	di->max_mac_addrs = AQC_UC_FILTERS;   /* doc 6.4: 33 unicast filters */
 	di->max_vfs = 0;
 	di->rx_desc_lim = (struct rte_eth_desc_lim){
 		.nb_max = AQC_RING_MAX_DESC, .nb_min = AQC_RING_MIN_DESC,
@@ -231,7 +252,7 @@ aqc_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *di)
 	di->rx_offload_capa = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
 		RTE_ETH_RX_OFFLOAD_UDP_CKSUM | RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
 		RTE_ETH_RX_OFFLOAD_VLAN_STRIP | RTE_ETH_RX_OFFLOAD_SCATTER |
-		RTE_ETH_RX_OFFLOAD_RSS_HASH;
+		RTE_ETH_RX_OFFLOAD_RSS_HASH | RTE_ETH_RX_OFFLOAD_VLAN_FILTER;
 	di->rx_queue_offload_capa = RTE_ETH_RX_OFFLOAD_VLAN_STRIP;
 	di->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
 		RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
@@ -330,11 +351,13 @@ aqc_dev_start(struct rte_eth_dev *dev)
 	if (rc == 0)
 		rc = hw->ops->set_allmulti(hw, dev->data->all_multicast);
 	if (rc == 0)
+		rc = aqc_ext_apply(dev);
+	if (rc == 0)
 		rc = aqc_rss_apply(dev);
 	/* step 10: link request and state INIT */
+	ad->link_rates_up = rates_from_conf(dev->data->dev_conf.link_speeds, hw->caps_lo);
 	if (rc == 0)
-		rc = hw->ops->set_link(hw, rates_from_conf(dev->data->dev_conf.link_speeds,
-							  hw->caps_lo), true);
+		rc = hw->ops->set_link(hw, ad->link_rates_up, true);
 	if (rc != 0)
 		return rc;
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
@@ -406,6 +429,8 @@ aqc_dev_close(struct rte_eth_dev *dev)
 	if (ad->close_hook != NULL) {
 		ad->close_hook(ad->close_arg);
 		ad->close_hook = NULL;
+		ad->xstats_extra = NULL;     /* their argument is gone */
+		ad->rx_poll_hook = NULL;
 		ad->hw.bar0 = NULL;
 	}
 	return rc;
@@ -573,6 +598,16 @@ static const struct eth_dev_ops aqc_eth_dev_ops = {
 	.tx_queue_stop = aqc_tx_queue_stop,
 	.rxq_info_get = aqc_rxq_info_get,
 	.txq_info_get = aqc_txq_info_get,
+	.vlan_offload_set = aqc_vlan_offload_set,
+	.vlan_strip_queue_set = aqc_vlan_strip_queue_set,
+	.vlan_filter_set = aqc_vlan_filter_set,
+	.vlan_tpid_set = aqc_vlan_tpid_set,
+	.mac_addr_add = aqc_mac_addr_add,
+	.mac_addr_remove = aqc_mac_addr_remove,
+	.dev_set_link_up = aqc_dev_set_link_up,
+	.dev_set_link_down = aqc_dev_set_link_down,
+	.flow_ctrl_get = aqc_flow_ctrl_get,
+	.flow_ctrl_set = aqc_flow_ctrl_set,
 };
 
 int
@@ -587,6 +622,9 @@ aqc_dev_init(struct rte_eth_dev *dev)
 	dev->rx_pkt_burst = aqc_recv_pkts;
 	dev->tx_pkt_burst = aqc_xmit_pkts;
 	dev->tx_pkt_prepare = aqc_prep_pkts;
+	dev->rx_queue_count = aqc_rx_queue_count;
+	dev->rx_descriptor_status = aqc_rx_descriptor_status;
+	dev->tx_descriptor_status = aqc_tx_descriptor_status;
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
 	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
@@ -606,7 +644,7 @@ aqc_dev_init(struct rte_eth_dev *dev)
 	}
 	stats_rebase(ad);
 	aqc_rss_init(ad);
-	dev->data->mac_addrs = rte_zmalloc("aqc_mac", RTE_ETHER_ADDR_LEN, 0);
+	dev->data->mac_addrs = rte_zmalloc("aqc_mac", RTE_ETHER_ADDR_LEN * AQC_UC_FILTERS, 0);
 	if (dev->data->mac_addrs == NULL)
 		return -ENOMEM;
 	memcpy(dev->data->mac_addrs[0].addr_bytes, mac, RTE_ETHER_ADDR_LEN);

@@ -140,7 +140,10 @@ aqc_fw_set_state(struct aqc_hw *hw, bool up)
 {
 	uint32_t v = aqc_rd(hw, AQC_R_MPI_CTL2);
 
+	/* 3.3 set state INIT: pause bits from the flow-control configuration */
 	v &= ~(AQC_FMASK(CTL2_PAUSE) | AQC_FMASK(CTL2_ASYM_PAUSE));
+	if (up)
+		v |= hw->fc_request & (AQC_FMASK(CTL2_PAUSE) | AQC_FMASK(CTL2_ASYM_PAUSE));
 	if (up)
 		v &= ~AQC_FMASK(CTL2_LINK_DROP);
 	else

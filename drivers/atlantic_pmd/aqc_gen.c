@@ -82,6 +82,27 @@ a1_set_allmulti(struct aqc_hw *hw, bool on)
 }
 
 static int
+a1_set_uc_filter(struct aqc_hw *hw, unsigned int i, const uint8_t mac[6], bool on)
+{
+	aqc_hw_set_uc_filter(hw, i, mac, on);
+	return 0;
+}
+
+static int
+a1_set_vlan_filter(struct aqc_hw *hw, unsigned int i, uint16_t vid, bool on)
+{
+	aqc_hw_set_vlan_filter(hw, i, vid, on);
+	return 0;
+}
+
+static int
+a1_set_vlan_promisc(struct aqc_hw *hw, bool on)
+{
+	aqc_hw_set_vlan_promisc(hw, on);
+	return 0;
+}
+
+static int
 a1_stats_read(struct aqc_hw *hw, uint64_t *now)
 {
 	struct aqc_fw_stats s;
@@ -112,6 +133,9 @@ const struct aqc_gen_ops aqc_a1_ops = {
 	.set_station_mac = a1_set_station_mac,
 	.set_promisc = a1_set_promisc,
 	.set_allmulti = a1_set_allmulti,
+	.set_uc_filter = a1_set_uc_filter,
+	.set_vlan_filter = a1_set_vlan_filter,
+	.set_vlan_promisc = a1_set_vlan_promisc,
 	.rss_apply = aqc1_rss_apply,
 	.rss_disable = aqc_hw_rss_disable,
 	.stats_read = a1_stats_read,

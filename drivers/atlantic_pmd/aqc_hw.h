@@ -37,6 +37,7 @@ struct aqc_hw {
 	uint32_t efuse_addr;   /* MCP address of the eFuse block (3.1) */
 	uint32_t caps_lo;      /* mailbox caps_lo */
 	uint32_t link_rates;   /* rates requested in MPI_CTL (3.3) */
+	uint32_t fc_request;   /* MPI_CTL2 PAUSE / ASYM_PAUSE bits set at state INIT */
 	struct aqc_fw_stats fw_last; /* last mailbox snapshot (cumulative) */
 };
 
@@ -100,6 +101,15 @@ int aqc_hw_rss_key_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN]);
 void aqc_hw_rss_types(struct aqc_hw *hw, uint32_t types);
 void aqc_hw_rss_disable(struct aqc_hw *hw);
 
+/* aqc_hw_filters.c -- 6.6: VLAN filter i (< 16) to vid, on/off; VLAN
+ * promiscuous (accept every tag); inner/outer TPID; per-ring strip. */
+void aqc_hw_set_vlan_filter(struct aqc_hw *hw, unsigned int i, uint16_t vid, bool on);
+void aqc_hw_set_vlan_promisc(struct aqc_hw *hw, bool on);
+void aqc_hw_set_tpid(struct aqc_hw *hw, bool outer, uint16_t tpid);
+void aqc_hw_rx_ring_vlan_strip(struct aqc_hw *hw, unsigned int n, bool on);
+/* 3.3: negotiated pause (MPI_STATE2 bits 3/4). */
+void aqc_fw_get_pause(struct aqc_hw *hw, bool *rx, bool *tx);
+
 /* 4.1, 10.1 step 18: RX ring n (disabled). buf_kb: data buffer 1 KiB units. */
 void aqc_hw_rx_ring_init(struct aqc_hw *hw, unsigned int n, uint64_t base,
 			 unsigned int nb_desc, unsigned int buf_kb, bool vlan_strip);
@@ -152,6 +162,12 @@ struct aqc_gen_ops {
 	int (*set_station_mac)(struct aqc_hw *hw, const uint8_t mac[6]);
 	int (*set_promisc)(struct aqc_hw *hw, bool on);
 	int (*set_allmulti)(struct aqc_hw *hw, bool on);
+	/* extra unicast filter i (1.. ; 0 is the station MAC) */
+	int (*set_uc_filter)(struct aqc_hw *hw, unsigned int i, const uint8_t mac[6],
+			     bool on);
+	/* VLAN filter i (< AQC_VLAN_FILTERS); VLAN promiscuous */
+	int (*set_vlan_filter)(struct aqc_hw *hw, unsigned int i, uint16_t vid, bool on);
+	int (*set_vlan_promisc)(struct aqc_hw *hw, bool on);
 	int (*rss_apply)(struct aqc_hw *hw, uint64_t rss_hf,
 			 const uint8_t key[AQC_RSS_KEY_LEN],
 			 const uint8_t reta[AQC_RSS_RETA_SIZE]);

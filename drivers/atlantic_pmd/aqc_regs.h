@@ -234,7 +234,13 @@ enum aqc_reg {
 	F(VLAN_ACCEPT_UNTAG,  RPF_VLAN_CTL, 2, 2) \
 	F(VLAN_UNTAG_ACTION,  RPF_VLAN_CTL, 5, 3) \
 	F(VLAN_TPID_INNER,    RPF_VLAN_TPID, 15, 0) \
-	F(VLAN_TPID_OUTER,    RPF_VLAN_TPID, 31, 16)
+	F(VLAN_TPID_OUTER,    RPF_VLAN_TPID, 31, 16) \
+	F(VLANF_ID,           RPF_VLAN_FLT, 11, 0) \
+	F(VLANF_ACTION,       RPF_VLAN_FLT, 18, 16) \
+	F(VLANF_EN,           RPF_VLAN_FLT, 31, 31) \
+	/* 3.3: negotiated pause, echoed by the firmware */ \
+	F(STATE2_PAUSE_RX,    MPI_STATE2,  3, 3) \
+	F(STATE2_PAUSE_TX,    MPI_STATE2,  4, 4)
 
 enum aqc_field {
 #define AQC_FIELD_ENUM(name, reg, hi, lo) \
@@ -419,5 +425,6 @@ static_assert(sizeof(union aqc_rx_desc) == 16, "doc 5.4");
 #define AQC_RSS_KEY_LEN     40u
 #define AQC_RSS_RETA_SIZE   64u
 #define AQC_UC_FILTERS      33u
+#define AQC_VLAN_FILTERS    16u
 
 #endif /* AQC_REGS_H */

@@ -241,6 +241,9 @@ aqc_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
 			    rxq->buf_len / AQC_RX_BUF_UNIT, rxq->vlan_strip);
 	aqc_hw_rx_ring_enable(hw, qid, true);
 	aqc_wr_doorbell(rxq->tail_reg, n);
+	rxq->poll_hook = AQC_ADAPTER(dev)->rx_poll_hook;
+	rxq->poll_arg = AQC_ADAPTER(dev)->close_arg;
+	rxq->notify_poll = rxq->poll_hook != NULL;
 	rxq->started = true;
 	dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STARTED;
 	return 0;
@@ -385,6 +388,11 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 	/* Consumed slots keep their stale write-back (DD set) until refilled:
 	 * never read past the posted ones (ring invariants, aqc_ethdev.h). */
 	unsigned int budget = nb_desc - rxq->nb_unposted;
+
+	if (unlikely(rxq->notify_poll)) {
+		rxq->notify_poll = false;
+		rxq->poll_hook(rxq->poll_arg);
+	}
 
 	while (nb_rx < n) {
 		/* fast run: whole single-buffer packets, up to the ring's end */

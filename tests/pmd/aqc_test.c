@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -45,7 +46,7 @@ aqc_test_model(void)
 int
 aqc_test_eal_init(const char *const *vdevs)
 {
-	static char buf[16][256];
+	static char buf[16][PATH_MAX + 64];
 	const char *list[17];
 	unsigned int n = 0;
 
@@ -71,6 +72,15 @@ aqc_test_start(const struct aqc_test_port *p, uint16_t nq, uint16_t nb_desc,
 	       struct rte_mempool *mp, uint64_t rx_offloads, uint64_t tx_offloads,
 	       bool rss, const uint8_t *rss_key)
 {
+	aqc_test_start_promisc(p, nq, nb_desc, mp, rx_offloads, tx_offloads, rss,
+			       rss_key, true);
+}
+
+void
+aqc_test_start_promisc(const struct aqc_test_port *p, uint16_t nq, uint16_t nb_desc,
+		       struct rte_mempool *mp, uint64_t rx_offloads, uint64_t tx_offloads,
+		       bool rss, const uint8_t *rss_key, bool promisc)
+{
 	struct rte_eth_conf conf;
 	struct rte_eth_link link;
 	struct rte_eth_rxconf rxc = { .rx_free_thresh = 0 };
@@ -95,7 +105,10 @@ aqc_test_start(const struct aqc_test_port *p, uint16_t nq, uint16_t nb_desc,
 		assert_int_equal(rte_eth_rx_queue_setup(p->id, q, nb_desc, 0, &rxc, mp), 0);
 		assert_int_equal(rte_eth_tx_queue_setup(p->id, q, nb_desc, 0, &txc), 0);
 	}
-	assert_int_equal(rte_eth_promiscuous_enable(p->id), 0);
+	if (promisc)
+		assert_int_equal(rte_eth_promiscuous_enable(p->id), 0);
+	else
+		assert_int_equal(rte_eth_promiscuous_disable(p->id), 0);
 	assert_int_equal(rte_eth_dev_start(p->id), 0);
 	for (int i = 0; i < 200; i++) {
 		assert_int_equal(rte_eth_link_get_nowait(p->id, &link), 0);

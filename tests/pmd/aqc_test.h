@@ -60,6 +60,12 @@ void aqc_test_start(const struct aqc_test_port *p, uint16_t nq, uint16_t nb_desc
 		    struct rte_mempool *mp, uint64_t rx_offloads, uint64_t tx_offloads,
 		    bool rss, const uint8_t *rss_key);
 
+/* The same with promiscuous mode on or off (set before the start). */
+void aqc_test_start_promisc(const struct aqc_test_port *p, uint16_t nq, uint16_t nb_desc,
+			    struct rte_mempool *mp, uint64_t rx_offloads,
+			    uint64_t tx_offloads, bool rss, const uint8_t *rss_key,
+			    bool promisc);
+
 /* Stop and close-free: stop only (queues stay for a restart). */
 void aqc_test_stop(const struct aqc_test_port *p);
 

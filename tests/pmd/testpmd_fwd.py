@@ -10,6 +10,12 @@ usage: testpmd_fwd.py PLUGIN INPUT_PCAP SCENARIO [MODEL]
   SCENARIO rss4:   as pcap2 with 4 RX/TX queues per port and RSS; frames of
                    one flow keep their order, so the output is compared as a
                    multiset (and per flow in order)
+  SCENARIO auto:   as pcap2, run the way a user would: --auto-start, no
+                   --disable-device-start, no --no-flush-rx, default devargs
+                   (only a smaller mbuf pool, for the test's 256 MiB).
+                   The pcap wire starts delivering only once the application
+                   polls (rx_start=poll), after testpmd has made the port
+                   promiscuous and flushed its queues.
 
 Checks: every input frame comes out unchanged and in order; `show port info`
 reports the driver and its real limits (doc 7); `show port stats` counters
@@ -150,7 +156,7 @@ def main():
         shutil.copy(plugin, os.path.join(work, "librte_net_aqc.so"))
         out = os.path.join(work, "out.pcap")
         queues = 1
-        if scenario in ("pcap2", "rss4"):
+        if scenario in ("pcap2", "rss4", "auto"):
             queues = 4 if scenario == "rss4" else 1
             vdevs = [f"net_aqc_sim0,wire=pcap,rx_pcap={inp}", f"net_aqc_sim1,wire=pcap,tx_pcap={out}"]
             rx_port, tx_port = 0, 1
@@ -171,13 +177,20 @@ def main():
         # rx_pcap feeds as soon as the link is up, and a real NIC would drop
         # frames for other MACs until then too. --no-flush-rx: frames that
         # arrived between port start and forwarding start are forwarded too.
-        args += ["--", "-i", "--disable-device-start", "--no-flush-rx", "--total-num-mbufs=8192", "--forward-mode=io",
-                 "--enable-scatter", "--max-pkt-len=9600", "--rxd=512", "--txd=512",
-                 f"--rxq={queues}", f"--txq={queues}"]
+        if scenario == "auto":
+            # --total-num-mbufs only because the test's EAL has 256 MiB
+            # (testpmd's default pool would need 340 MiB); nothing about timing
+            args += ["--", "-i", "--forward-mode=io", "--auto-start", "--total-num-mbufs=8192"]
+        else:
+            args += ["--", "-i", "--disable-device-start", "--no-flush-rx", "--total-num-mbufs=8192",
+                     "--forward-mode=io", "--enable-scatter", "--max-pkt-len=9600", "--rxd=512",
+                     "--txd=512", f"--rxq={queues}", f"--txq={queues}"]
         t = Testpmd(args)
-        t.cmd("port start all")
+        if scenario != "auto":
+            t.cmd("port start all")
         info = t.cmd("show port info 0")
-        t.cmd("start")
+        if scenario != "auto":
+            t.cmd("start")
         stats = {}
         while True:
             text = t.cmd("show port stats all")

@@ -37,6 +37,8 @@ aqc_model_config_default(struct aqc_model_config *cfg, const char *name)
 	cfg->mac[2] = 0xac;
 	cfg->rates = AQC_RATE_ALL;
 	cfg->fw_version = 0x0301003a;   /* 3.1.58 */
+	cfg->rx_start = AQC_RX_START_POLL;
+	cfg->rx_delay_ms = AQC_RX_DELAY_MS_DEFAULT;
 }
 
 void
@@ -190,6 +192,18 @@ ctl_fw(struct aqc_model *m)
 		aqm_wr(m, AQC_R_MPI_STATE, rate);
 		work = true;
 	}
+	/* 3.3: the negotiated pause shows in 0x0374 bits 3/4 while the link
+	 * is up; the model's link partner grants what was asked */
+	{
+		uint32_t pause = AQC_FMASK(STATE2_PAUSE_RX) | AQC_FMASK(STATE2_PAUSE_TX);
+		uint32_t want = (st2 & ~pause) | (rate != 0 ? ctl2 & pause : 0);
+
+		if (want != st2) {
+			aqm_wr(m, AQC_R_MPI_STATE2, want);
+			st2 = want;
+			work = true;
+		}
+	}
 	toggles = AQC_FMASK(CTL2_STATISTICS) | (1u << 18);
 	if ((ctl2 ^ st2) & toggles) {
 		const uint32_t *s = (const uint32_t *)&m->fw;
@@ -262,6 +276,8 @@ ctl_misc(struct aqc_model *m)
 		}
 		if (m->rx_was_on[n] && !rx_on)
 			aqm_wr(m, AQC_RI(RXD_HEAD, n), 0);
+		if (m->tx_was_on[n] != on || m->rx_was_on[n] != rx_on)
+			aqm_iova_flush(m);   /* a new ring session: look up anew */
 		m->tx_was_on[n] = on;
 		m->rx_was_on[n] = rx_on;
 	}
@@ -368,6 +384,12 @@ aqc_model_set_cable(struct aqc_model *m, bool up)
 	pthread_mutex_lock(&m->lock);
 	m->cable_up = up;
 	pthread_mutex_unlock(&m->lock);
+}
+
+void
+aqc_model_rx_polled(struct aqc_model *m)
+{
+	atomic_store(&m->app_polled, true);
 }
 
 void

@@ -30,7 +30,8 @@
  *    descriptors (DD on each, EOP on the last). A ring without room for a
  *    whole frame drops it and counts it in 0x6818, as the chip does.
  *  - Wire: loop (TX comes back on RX), pcap (rx_pcap fed when the RX ring
- *    has room -- paced, lossless; tx_pcap written, flushed whenever a TX
+ *    has room -- paced, lossless -- from the moment rx_start says; tx_pcap
+ *    written, flushed whenever a TX
  *    ring is disabled and closed on destroy), peer (TX goes to another model
  *    port's receive side through a bounded queue; a full queue stalls TX),
  *    none (TX is counted and discarded).
@@ -50,8 +51,13 @@
  * faults can be injected (aqc_model_set_fw_fault) to test the driver's
  * timeouts.
  *
- * Addresses in descriptors are process virtual addresses (IOVA as VA); the
- * model dereferences them directly.
+ * Addresses in descriptors are IOVAs. With dma = AQC_DMA_DIRECT (IOVA as
+ * VA) the model dereferences them; with AQC_DMA_TRANSLATE (IOVA as PA, the
+ * hugepage deployment) it looks each one up in the EAL memory segment lists,
+ * as the bus does for a device that sees physical addresses. An address in
+ * no segment is a DMA fault: TX drops the packet (tx_errors), RX writes the
+ * write-back with the DMA error bit (doc 5.4 dword 0 bit 12); both count
+ * dma_faults.
  *
  * Threads: one model thread per model (a plain pthread, not an lcore); when
  * idle it naps 20 us, and 200 us once idle for a few milliseconds. In step
@@ -92,6 +98,27 @@ enum aqc_model_fw_fault {
 	AQC_FW_ART_SEM_BUSY, /* semaphore 3 (0x03AC) never granted */
 };
 
+/* How the DMA engine reads the addresses in descriptors (aqc_model_iova.c). */
+enum aqc_dma_mode {
+	AQC_DMA_DIRECT,      /* IOVA as VA: the address is a pointer */
+	AQC_DMA_TRANSLATE,   /* IOVA as PA (or any IOVA): looked up in the EAL
+			      * memory segment lists; unknown = DMA fault */
+};
+
+/* When the receive side of a pcap wire starts to deliver rx_pcap frames
+ * (aqc_model_wire.c). A real link partner sends whenever it likes and a NIC
+ * drops what arrives before its filters are set; a capture replay stands for
+ * a traffic generator that the operator starts once the receiver is ready. */
+enum aqc_rx_start {
+	AQC_RX_START_POLL,   /* rx_delay_ms after the link is up and the
+			      * application has polled an RX queue once */
+	AQC_RX_START_LINK,   /* rx_delay_ms after the link is up */
+	AQC_RX_START_NOW,    /* as soon as a ring can take a frame */
+};
+
+#define AQC_RX_DELAY_MS_DEFAULT 100u
+#define AQC_RX_DELAY_MS_MAX 60000u
+
 struct aqc_model_config {
 	enum aqc_model_gen gen;
 	char name[AQC_MODEL_NAME_LEN];     /* e.g. the vdev name "net_aqc_sim0" */
@@ -105,6 +132,9 @@ struct aqc_model_config {
 					    * bundle version (major<<24|minor<<16|build) */
 	enum aqc_model_fw_fault fw_fault;  /* A2 only */
 	bool step_mode;
+	enum aqc_dma_mode dma;             /* default AQC_DMA_DIRECT */
+	enum aqc_rx_start rx_start;        /* wire=pcap; default POLL */
+	uint32_t rx_delay_ms;              /* default AQC_RX_DELAY_MS_DEFAULT */
 };
 
 /* Counters the wire side keeps (the chip's own are in its registers). */
@@ -116,6 +146,7 @@ struct aqc_model_counters {
 	uint64_t rx_disabled;    /* dropped: RX packet buffer or ring disabled */
 	uint64_t tx_errors;      /* malformed TX descriptor chains */
 	uint64_t pcap_in;        /* frames read from rx_pcap */
+	uint64_t dma_faults;     /* DMA addresses in no host memory segment */
 };
 
 struct aqc_model;
@@ -156,6 +187,10 @@ int aqc_model_inject_bad(struct aqc_model *m, const void *frame, uint32_t len);
 
 /* Plug or unplug the cable (link follows through the firmware). */
 void aqc_model_set_cable(struct aqc_model *m, bool up);
+
+/* The application polled one of the port's RX queues (the driver calls it
+ * on the first burst after a queue start): the pcap wire's POLL start. */
+void aqc_model_rx_polled(struct aqc_model *m);
 
 void aqc_model_get_counters(struct aqc_model *m, struct aqc_model_counters *c);
 

@@ -50,8 +50,8 @@
  *                    filter matching the destination, or 0x50F0 for
  *                    broadcast when 0x5100 bit 0 is set), ALLMC (multicast
  *                    and 0x5270 bit 14), UNTAG (untagged and 0x5280 bit 2),
- *                    PCP of the outer tag. VLAN filter tags are 0 (the
- *                    model has no VLAN filters).
+ *                    PCP and VLAN filter tag (0x5290 bits 15:12 of the
+ *                    enabled filter holding the VID) of the outer tag.
  */
 #include <string.h>
 
@@ -304,8 +304,20 @@ aqm_a2_steer(const struct aqc_model *m, const uint8_t *f, unsigned int ntags,
 	}
 	if (ntags == 0 && (aqm_rd(m, AQC_R_RPF_VLAN_CTL) & AQC_FMASK(VLAN_ACCEPT_UNTAG)))
 		tag |= AQC2_TAG_UNTAG;
-	if (ntags > 0)
+	if (ntags > 0) {
 		tag |= (uint32_t)(tci >> 13) << AQC2_TAG_PCP_SHIFT;
+		/* the tag of the VLAN filter holding the outer VID (0x5290
+		 * bits 15:12, LNX hw_atl2_rpf_vlan_flr_tag_set) */
+		for (unsigned int i = 0; i < AQC_VLAN_FILTERS; i++) {
+			uint32_t vf = aqm_rd(m, AQC_RI(RPF_VLAN_FLT, i));
+
+			if ((vf & AQC_FMASK(VLANF_EN)) && AQC_FGET(VLANF_ID, vf) == (tci & 0xfffu)) {
+				tag |= ((vf & AQC2_VLAN_TAG_MASK) >> AQC2_VLAN_TAG_SHIFT)
+				       << AQC2_TAG_VLAN_SHIFT;
+				break;
+			}
+		}
+	}
 	sect = aqm_rd(m, AQC_R_A2_ART_SECT_EN);
 	for (unsigned int i = 0; i < AQC2_ART_RECORDS; i++) {
 		uint32_t mask;

@@ -25,6 +25,7 @@
 #define AQM_FRAME_MAX     (AQC_MAX_FRAME + 8u)  /* + a VLAN tag and slack */
 #define AQM_PEER_SLOTS    128u
 #define AQM_IDLE_FAST     256u        /* idle passes before the long naps */
+#define AQM_IOVA_CACHE    8u          /* memory segments remembered */
 #define AQM_GATHER_MAX    (262144u + 1024u)    /* doc 6.3: LSO payload <= 262089 */
 
 enum aqm_phase { AQM_READY, AQM_IN_RESET, AQM_BOOTING };
@@ -39,6 +40,12 @@ struct aqm_peer_queue {
 	_Atomic uint32_t head;   /* consumer */
 	_Atomic uint32_t tail;   /* producer */
 	struct aqm_peer_slot slot[AQM_PEER_SLOTS];
+};
+
+/* One EAL memory segment: IOVA range and where the process sees it. */
+struct aqm_iova_seg {
+	uint64_t iova, len;
+	uint8_t *va;
 };
 
 struct aqm_tx_ctx {
@@ -70,12 +77,16 @@ struct aqc_model {
 	uint32_t a2_link_ctl;          /* IN.link_control as last taken */
 	uint32_t a2_link_opts;         /* IN.link_options as last taken */
 	struct aqc_model_counters cnt;
+	struct aqm_iova_seg iova_cache[AQM_IOVA_CACHE];
+	unsigned int iova_next;
 	/* wire */
 	pcap_t *rx_pcap;
 	pcap_t *dead;
 	pcap_dumper_t *tx_dump;
 	uint8_t *pcap_pending;         /* next rx_pcap frame, not yet delivered */
 	uint32_t pcap_pending_len;
+	_Atomic bool app_polled;       /* aqc_model_rx_polled() was called */
+	uint64_t wire_go_at;           /* rx_pcap delivers from then (0: not armed) */
 	struct aqc_model *peer;        /* guarded by the registry lock */
 	struct aqm_peer_queue *inq;    /* frames from the peer */
 	aqc_model_tx_tap_t tap;
@@ -143,6 +154,14 @@ unsigned int aqm_dma_pass(struct aqc_model *m, unsigned int budget);
  * Caller holds m->lock. */
 int aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 		 bool mac_err);
+
+/* aqc_model_iova.c: host memory behind a DMA address. aqm_dma_ptr: len
+ * bytes at iova inside one segment, or NULL. read/write: false (and
+ * dma_faults counted) when some byte is in no segment. */
+void *aqm_dma_ptr(struct aqc_model *m, uint64_t iova, uint32_t len);
+bool aqm_dma_read(struct aqc_model *m, void *dst, uint64_t iova, uint32_t len);
+bool aqm_dma_write(struct aqc_model *m, uint64_t iova, const void *src, uint32_t len);
+void aqm_iova_flush(struct aqc_model *m);
 
 /* aqc_model_wire.c */
 int aqm_wire_open(struct aqc_model *m);
