@@ -325,6 +325,72 @@ test_descriptor_status(void **state)
 	finish(&p, mp, in_use);
 }
 
+static unsigned int lsc_events;
+
+static int
+on_lsc(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *ret)
+{
+	(void)port_id;
+	(void)arg;
+	(void)ret;
+	if (type == RTE_ETH_EVENT_INTR_LSC)
+		__atomic_add_fetch(&lsc_events, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static void
+wait_events(unsigned int n)
+{
+	for (int i = 0; i < 300 && __atomic_load_n(&lsc_events, __ATOMIC_SEQ_CST) < n; i++)
+		rte_delay_us_sleep(10000);
+	assert_int_equal(__atomic_load_n(&lsc_events, __ATOMIC_SEQ_CST), n);
+}
+
+/* RTE_ETH_EVENT_INTR_LSC: the link cause routed as doc 6.9 says (general
+ * map 3 = 0x88), its status bit 8 latched by the chip and cleared by the
+ * PMD, one event per change. */
+static void
+test_lsc_events(void **state)
+{
+	struct rte_mempool *mp = tp_test_pool_create("ops_lsc", 512, 0);
+	unsigned int in_use = tp_test_pool_in_use(mp);
+	struct rte_eth_conf conf;
+	struct rte_eth_link link;
+	struct aqc_test_port p;
+
+	(void)state;
+	aqc_test_port(&p, "net_aqc_sim0");
+	memset(&conf, 0, sizeof(conf));
+	conf.intr_conf.lsc = 1;
+	assert_int_equal(rte_eth_dev_configure(p.id, 1, 1, &conf), 0);
+	assert_int_equal(rte_eth_rx_queue_setup(p.id, 0, NB_DESC, 0, NULL, mp), 0);
+	assert_int_equal(rte_eth_tx_queue_setup(p.id, 0, NB_DESC, 0, NULL), 0);
+	assert_int_equal(rte_eth_dev_callback_register(p.id, RTE_ETH_EVENT_INTR_LSC,
+						       on_lsc, NULL), 0);
+	assert_int_equal(rte_eth_dev_start(p.id), 0);
+	assert_int_equal(aqc_test_reg(&p, 0x218c), 0x88);
+	wait_events(1);                             /* autonegotiation done */
+	assert_int_equal(rte_eth_link_get_nowait(p.id, &link), 0);
+	assert_int_equal(link.link_status, RTE_ETH_LINK_UP);
+	aqc_model_set_cable(p.model, false);
+	wait_events(2);
+	assert_int_equal(rte_eth_link_get_nowait(p.id, &link), 0);
+	assert_int_equal(link.link_status, RTE_ETH_LINK_DOWN);
+	wait_reg(&p, 0x2000, 1u << 8, 0);           /* cleared by the PMD */
+	aqc_model_set_cable(p.model, true);
+	wait_events(3);
+	assert_int_equal(rte_eth_link_get_nowait(p.id, &link), 0);
+	assert_int_equal(link.link_status, RTE_ETH_LINK_UP);
+	aqc_test_stop(&p);
+	assert_int_equal(aqc_test_reg(&p, 0x218c), 0);
+	rte_delay_us_sleep(50000);
+	assert_int_equal(__atomic_load_n(&lsc_events, __ATOMIC_SEQ_CST), 3);
+	assert_int_equal(rte_eth_dev_callback_unregister(p.id, RTE_ETH_EVENT_INTR_LSC,
+							 on_lsc, NULL), 0);
+	TP_TEST_ASSERT_POOL_BACK(mp, in_use);
+	rte_mempool_free(mp);
+}
+
 int
 main(void)
 {
@@ -335,6 +401,7 @@ main(void)
 		cmocka_unit_test(test_link_up_down),
 		cmocka_unit_test(test_flow_control),
 		cmocka_unit_test(test_descriptor_status),
+		cmocka_unit_test(test_lsc_events),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -179,7 +179,14 @@ ctl_fw(struct aqc_model *m)
 		rate = 0;
 	}
 	if (aqm_rd(m, AQC_R_MPI_STATE) != rate) {
+		uint32_t map = aqm_rd(m, AQC_RI(ITR_GEN_MAP, 3));
+
 		aqm_wr(m, AQC_R_MPI_STATE, rate);
+		/* doc 6.9: a routed link cause (general map 3: bit 7 enable,
+		 * bits 4:0 vector) latches its vector's status bit */
+		if (map & 0x80u)
+			aqm_wr(m, AQC_R_ITR_STATUS, aqm_rd(m, AQC_R_ITR_STATUS) |
+			       1u << (map & 0x1fu));
 		work = true;
 	}
 	/* 3.3: the negotiated pause shows in 0x0374 bits 3/4 while the link
@@ -273,6 +280,13 @@ ctl_misc(struct aqc_model *m)
 	}
 	if (flush)
 		aqm_wire_flush(m);
+	/* doc 6.9: 0x2050 clears the status bits written to it */
+	v = aqm_rd(m, AQC_R_ITR_CLEAR);
+	if (v != 0) {
+		aqm_wr(m, AQC_R_ITR_STATUS, aqm_rd(m, AQC_R_ITR_STATUS) & ~v);
+		aqm_wr(m, AQC_R_ITR_CLEAR, 0);
+		work = true;
+	}
 	v = aqm_rd(m, AQC_R_RDM_CACHE_INIT) & 1;
 	if ((aqm_rd(m, AQC_R_RDM_CACHE_DONE) & 1) != v) {
 		aqm_wr(m, AQC_R_RDM_CACHE_DONE, v);
