@@ -293,17 +293,17 @@ a2_set_vlan_filter(struct aqc_hw *hw, unsigned int i, uint16_t vid, bool on)
 	return 0;
 }
 
-/* LNX hw_atl2_hw_vlan_ctrl / new_rx_filter_vlan_promisc: 0x5280 bit 1 and
- * the "VLAN promisc off" record, which stays disabled in L2 promiscuous. */
+/* LNX hw_atl2_hw_vlan_ctrl: 0x5280 bit 1 and the "VLAN promisc off"
+ * record. LNX also keeps that record disabled while the port is L2
+ * promiscuous (netdev semantics); DPDK's VLAN filter offload is independent
+ * of promiscuous mode, as it is on A1, so here only the VLAN setting counts. */
 static int
 a2_set_vlan_promisc(struct aqc_hw *hw, bool on)
 {
-	bool drop = !on && !AQC_GET_FIELD(hw, L2_PROMISC);
-
 	aqc_hw_set_vlan_promisc(hw, on);
 	return aqc2_art_set(hw, hw->a2_art_base + AQC2_ART_VLAN_PROMISC_OFF, 0,
 			    AQC2_TAG_VLAN_MASK | AQC2_TAG_UNTAG,
-			    drop ? AQC2_ACT_DROP : AQC2_ACT_DISABLE);
+			    on ? AQC2_ACT_DISABLE : AQC2_ACT_DROP);
 }
 
 /* LNX hw_atl2_hw_new_rx_filter_promisc: the "L2 promisc off" record is
@@ -311,14 +311,10 @@ a2_set_vlan_promisc(struct aqc_hw *hw, bool on)
 static int
 a2_set_promisc(struct aqc_hw *hw, bool on)
 {
-	int rc;
-
 	AQC_SET_FIELD(hw, L2_PROMISC, on ? 1 : 0);
-	rc = aqc2_art_set(hw, hw->a2_art_base + AQC2_ART_L2_PROMISC_OFF, 0,
-			  AQC2_TAG_UC_MASK | AQC2_TAG_ALLMC,
-			  on ? AQC2_ACT_DISABLE : AQC2_ACT_DROP);
-	/* VLAN promiscuous follows L2 promiscuous (LNX) */
-	return rc != 0 ? rc : a2_set_vlan_promisc(hw, AQC_GET_FIELD(hw, VLAN_PROMISC) != 0);
+	return aqc2_art_set(hw, hw->a2_art_base + AQC2_ART_L2_PROMISC_OFF, 0,
+			    AQC2_TAG_UC_MASK | AQC2_TAG_ALLMC,
+			    on ? AQC2_ACT_DISABLE : AQC2_ACT_DROP);
 }
 
 /* The A1 all-multicast bit (0x5270 bit 14) sets the ALLMC tag the "L2

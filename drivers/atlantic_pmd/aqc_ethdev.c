@@ -321,6 +321,8 @@ aqc_dev_link_update(struct rte_eth_dev *dev, int wait)
 	return rte_eth_linkstatus_set(dev, &link);
 }
 
+static int aqc_dev_stop(struct rte_eth_dev *dev);
+
 static int
 aqc_dev_start(struct rte_eth_dev *dev)
 {
@@ -380,7 +382,13 @@ aqc_dev_start(struct rte_eth_dev *dev)
 	aqc_hw_packet_buffers(hw, true);
 	ad->started = true;
 	aqc_dev_link_update(dev, 0);
-	return 0;
+	rc = aqc_lsc_start(dev);
+	if (rc != 0) {
+		AQC_LOG(ERR, DRIVER, "port %u: cannot start link events: %s",
+			dev->data->port_id, strerror(-rc));
+		aqc_dev_stop(dev);
+	}
+	return rc;
 fail:
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		aqc_rx_queue_stop(dev, i);
@@ -398,6 +406,8 @@ aqc_dev_stop(struct rte_eth_dev *dev)
 
 	if (!ad->started)
 		return 0;
+	ad->started = false;   /* the link-event alarm stops re-arming */
+	aqc_lsc_stop(dev);
 	stats_update(ad);
 	for (uint16_t i = 0; i < dev->data->nb_rx_queues; i++)
 		rc |= aqc_rx_queue_stop(dev, i);
@@ -627,7 +637,7 @@ aqc_dev_init(struct rte_eth_dev *dev)
 	dev->tx_descriptor_status = aqc_tx_descriptor_status;
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
-	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS | RTE_ETH_DEV_INTR_LSC;
 	/* the generation first: one operations table from here on */
 	rc = aqc_gen_detect(hw);
 	if (rc != 0)

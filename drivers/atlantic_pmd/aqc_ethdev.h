@@ -147,6 +147,10 @@ int aqc_tx_descriptor_status(void *txq, uint16_t offset);
 /* dev_start: program what the reset cleared (filters, TPIDs). */
 int aqc_ext_apply(struct rte_eth_dev *dev);
 
+/* aqc_lsc.c: link-state change events while started (intr_conf.lsc). */
+int aqc_lsc_start(struct rte_eth_dev *dev);
+void aqc_lsc_stop(struct rte_eth_dev *dev);
+
 /* aqc_rss.c */
 void aqc_rss_init(struct aqc_adapter *ad);
 int aqc_rss_configure(struct rte_eth_dev *dev);

@@ -320,7 +320,7 @@ static const struct rx_case rx_cases[] = {
 	{ "ipv4 bad header csum", UDP4_BAD_IP, 6, 0, 1, 0, 0, 1, 1, (1u << 1) | (1u << 3), 0,
 	  RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_UDP,
 	  RTE_MBUF_F_RX_IP_CKSUM_BAD | RTE_MBUF_F_RX_L4_CKSUM_GOOD | RTE_MBUF_F_RX_RSS_HASH },
-	{ "udp bad csum", UDP4_BAD_L4, 6, 0, 1, 0, 0, 1, 1, 1u << 2, 0,
+	{ "udp bad csum", UDP4_BAD_L4, 6, 0, 1, 0, 0, 1, 1, (1u << 2) | (1u << 3), 0,
 	  RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_UDP,
 	  RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_BAD | RTE_MBUF_F_RX_RSS_HASH },
 	{ "udp no csum", UDP4_NOCSUM, 6, 0, 1, 0, 0, 1, 1, 1u << 3, 0,

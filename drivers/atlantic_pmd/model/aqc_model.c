@@ -190,6 +190,7 @@ ctl_fw(struct aqc_model *m)
 	}
 	if (aqm_rd(m, AQC_R_MPI_STATE) != rate) {
 		aqm_wr(m, AQC_R_MPI_STATE, rate);
+		aqm_link_cause(m);
 		work = true;
 	}
 	/* 3.3: the negotiated pause shows in 0x0374 bits 3/4 while the link
@@ -283,6 +284,13 @@ ctl_misc(struct aqc_model *m)
 	}
 	if (flush)
 		aqm_wire_flush(m);
+	/* doc 6.9: 0x2050 clears the status bits written to it */
+	v = aqm_rd(m, AQC_R_ITR_CLEAR);
+	if (v != 0) {
+		aqm_wr(m, AQC_R_ITR_STATUS, aqm_rd(m, AQC_R_ITR_STATUS) & ~v);
+		aqm_wr(m, AQC_R_ITR_CLEAR, 0);
+		work = true;
+	}
 	v = aqm_rd(m, AQC_R_RDM_CACHE_INIT) & 1;
 	if ((aqm_rd(m, AQC_R_RDM_CACHE_DONE) & 1) != v) {
 		aqm_wr(m, AQC_R_RDM_CACHE_DONE, v);

@@ -38,7 +38,8 @@
  *                    firmware, a model choice) / 14 x 8 records.
  *  Link              up when the cable is in, mode ACTIVE, link_up set and
  *                    a requested rate is supported: the highest such rate,
- *                    20 ms after the request (autonegotiation), full duplex.
+ *                    20 ms after the request (autonegotiation), full duplex,
+ *                    with the pause RX/TX asked for in link_options.
  *  ART 0x14000..     record i (tag, mask, action) applies when section
  *                    i / 8 is enabled (0x6FF0) and action bit 0 is set; the
  *                    lowest record with (input & mask) == (tag & mask) wins
@@ -259,12 +260,18 @@ aqm_a2_ctl_fw(struct aqc_model *m)
 	} else if (aqm_now_ns() < m->autoneg_until) {
 		code = AQC2_RATE_INVALID;
 	}
+	/* the model's link partner grants the pause asked for (OUT bits 9
+	 * RX / 8 TX, FBSD struct aq2_link_status) */
 	want = code == AQC2_RATE_INVALID ? 0 :
-	       code << AQC2_LINK_RATE_SHIFT | AQC2_LINK_DUPLEX_FULL;
+	       code << AQC2_LINK_RATE_SHIFT | AQC2_LINK_DUPLEX_FULL |
+	       (m->a2_link_opts & AQC2_LO_PAUSE_RX ? 1u << 9 : 0) |
+	       (m->a2_link_opts & AQC2_LO_PAUSE_TX ? 1u << 8 : 0);
 	if (st != want) {
 		out_begin(m);
 		aqm_wr(m, out_off(AQC2_OUT_LINK_STATUS), want);
 		out_end(m);
+		if ((st & AQC2_LINK_RATE_MASK) != (want & AQC2_LINK_RATE_MASK))
+			aqm_link_cause(m);
 		work = true;
 	}
 	if (m->st_dirty) {

@@ -519,7 +519,14 @@ rx_csum(const struct aqc_model *m, const uint8_t *f, const struct aqm_pkt *p,
 		else
 			good = fold(sum16(f + p->l4_off, p->l3_end - p->l4_off,
 					  pseudo_sum(f, p))) == 0xffff;
-		*status |= good ? AQC_RXD_STAT_L4_VALID : AQC_RXD_STAT_L4_ERR;
+		/* Bit 5 is "checksum computed", set for a bad checksum too, with
+		 * bit 4 for the error. INFERRED from the drivers: DPDK's
+		 * (drivers/net/atlantic/atl_rxtx.c) reads bit 5 as "computed"
+		 * and bit 4 as "bad" and was proven on silicon; Linux's
+		 * (hw_atl/hw_atl_b0.c) and FreeBSD's call a checksum good only
+		 * with bit 4 clear and bit 5 set. This is the one layout all
+		 * three read right; bit 4 alone would be "not checked" to DPDK. */
+		*status |= AQC_RXD_STAT_L4_VALID | (good ? 0 : AQC_RXD_STAT_L4_ERR);
 	}
 }
 
