@@ -325,6 +325,45 @@ test_descriptor_status(void **state)
 	finish(&p, mp, in_use);
 }
 
+/* A write-back whose length exceeds its single buffer (doc 5.4 bytes 10-11)
+ * is never trusted: dropped, counted in ierrors, the mbuf back in the pool. */
+static void
+test_rx_bad_length(void **state)
+{
+	struct aqc_test_port p;
+	unsigned int in_use;
+	struct rte_mempool *mp = start(&p, &in_use);
+	struct rte_eth_stats st;
+	struct rte_mbuf *rx[4];
+	uint8_t f[160];
+	uint32_t len = aqc_test_udp4(f, 20, 5, 6, 9);
+	uint64_t base;
+	volatile uint32_t *d;
+
+	(void)state;
+	assert_int_equal(rte_eth_stats_reset(p.id), 0);
+	base = (uint64_t)aqc_test_reg(&p, DOC_RXD_BASE_HI(0)) << 32 |
+	       aqc_test_reg(&p, DOC_RXD_BASE_LO(0));
+	d = (volatile uint32_t *)(uintptr_t)base;     /* descriptor 0, IOVA as VA */
+	d[0] = 0;
+	d[1] = 0;
+	d[3] = 0;
+	d[2] = 1u | 2u | (5000u << 16);               /* DD, EOP, 5000 > 2048 */
+	/* as the chip would after writing it: head past descriptor 0 */
+	assert_int_equal(aqc_test_reg(&p, DOC_RXD_HEAD(0)), 0);
+	__atomic_store_n((uint32_t *)(void *)(aqc_model_bar(p.model) + DOC_RXD_HEAD(0)), 1,
+			 __ATOMIC_RELEASE);
+	assert_int_equal(rte_eth_rx_burst(p.id, 0, rx, 4), 0);
+	assert_int_equal(rte_eth_stats_get(p.id, &st), 0);
+	assert_int_equal(st.ierrors, 1);
+	/* the next frame (descriptor 1) is received as usual */
+	assert_int_equal(aqc_model_inject(p.model, f, len), 0);
+	assert_int_equal(rte_eth_rx_burst(p.id, 0, rx, 4), 1);
+	tp_test_assert_mbuf_bytes(rx[0], f, len);
+	rte_pktmbuf_free(rx[0]);
+	finish(&p, mp, in_use);
+}
+
 static unsigned int lsc_events;
 
 static int
@@ -401,6 +440,7 @@ main(void)
 		cmocka_unit_test(test_link_up_down),
 		cmocka_unit_test(test_flow_control),
 		cmocka_unit_test(test_descriptor_status),
+		cmocka_unit_test(test_rx_bad_length),
 		cmocka_unit_test(test_lsc_events),
 	};
 
