@@ -198,6 +198,48 @@ test_mac_filters(void **state)
 	finish(&p, mp, in_use);
 }
 
+/* set_mc_addr_list: exact filters from the top of the table (doc 6.4). */
+static void
+test_mc_list(void **state)
+{
+	struct aqc_test_port p;
+	unsigned int in_use;
+	struct rte_mempool *mp = start(&p, &in_use);
+	struct rte_ether_addr list[2] = {
+		{ .addr_bytes = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x07 } },
+		{ .addr_bytes = { 0x33, 0x33, 0x00, 0x00, 0x00, 0x01 } },
+	};
+	struct rte_ether_addr bad = { .addr_bytes = { 0x02, 0, 0, 0, 0, 1 } };
+	uint8_t f[160];
+	uint32_t len = aqc_test_udp4(f, 20, 5, 6, 9);
+
+	(void)state;
+	assert_int_equal(rte_eth_promiscuous_disable(p.id), 0);
+	assert_int_equal(rte_eth_allmulticast_disable(p.id), 0);
+	memcpy(f, list[0].addr_bytes, 6);
+	assert_int_equal(aqc_model_inject(p.model, f, len), -EPERM);
+	assert_int_equal(rte_eth_dev_set_mc_addr_list(p.id, list, 2), 0);
+	/* filters 31 and 32: 0x5110 + 8i MAC[2..5], 0x5114 + 8i enable | action 1 */
+	assert_int_equal(aqc_test_reg(&p, 0x5208), 0x5e000007);
+	assert_int_equal(aqc_test_reg(&p, 0x520c), 0x80010100);
+	assert_int_equal(aqc_test_reg(&p, 0x5210), 0x00000001);
+	assert_int_equal(aqc_test_reg(&p, 0x5214), 0x80013333);
+	assert_int_equal(aqc_model_inject(p.model, f, len), 0);
+	rte_pktmbuf_free(rx_one(p.id));
+	f[5] = 0x08;                                   /* not on the list */
+	assert_int_equal(aqc_model_inject(p.model, f, len), -EPERM);
+	assert_int_equal(rte_eth_dev_set_mc_addr_list(p.id, &bad, 1), -EINVAL);
+	/* kept over the reset of a restart */
+	aqc_test_stop(&p);
+	assert_int_equal(rte_eth_dev_start(p.id), 0);
+	assert_int_equal(aqc_test_reg(&p, 0x520c), 0x80010100);
+	assert_int_equal(rte_eth_dev_set_mc_addr_list(p.id, NULL, 0), 0);
+	assert_int_equal(aqc_test_reg(&p, 0x520c) & (1u << 31), 0);
+	assert_int_equal(aqc_test_reg(&p, 0x5214) & (1u << 31), 0);
+	assert_int_equal(rte_eth_promiscuous_enable(p.id), 0);
+	finish(&p, mp, in_use);
+}
+
 static void
 wait_status(uint16_t port, int want)
 {
@@ -437,6 +479,7 @@ main(void)
 		cmocka_unit_test(test_vlan_strip_runtime),
 		cmocka_unit_test(test_vlan_filters_and_tpid),
 		cmocka_unit_test(test_mac_filters),
+		cmocka_unit_test(test_mc_list),
 		cmocka_unit_test(test_link_up_down),
 		cmocka_unit_test(test_flow_control),
 		cmocka_unit_test(test_descriptor_status),
