@@ -241,20 +241,6 @@ test_mc_list(void **state)
 }
 
 static void
-wait_status(uint16_t port, int want)
-{
-	struct rte_eth_link link;
-
-	for (int i = 0; i < 300; i++) {
-		assert_int_equal(rte_eth_link_get_nowait(port, &link), 0);
-		if (link.link_status == want)
-			return;
-		rte_delay_us_sleep(10000);
-	}
-	fail_msg("link did not become %d", want);
-}
-
-static void
 test_link_up_down(void **state)
 {
 	struct aqc_test_port p;
@@ -268,7 +254,7 @@ test_link_up_down(void **state)
 	/* doc 3.3: no rates requested, LINK_DROP (0x036C bit 22) */
 	assert_int_equal(aqc_test_reg(&p, 0x0368) & 0xfff, 0);
 	assert_int_equal(aqc_test_reg(&p, 0x036c) & (1u << 22), 1u << 22);
-	wait_status(p.id, RTE_ETH_LINK_DOWN);
+	aqc_test_wait_link(p.id, RTE_ETH_LINK_DOWN);
 	for (int i = 0; i < 300 && aqc_test_reg(&p, 0x0370) != 0; i++)
 		rte_delay_us_sleep(1000);
 	assert_int_equal(aqc_test_reg(&p, 0x0370), 0);
@@ -276,7 +262,7 @@ test_link_up_down(void **state)
 	assert_int_equal(rte_eth_dev_set_link_up(p.id), 0);
 	assert_int_equal(aqc_test_reg(&p, 0x0368) & 0xfff, 0xf20);
 	assert_int_equal(aqc_test_reg(&p, 0x036c) & (1u << 22), 0);
-	wait_status(p.id, RTE_ETH_LINK_UP);
+	aqc_test_wait_link(p.id, RTE_ETH_LINK_UP);
 	assert_int_equal(aqc_test_reg(&p, 0x0370), 1u << 11);
 	assert_int_equal(aqc_model_inject(p.model, f, len), 0);
 	rte_pktmbuf_free(rx_one(p.id));
