@@ -614,6 +614,7 @@ static const struct eth_dev_ops aqc_eth_dev_ops = {
 	.vlan_tpid_set = aqc_vlan_tpid_set,
 	.mac_addr_add = aqc_mac_addr_add,
 	.mac_addr_remove = aqc_mac_addr_remove,
+	.set_mc_addr_list = aqc_set_mc_addr_list,
 	.dev_set_link_up = aqc_dev_set_link_up,
 	.dev_set_link_down = aqc_dev_set_link_down,
 	.flow_ctrl_get = aqc_flow_ctrl_get,

@@ -116,6 +116,9 @@ struct aqc_adapter {
 	uint16_t vlan_used;                 /* bit i: filter i holds vlan_vid[i] */
 	uint16_t tpid_inner, tpid_outer;    /* 0: reset value */
 	uint32_t link_rates_up;             /* rates to request on set_link_up */
+	/* multicast list: exact filters AQC_UC_FILTERS - nb_mc .. 32 */
+	struct rte_ether_addr mc_list[AQC_UC_FILTERS - 1];
+	uint16_t nb_mc;
 	uint64_t xstats_extra_base[AQC_XSTATS_EXTRA_MAX];  /* at last reset */
 };
 
@@ -137,6 +140,8 @@ int aqc_vlan_tpid_set(struct rte_eth_dev *dev, enum rte_vlan_type type, uint16_t
 int aqc_mac_addr_add(struct rte_eth_dev *dev, struct rte_ether_addr *addr,
 		     uint32_t index, uint32_t pool);
 void aqc_mac_addr_remove(struct rte_eth_dev *dev, uint32_t index);
+int aqc_set_mc_addr_list(struct rte_eth_dev *dev, struct rte_ether_addr *list,
+			 uint32_t n);
 int aqc_dev_set_link_up(struct rte_eth_dev *dev);
 int aqc_dev_set_link_down(struct rte_eth_dev *dev);
 int aqc_flow_ctrl_get(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc);

@@ -128,7 +128,15 @@ aqc_vlan_tpid_set(struct rte_eth_dev *dev, enum rte_vlan_type type, uint16_t tpi
 	}
 }
 
-/* ---- unicast MAC filters 1..32 (filter 0 is the station MAC) ---- */
+/* ---- exact MAC filters 1..32 (filter 0 is the station MAC): extra
+ * unicast addresses at their ethdev index from the bottom, the multicast
+ * list from the top (doc 6.4: drivers share the table this way) ---- */
+
+static unsigned int
+mc_first_slot(const struct aqc_adapter *ad)
+{
+	return AQC_UC_FILTERS - ad->nb_mc;
+}
 
 int
 aqc_mac_addr_add(struct rte_eth_dev *dev, struct rte_ether_addr *addr, uint32_t index,
@@ -140,6 +148,11 @@ aqc_mac_addr_add(struct rte_eth_dev *dev, struct rte_ether_addr *addr, uint32_t 
 			AQC_UC_FILTERS - 1);
 		return -EINVAL;
 	}
+	if (index >= mc_first_slot(AQC_ADAPTER(dev))) {
+		AQC_LOG(ERR, DRIVER, "MAC filter %u holds the multicast list (%u addresses)",
+			index, AQC_ADAPTER(dev)->nb_mc);
+		return -ENOSPC;
+	}
 	return AQC_ADAPTER(dev)->hw.ops->set_uc_filter(&AQC_ADAPTER(dev)->hw, index,
 						       addr->addr_bytes, true);
 }
@@ -149,9 +162,49 @@ aqc_mac_addr_remove(struct rte_eth_dev *dev, uint32_t index)
 {
 	static const uint8_t zero[RTE_ETHER_ADDR_LEN];
 
-	if (index == 0 || index >= AQC_UC_FILTERS)
+	if (index == 0 || index >= mc_first_slot(AQC_ADAPTER(dev)))
 		return;
 	AQC_ADAPTER(dev)->hw.ops->set_uc_filter(&AQC_ADAPTER(dev)->hw, index, zero, false);
+}
+
+int
+aqc_set_mc_addr_list(struct rte_eth_dev *dev, struct rte_ether_addr *list, uint32_t n)
+{
+	static const uint8_t zero[RTE_ETHER_ADDR_LEN];
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+	unsigned int first;
+
+	if (n > AQC_UC_FILTERS - 1) {
+		AQC_LOG(ERR, DRIVER, "multicast list of %u: at most %u addresses", n,
+			AQC_UC_FILTERS - 1);
+		return -ENOSPC;
+	}
+	first = AQC_UC_FILTERS - n;
+	for (unsigned int i = 0; i < n; i++) {
+		if (!rte_is_multicast_ether_addr(&list[i])) {
+			AQC_LOG(ERR, DRIVER, "multicast list entry %u (" RTE_ETHER_ADDR_PRT_FMT
+				") is not a multicast address", i,
+				RTE_ETHER_ADDR_BYTES(&list[i]));
+			return -EINVAL;
+		}
+		if (!rte_is_zero_ether_addr(&dev->data->mac_addrs[first + i])) {
+			AQC_LOG(ERR, DRIVER, "multicast list of %u needs MAC filter %u, which holds a unicast address",
+				n, first + i);
+			return -ENOSPC;
+		}
+	}
+	for (unsigned int s = mc_first_slot(ad); s < AQC_UC_FILTERS; s++)
+		ad->hw.ops->set_uc_filter(&ad->hw, s, zero, false);
+	for (unsigned int i = 0; i < n; i++) {
+		int rc;
+
+		ad->mc_list[i] = list[i];
+		rc = ad->hw.ops->set_uc_filter(&ad->hw, first + i, list[i].addr_bytes, true);
+		if (rc != 0)
+			return rc;
+	}
+	ad->nb_mc = (uint16_t)n;
+	return 0;
 }
 
 int
@@ -161,7 +214,10 @@ aqc_ext_apply(struct rte_eth_dev *dev)
 	const struct aqc_gen_ops *ops = ad->hw.ops;
 	int rc = 0;
 
-	for (unsigned int i = 1; i < AQC_UC_FILTERS && rc == 0; i++)
+	for (unsigned int i = 0; i < ad->nb_mc && rc == 0; i++)
+		rc = ops->set_uc_filter(&ad->hw, mc_first_slot(ad) + i, ad->mc_list[i].addr_bytes,
+					true);
+	for (unsigned int i = 1; i < mc_first_slot(ad) && rc == 0; i++)
 		if (!rte_is_zero_ether_addr(&dev->data->mac_addrs[i]))
 			rc = ops->set_uc_filter(&ad->hw, i, dev->data->mac_addrs[i].addr_bytes,
 						true);

@@ -329,6 +329,9 @@ fill_meta(struct rte_mbuf *m, uint64_t q0, uint64_t q1, uint64_t vlan_flags,
 /* The common case: done, end of packet, no MAC error. */
 #define RX_FAST_MASK (AQC_RXD_DD | AQC_RXD_EOP | AQC_RXD_STAT_MAC_ERR)
 #define RX_FAST_WANT (AQC_RXD_DD | AQC_RXD_EOP)
+/* bytes 10-11: the packet length. A single-buffer packet longer than its
+ * buffer is a broken write-back: the slow path drops and counts it. */
+#define RX_LEN(q1) (((uint32_t)(q1) >> 16) & 0xffffu)
 
 /* One descriptor the fast loop did not take: part of a multi-descriptor
  * packet, or an error. Returns the completed packet, or NULL. */
@@ -340,7 +343,7 @@ rx_slow(struct aqc_rx_queue *rxq, struct rte_mbuf *m, uint64_t q0, uint64_t q1,
 	uint32_t len = (uint32_t)(q1 >> 16) & 0xffff;
 
 	if (first == NULL && (q1 & AQC_RXD_EOP)) {
-		/* a single-buffer packet with an error */
+		/* a single-buffer packet with an error, or longer than its buffer */
 		rxq->errors++;
 		rte_pktmbuf_free_seg(m);
 		return NULL;
@@ -406,7 +409,8 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 				uint32_t len;
 
 				q1 = ring[idx].qw[1];
-				if ((q1 & RX_FAST_MASK) != RX_FAST_WANT)
+				if ((q1 & RX_FAST_MASK) != RX_FAST_WANT ||
+				    unlikely(RX_LEN(q1) > rxq->buf_len))
 					break;
 				rte_io_rmb();  /* the rest of the descriptor after DD */
 				q0 = ring[idx].qw[0];
@@ -440,7 +444,7 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 		rte_io_rmb();
 		q0 = ring[idx].qw[0];
 		if (rxq->pkt_first == NULL && (q1 & RX_FAST_MASK) == RX_FAST_WANT &&
-		    !(q0 & AQC_RXD_DMA_ERR))
+		    !(q0 & AQC_RXD_DMA_ERR) && RX_LEN(q1) <= rxq->buf_len)
 			continue;   /* completed since the fast run looked: take it there */
 		budget--;
 		m = sw[idx];

@@ -82,7 +82,6 @@ aqc_test_start_promisc(const struct aqc_test_port *p, uint16_t nq, uint16_t nb_d
 		       bool rss, const uint8_t *rss_key, bool promisc)
 {
 	struct rte_eth_conf conf;
-	struct rte_eth_link link;
 	struct rte_eth_rxconf rxc = { .rx_free_thresh = 0 };
 	struct rte_eth_txconf txc = { .tx_free_thresh = 0 };
 
@@ -110,13 +109,21 @@ aqc_test_start_promisc(const struct aqc_test_port *p, uint16_t nq, uint16_t nb_d
 	else
 		assert_int_equal(rte_eth_promiscuous_disable(p->id), 0);
 	assert_int_equal(rte_eth_dev_start(p->id), 0);
-	for (int i = 0; i < 200; i++) {
-		assert_int_equal(rte_eth_link_get_nowait(p->id, &link), 0);
-		if (link.link_status == RTE_ETH_LINK_UP)
+	aqc_test_wait_link(p->id, RTE_ETH_LINK_UP);
+}
+
+void
+aqc_test_wait_link(uint16_t port, int want)
+{
+	struct rte_eth_link link;
+
+	for (int i = 0; i < 300; i++) {
+		assert_int_equal(rte_eth_link_get_nowait(port, &link), 0);
+		if (link.link_status == want)
 			return;
 		rte_delay_us_sleep(10000);
 	}
-	fail_msg("%s: link did not come up", p->name);
+	fail_msg("port %u: link did not become %s", port, want ? "up" : "down");
 }
 
 void

@@ -66,6 +66,9 @@ void aqc_test_start_promisc(const struct aqc_test_port *p, uint16_t nq, uint16_t
 			    uint64_t tx_offloads, bool rss, const uint8_t *rss_key,
 			    bool promisc);
 
+/* Wait up to 3 s for the link to be want (RTE_ETH_LINK_UP/DOWN). */
+void aqc_test_wait_link(uint16_t port, int want);
+
 /* Stop and close-free: stop only (queues stay for a restart). */
 void aqc_test_stop(const struct aqc_test_port *p);
 

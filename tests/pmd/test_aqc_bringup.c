@@ -123,20 +123,6 @@ test_fw2x_and_speed(void **state)
 }
 
 static void
-wait_link(uint16_t port, int want)
-{
-	struct rte_eth_link link;
-
-	for (int i = 0; i < 200; i++) {
-		assert_int_equal(rte_eth_link_get_nowait(port, &link), 0);
-		if (link.link_status == want)
-			return;
-		rte_delay_us_sleep(10000);
-	}
-	fail_msg("link did not become %s", want ? "up" : "down");
-}
-
-static void
 test_link_cable_and_reset(void **state)
 {
 	struct rte_mempool *mp = tp_test_pool_create("bring_link", 512, 0);
@@ -169,9 +155,9 @@ test_link_cable_and_reset(void **state)
 	assert_int_equal(BITS(aqc_test_reg(&p, DOC_RXD_CTL(0)), 12, 3), 128 / 8);
 	assert_int_equal(aqc_test_reg(&p, DOC_RXD_TAIL(0)), 127);
 	aqc_model_set_cable(p.model, false);
-	wait_link(p.id, RTE_ETH_LINK_DOWN);
+	aqc_test_wait_link(p.id, RTE_ETH_LINK_DOWN);
 	aqc_model_set_cable(p.model, true);
-	wait_link(p.id, RTE_ETH_LINK_UP);
+	aqc_test_wait_link(p.id, RTE_ETH_LINK_UP);
 	aqc_test_stop(&p);
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 	/* dev_reset: soft reset and firmware re-init; the port restarts */
@@ -181,7 +167,7 @@ test_link_cable_and_reset(void **state)
 	else
 		assert_int_equal(aqc_test_reg(&p, 0x0018), 0x0301003a);
 	assert_int_equal(rte_eth_dev_start(p.id), 0);
-	wait_link(p.id, RTE_ETH_LINK_UP);
+	aqc_test_wait_link(p.id, RTE_ETH_LINK_UP);
 	aqc_test_stop(&p);
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 	rte_mempool_free(mp);

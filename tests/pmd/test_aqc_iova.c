@@ -88,15 +88,7 @@ start_on_heap(const struct aqc_test_port *p, struct rte_mempool *mp)
 	assert_int_equal(rte_eth_tx_queue_setup(p->id, 0, 256, heap_socket, &txc), 0);
 	assert_int_equal(rte_eth_promiscuous_enable(p->id), 0);
 	assert_int_equal(rte_eth_dev_start(p->id), 0);
-	for (int i = 0; i < 200; i++) {
-		struct rte_eth_link link;
-
-		assert_int_equal(rte_eth_link_get_nowait(p->id, &link), 0);
-		if (link.link_status == RTE_ETH_LINK_UP)
-			return;
-		rte_delay_us_sleep(10000);
-	}
-	fail_msg("link did not come up");
+	aqc_test_wait_link(p->id, RTE_ETH_LINK_UP);
 }
 
 /* 200 frames of 60..1514 bytes out and back over the loop wire. */

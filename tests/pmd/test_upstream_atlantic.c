@@ -160,15 +160,9 @@ wait_link(void)
 {
 	struct rte_eth_link link;
 
-	for (int i = 0; i < 300; i++) {
-		assert_int_equal(rte_eth_link_get_nowait(port, &link), 0);
-		if (link.link_status == RTE_ETH_LINK_UP) {
-			assert_int_equal(link.link_speed, RTE_ETH_SPEED_NUM_10G);
-			return;
-		}
-		rte_delay_us_sleep(10000);
-	}
-	fail_msg("upstream never saw the link up");
+	aqc_test_wait_link(port, RTE_ETH_LINK_UP);
+	assert_int_equal(rte_eth_link_get_nowait(port, &link), 0);
+	assert_int_equal(link.link_speed, RTE_ETH_SPEED_NUM_10G);
 }
 
 static void

@@ -48,7 +48,8 @@
  *                    the frame was hashed, else the TC's first queue); no
  *                    match: queue 0.
  *  Input tag         unicast filter tag (0x5114 bits 27:22 of the enabled
- *                    filter matching the destination, or 0x50F0 for
+ *                    filter matching the destination, multicast ones
+ *                    included, or 0x50F0 for
  *                    broadcast when 0x5100 bit 0 is set), ALLMC (multicast
  *                    and 0x5270 bit 14), UNTAG (untagged and 0x5280 bit 2),
  *                    PCP and VLAN filter tag (0x5290 bits 15:12 of the
@@ -291,10 +292,11 @@ aqm_a2_steer(const struct aqc_model *m, const uint8_t *f, unsigned int ntags,
 	if (bc) {
 		if (l2 & AQC_FMASK(L2_BC_EN))
 			tag |= aqm_rd(m, AQC_R_A2_RPF_BC_TAG) & AQC2_TAG_UC_MASK;
-	} else if (f[0] & 1) {
-		if (aqm_rd(m, AQC_R_RPF_MC_MASK) & AQC_FMASK(MC_ACCEPT_ALL))
-			tag |= AQC2_TAG_ALLMC;
 	} else {
+		/* multicast too: LNX hw_atl2_hw_multicast_list_set puts the
+		 * list in these filters with tag 1 */
+		if ((f[0] & 1) && (aqm_rd(m, AQC_R_RPF_MC_MASK) & AQC_FMASK(MC_ACCEPT_ALL)))
+			tag |= AQC2_TAG_ALLMC;
 		uint32_t lo = ((uint32_t)f[2] << 24) | ((uint32_t)f[3] << 16) |
 			      ((uint32_t)f[4] << 8) | f[5];
 		uint32_t hi = ((uint32_t)f[0] << 8) | f[1];

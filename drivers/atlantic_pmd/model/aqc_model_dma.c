@@ -378,7 +378,7 @@ tx_ring(struct aqc_model *m, unsigned int n, unsigned int budget)
 
 /* ---- RX ---- */
 
-/* doc 6.4: broadcast, all-multicast, promiscuous, unicast filters. */
+/* doc 6.4: broadcast, all-multicast, promiscuous, exact MAC filters. */
 static bool
 l2_accept(const struct aqc_model *m, const uint8_t *f)
 {
@@ -389,8 +389,10 @@ l2_accept(const struct aqc_model *m, const uint8_t *f)
 		return true;
 	if ((f[0] & f[1] & f[2] & f[3] & f[4] & f[5]) == 0xff)
 		return (l2 & AQC_FMASK(L2_BC_EN)) != 0;
-	if (f[0] & 1)
-		return (aqm_rd(m, AQC_R_RPF_MC_MASK) & AQC_FMASK(MC_ACCEPT_ALL)) != 0;
+	/* a multicast address also matches the exact filters 1..32 (doc 6.4:
+	 * drivers put their multicast lists there) */
+	if ((f[0] & 1) && (aqm_rd(m, AQC_R_RPF_MC_MASK) & AQC_FMASK(MC_ACCEPT_ALL)))
+		return true;
 	lo = ((uint32_t)f[2] << 24) | ((uint32_t)f[3] << 16) | ((uint32_t)f[4] << 8) | f[5];
 	hi = ((uint32_t)f[0] << 8) | f[1];
 	for (unsigned int i = 0; i < AQC_UC_FILTERS; i++) {
