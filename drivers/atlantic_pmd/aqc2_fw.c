@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include <rte_cycles.h>
-#include <rte_random.h>
 
 #include "aqc_hw.h"
 #include "aqc_log.h"
@@ -72,48 +71,6 @@ aqc2_fw_request(struct aqc_hw *hw, unsigned int timeout_us, const char *what)
 	return -ETIMEDOUT;
 }
 
-/* OUT device_link_caps / link_options rate bits <-> AQC_RATE_* */
-static uint32_t
-rates_from_a2(uint32_t b)
-{
-	uint32_t r = 0;
-
-	if (b & AQC2_LO_10M)
-		r |= AQC_RATE_10M;
-	if (b & AQC2_LO_100M)
-		r |= AQC_RATE_100M;
-	if (b & AQC2_LO_1G)
-		r |= AQC_RATE_1G;
-	if (b & AQC2_LO_2G5)
-		r |= AQC_RATE_2G5;
-	if (b & AQC2_LO_5G)
-		r |= AQC_RATE_5G;
-	if (b & AQC2_LO_10G)
-		r |= AQC_RATE_10G;
-	return r;
-}
-
-/* LNX a2_link_speed_mask2fw: 5G also sets N5G, 2.5G also N2.5G. */
-static uint32_t
-rates_to_a2(uint32_t r)
-{
-	uint32_t b = 0;
-
-	if (r & AQC_RATE_10M)
-		b |= AQC2_LO_10M;
-	if (r & AQC_RATE_100M)
-		b |= AQC2_LO_100M;
-	if (r & AQC_RATE_1G)
-		b |= AQC2_LO_1G;
-	if (r & AQC_RATE_2G5)
-		b |= AQC2_LO_2G5 | AQC2_LO_N2G5;
-	if (r & AQC_RATE_5G)
-		b |= AQC2_LO_5G | AQC2_LO_N5G;
-	if (r & AQC_RATE_10G)
-		b |= AQC2_LO_10G;
-	return b;
-}
-
 int
 aqc2_fw_init(struct aqc_hw *hw)
 {
@@ -152,7 +109,7 @@ aqc2_fw_init(struct aqc_hw *hw)
 			hw->a2_art_base, hw->a2_art_count, hw->a2_l2_base, hw->a2_l2_count);
 		return -EIO;
 	}
-	hw->caps_lo = rates_from_a2(dev_caps);
+	hw->caps_lo = aqc2_rates_from_lo(dev_caps);
 	if (hw->pci_device != 0)
 		hw->caps_lo &= aqc2_device_rates(hw->pci_device);
 	/* 3.4 init: link_control.mode ACTIVE, mtu 16352, request policy
@@ -182,18 +139,7 @@ aqc2_fw_get_mac(struct aqc_hw *hw, uint8_t mac[6])
 		mac[i] = lo >> (8 * i);
 	mac[4] = hi;
 	mac[5] = hi >> 8;
-	if ((mac[0] & 1) || (mac[0] | mac[1] | mac[2]) == 0) {
-		/* as on A1 (3.1): 30:0E:E3:xx:xx:xx */
-		uint64_t r = rte_rand();
-
-		mac[0] = 0x30;
-		mac[1] = 0x0e;
-		mac[2] = 0xe3;
-		mac[3] = r;
-		mac[4] = r >> 8;
-		mac[5] = r >> 16;
-		AQC_LOG(WARNING, FW, "no valid permanent MAC; using a random one");
-	}
+	aqc_fw_mac_fallback(mac);
 	return 0;
 }
 
@@ -205,7 +151,7 @@ aqc2_fw_set_link(struct aqc_hw *hw, uint32_t rates, bool up)
 	/* set_link_speed + set_state INIT/DEINIT (3.4); pause RX/TX from the
 	 * flow-control request, kept as A1's MPI_CTL2 bits 3/4 */
 	lo &= ~(AQC2_LO_RATES | AQC2_LO_LINK_UP | AQC2_LO_PAUSE_RX | AQC2_LO_PAUSE_TX);
-	lo |= rates_to_a2(rates) | (up ? AQC2_LO_LINK_UP : 0);
+	lo |= aqc2_lo_from_rates(rates) | (up ? AQC2_LO_LINK_UP : 0);
 	if (up && (hw->fc_request & AQC_FMASK(CTL2_PAUSE)))
 		lo |= AQC2_LO_PAUSE_RX;
 	if (up && (hw->fc_request & AQC_FMASK(CTL2_ASYM_PAUSE)))

@@ -155,33 +155,17 @@ a2_init_filters(struct aqc_hw *hw)
 static void
 a2_init_tx_path(struct aqc_hw *hw)
 {
-	AQC_SET_FIELD(hw, TPB_TC_MODE, 1);                 /* 4 TCs x 8 rings */
-	aqc_wr(hw, AQC_R_TPO_LSO_FLAGS1, 0x0ff6u | (0x0ff6u << 16));
-	aqc_wr(hw, AQC_R_TPO_LSO_FLAGS2, 0x0f7f);
-	aqc_wr(hw, AQC_R_TDM_ITR_CTL, aqc_rd(hw, AQC_R_TDM_ITR_CTL) & ~0x2u);
-	aqc_wr(hw, AQC_R_TX_DCA_CTL, 0);
-	AQC_SET_FIELD(hw, TPB_SCP_INS, 1);
+	aqc_hw_init_tx_common(hw);
 	/* 10.2: TX buffer clock gate off (bit 5); no 0x7040 write on A2 */
 	aqc_wr(hw, AQC_R_TPB_CTL, aqc_rd(hw, AQC_R_TPB_CTL) & ~(1u << 5));
 }
 
+/* LNX hw_atl2_hw_init_rx_path: the A1 steps with 38 unicast filters and
+ * no 0x5040 hash types (0x54C8 instead, set with RSS). */
 static void
 a2_init_rx_path(struct aqc_hw *hw)
 {
-	AQC_SET_FIELD(hw, RPB_TC_MODE, 1);
-	AQC_SET_FIELD(hw, RPB_FC_MODE, 1);
-	aqc_wr(hw, AQC_R_RSS_CTL1, 0);
-	for (int i = AQC2_UC_FILTERS - 1; i >= 0; i--)
-		aqc_wr(hw, AQC_R_RPF_UC_HI + 8u * (unsigned int)i, AQC_FPUT(UC_ACTION, 1));
-	aqc_wr(hw, AQC_R_RPF_MC_MASK, 0);
-	aqc_wr(hw, AQC_RI(RPF_MC, 0), 0x00010fff);
-	aqc_wr(hw, AQC_R_RPF_VLAN_TPID, (0x88a8u << 16) | 0x8100u);
-	aqc_wr(hw, AQC_R_RPF_VLAN_CTL, AQC_FPUT(VLAN_PROMISC, 1) |
-	       AQC_FPUT(VLAN_ACCEPT_UNTAG, 1) | AQC_FPUT(VLAN_UNTAG_ACTION, 1));
-	aqc_wr(hw, AQC_R_RDM_CTL, aqc_rd(hw, AQC_R_RDM_CTL) & ~0x4u);
-	aqc_wr(hw, AQC_R_RPF_L2_CTL, AQC_FPUT(L2_BC_EN, 1) |
-	       AQC_FPUT(L2_BC_ACTION, 1) | AQC_FPUT(L2_BC_THRESH, 0xffff));
-	aqc_wr(hw, AQC_R_RX_DCA_CTL, 0);
+	aqc_hw_init_rx_common(hw, AQC2_UC_FILTERS);
 	/* 10.2: L3 filter v6/v4 select */
 	aqc_wr(hw, AQC_R_A2_RPF_L3_CMD0, aqc_rd(hw, AQC_R_A2_RPF_L3_CMD0) | (1u << 23));
 }
@@ -227,11 +211,7 @@ a2_init_paths(struct aqc_hw *hw, bool rx_csum, bool tx_csum)
 		return rc;
 	a2_init_qos(hw);
 	/* offloads as on A1 (LNX reuses hw_atl_b0_hw_offload_set) */
-	aqc_wr(hw, AQC_R_TPO_CSUM, tx_csum ? 0x3 : 0);
-	aqc_wr(hw, AQC_R_RPO_CSUM, (aqc_rd(hw, AQC_R_RPO_CSUM) & ~0x3u) |
-	       (rx_csum ? 0x3u : 0));
-	aqc_wr(hw, AQC_R_TDM_LSO_EN, 0xffffffff);
-	aqc_wr(hw, AQC_R_RPO_LRO_EN, 0);
+	aqc_hw_init_offloads(hw, rx_csum, tx_csum);
 	/* 10.2: the new filter engine, once the filters are set */
 	aqc_wr(hw, AQC_R_A2_RPF_NEW_EN, aqc_rd(hw, AQC_R_A2_RPF_NEW_EN) | AQC2_RPF_NEW_EN_BIT);
 	return 0;

@@ -135,6 +135,26 @@ enum aqc2_reg {
 #define AQC2_LO_PAUSE_RX         (1u << 24)
 #define AQC2_LO_PAUSE_TX         (1u << 25)
 
+/* link_options / device_link_caps rate bits <-> AQC_RATE_* masks; 5G
+ * also sets N5G and 2.5G also N2.5G (LNX a2_link_speed_mask2fw). */
+static inline uint32_t
+aqc2_lo_from_rates(uint32_t r)
+{
+	return (r & AQC_RATE_10M ? AQC2_LO_10M : 0) | (r & AQC_RATE_100M ? AQC2_LO_100M : 0) |
+	       (r & AQC_RATE_1G ? AQC2_LO_1G : 0) |
+	       (r & AQC_RATE_2G5 ? AQC2_LO_2G5 | AQC2_LO_N2G5 : 0) |
+	       (r & AQC_RATE_5G ? AQC2_LO_5G | AQC2_LO_N5G : 0) |
+	       (r & AQC_RATE_10G ? AQC2_LO_10G : 0);
+}
+
+static inline uint32_t
+aqc2_rates_from_lo(uint32_t b)
+{
+	return (b & AQC2_LO_10M ? AQC_RATE_10M : 0) | (b & AQC2_LO_100M ? AQC_RATE_100M : 0) |
+	       (b & AQC2_LO_1G ? AQC_RATE_1G : 0) | (b & AQC2_LO_2G5 ? AQC_RATE_2G5 : 0) |
+	       (b & AQC2_LO_5G ? AQC_RATE_5G : 0) | (b & AQC2_LO_10G ? AQC_RATE_10G : 0);
+}
+
 /* IN.request_policy: broadcast/multicast accept to queue/TC 0 (3.4 init) */
 #define AQC2_RP_PROMISC_ALL      (1u << 0)
 #define AQC2_RP_PROMISC_MC       (1u << 1)

@@ -110,6 +110,13 @@ aqc_fw_get_mac(struct aqc_hw *hw, uint8_t mac[6])
 	mac[3] = dw[0];
 	mac[4] = dw[1] >> 24;
 	mac[5] = dw[1] >> 16;
+	aqc_fw_mac_fallback(mac);
+	return 0;
+}
+
+void
+aqc_fw_mac_fallback(uint8_t mac[6])
+{
 	if ((mac[0] & 1) || (mac[0] | mac[1] | mac[2]) == 0) {
 		/* 3.1: drivers fabricate 30:0E:E3:xx:xx:xx */
 		uint64_t r = rte_rand();
@@ -122,7 +129,6 @@ aqc_fw_get_mac(struct aqc_hw *hw, uint8_t mac[6])
 		mac[5] = r >> 16;
 		AQC_LOG(WARNING, FW, "no valid permanent MAC; using a random one");
 	}
-	return 0;
 }
 
 void

@@ -82,6 +82,13 @@ int aqc_hw_poll(struct aqc_hw *hw, uint32_t off, uint32_t mask, uint32_t want,
 int aqc_hw_soft_reset(struct aqc_hw *hw);
 /* 10.1 steps 7, 8, 11, 13, 16: TX and RX path, QoS, offloads. */
 void aqc_hw_init_paths(struct aqc_hw *hw, bool rx_csum, bool tx_csum);
+/* The pieces of it A2 shares (aqc2_hw.c). */
+void aqc_hw_init_tx_common(struct aqc_hw *hw);
+void aqc_hw_init_rx_common(struct aqc_hw *hw, unsigned int n_uc);
+void aqc_hw_init_offloads(struct aqc_hw *hw, bool rx_csum, bool tx_csum);
+/* 3.1: a multicast or zero-OUI permanent MAC is replaced by 30:0E:E3:xx:xx:xx
+ * (A1 and A2 drivers alike). */
+void aqc_fw_mac_fallback(uint8_t mac[6]);
 /* 10.1 stop: after ring enables are cleared, wait until the chip has
  * finished with the rings (descriptor-cache handshake 0x5A00/0x5A10). */
 int aqc_hw_dma_fence(struct aqc_hw *hw);

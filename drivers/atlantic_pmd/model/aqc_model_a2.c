@@ -87,26 +87,6 @@ out_end(struct aqc_model *m)
 		aqm_wr(m, out_off(AQC2_OUT_TID), a << 16 | a);
 }
 
-static uint32_t
-a2_rate_bits(uint32_t rates)
-{
-	uint32_t b = 0;
-
-	if (rates & AQC_RATE_10M)
-		b |= AQC2_LO_10M;
-	if (rates & AQC_RATE_100M)
-		b |= AQC2_LO_100M;
-	if (rates & AQC_RATE_1G)
-		b |= AQC2_LO_1G;
-	if (rates & AQC_RATE_2G5)
-		b |= AQC2_LO_2G5 | AQC2_LO_N2G5;
-	if (rates & AQC_RATE_5G)
-		b |= AQC2_LO_5G | AQC2_LO_N5G;
-	if (rates & AQC_RATE_10G)
-		b |= AQC2_LO_10G;
-	return b;
-}
-
 static void
 publish_stats(struct aqc_model *m)
 {
@@ -141,7 +121,7 @@ fw_up(struct aqc_model *m)
 	aqm_wr(m, out_off(AQC2_OUT_VER_PHY), ver);
 	aqm_wr(m, out_off(AQC2_OUT_VER_IFACE), 1);
 	aqm_wr(m, out_off(AQC2_OUT_LINK_STATUS), 0);
-	aqm_wr(m, out_off(AQC2_OUT_DEV_LINK_CAPS), a2_rate_bits(m->cfg.rates));
+	aqm_wr(m, out_off(AQC2_OUT_DEV_LINK_CAPS), aqc2_lo_from_rates(m->cfg.rates));
 	/* filter_caps bytes 0-11 (3.4) */
 	aqm_wr(m, out_off(AQC2_OUT_FILTER_CAPS), 0u | 38u << 8 | 0u << 16 | 16u << 24);
 	aqm_wr(m, out_off(AQC2_OUT_FILTER_CAPS) + 4, 0u | 16u << 8);
@@ -221,20 +201,6 @@ highest(uint32_t rates)
 	return AQC2_RATE_INVALID;
 }
 
-static uint32_t
-rates_of(uint32_t lo)
-{
-	uint32_t r = 0;
-
-	r |= lo & AQC2_LO_10M ? AQC_RATE_10M : 0;
-	r |= lo & AQC2_LO_100M ? AQC_RATE_100M : 0;
-	r |= lo & AQC2_LO_1G ? AQC_RATE_1G : 0;
-	r |= lo & AQC2_LO_2G5 ? AQC_RATE_2G5 : 0;
-	r |= lo & AQC2_LO_5G ? AQC_RATE_5G : 0;
-	r |= lo & AQC2_LO_10G ? AQC_RATE_10G : 0;
-	return r;
-}
-
 bool
 aqm_a2_ctl_fw(struct aqc_model *m)
 {
@@ -251,7 +217,7 @@ aqm_a2_ctl_fw(struct aqc_model *m)
 	}
 	if (m->cable_up && (m->a2_link_ctl & AQC2_MODE_MASK) == AQC2_MODE_ACTIVE &&
 	    (m->a2_link_opts & AQC2_LO_LINK_UP))
-		code = highest(rates_of(m->a2_link_opts) & m->cfg.rates);
+		code = highest(aqc2_rates_from_lo(m->a2_link_opts) & m->cfg.rates);
 	st = aqm_rd(m, out_off(AQC2_OUT_LINK_STATUS));
 	if (code == AQC2_RATE_INVALID || (st & AQC2_LINK_RATE_MASK) != 0) {
 		m->autoneg_until = 0;
