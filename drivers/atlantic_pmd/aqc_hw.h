@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * AQC hardware layer: BAR0 access, reset, datapath block setup, rings,
- * filters, RSS and the firmware 2.x/3.x interface. Knows nothing of ethdev;
- * every function returns 0 or a negative errno.
+ * filters, RSS and the A1 firmware 2.x/3.x interface, and the per-generation
+ * operations table (A2 side in aqc2_fw.h). Knows nothing of ethdev; every
+ * function returns 0 or a negative errno.
  *
  * Sequences follow shared/docs/aqc-hardware.md; each function names its
  * section. The same code runs against a real BAR0 (PCI) and against the chip

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * AQC (Aquantia/Marvell AQtion, A1 generation) registers and descriptors,
- * described as data.
+ * described as data. A2 shares all of them (doc 10.2) and adds those of
+ * aqc2_regs.h.
  *
  * Every fact here comes from shared/docs/aqc-hardware.md; the section is
  * named next to each group. One list, AQC_REGS(X), names every register the
