@@ -141,7 +141,9 @@ configure(uint16_t nq, bool rss)
 
 	memset(&conf, 0, sizeof(conf));
 	conf.rxmode.offloads = RTE_ETH_RX_OFFLOAD_CHECKSUM;
-	conf.txmode.offloads = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+	conf.txmode.offloads = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+		RTE_ETH_TX_OFFLOAD_TCP_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_TSO |
+		RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	if (rss) {
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 		/* doc 6.1: UDP is hashed with ports under the TCP bit */
@@ -324,6 +326,81 @@ step_stop_start(void **state)
 	loop_frames(16, &bytes);
 }
 
+/* A new station MAC: doc 6.4 filter 0 rewritten; the old one filtered. */
+static void
+step_mac_change(void **state)
+{
+	static const uint8_t new_mac[6] = { 0x02, 0x12, 0x34, 0x56, 0x78, 0x9a };
+	struct rte_ether_addr a;
+	struct rte_mbuf *rx[4];
+	uint8_t f[128];
+	uint32_t len = aqc_test_udp4(f, 20, 1, 2, 8);
+
+	(void)state;
+	memcpy(a.addr_bytes, new_mac, 6);
+	assert_int_equal(rte_eth_promiscuous_disable(port), 0);
+	assert_int_equal(rte_eth_dev_default_mac_addr_set(port, &a), 0);
+	assert_int_equal(reg(0x5110), 0x3456789a);
+	assert_int_equal(reg(0x5114) & 0x8000ffff, 0x80000212);
+	assert_int_equal(aqc_model_inject(model, f, len), -EPERM);   /* old MAC */
+	memcpy(f, new_mac, 6);
+	assert_int_equal(aqc_model_inject(model, f, len), 0);
+	aqc_test_rx_all(port, 0, rx, 1);
+	tp_test_assert_mbuf_bytes(rx[0], f, len);
+	rte_pktmbuf_free(rx[0]);
+	memcpy(a.addr_bytes, aqc_test_dst_mac, 6);
+	assert_int_equal(rte_eth_dev_default_mac_addr_set(port, &a), 0);
+	assert_int_equal(rte_eth_promiscuous_enable(port), 0);
+}
+
+/* TSO: 3500 bytes of TCP payload at MSS 1000 from a 3-segment chain come
+ * back as 4 frames built here independently (doc 6.3). */
+static void
+step_tso(void **state)
+{
+	uint8_t f[4000], want[1100];
+	struct rte_mbuf *m, *rx[8];
+	uint32_t len = aqc_test_tcp4(f, 3500, 3333, 443, 21);
+	struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)(f + 34);
+
+	(void)state;
+	t->tcp_flags = RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG | RTE_TCP_FIN_FLAG;
+	m = tp_test_mbuf_chain_from_bytes(mp, f, len, 1500);
+	m->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_TCP_SEG;
+	m->l2_len = 14;
+	m->l3_len = 20;
+	m->l4_len = 20;
+	m->tso_segsz = 1000;
+	assert_int_equal(rte_eth_tx_prepare(port, 0, &m, 1), 1);
+	assert_int_equal(rte_eth_tx_burst(port, 0, &m, 1), 1);
+	aqc_test_rx_all(port, 0, rx, 4);
+	for (uint32_t k = 0; k < 4; k++) {
+		uint32_t n = aqc_test_tso_segment(want, f, 3500, 1000, k);
+
+		tp_test_assert_mbuf_bytes(rx[k], want, n);
+		rte_pktmbuf_free(rx[k]);
+	}
+}
+
+/* A 9000-byte frame: a 5-segment TX chain, received over five 2 KiB
+ * buffers as one chained mbuf (doc 5.4 multi-descriptor packets). */
+static void
+step_jumbo_scatter(void **state)
+{
+	static uint8_t f[9100];
+	struct rte_mbuf *m, *rx[2];
+	uint32_t len = aqc_test_udp4(f, 9000 - 42, 5, 6, 30);
+
+	(void)state;
+	m = tp_test_mbuf_chain_from_bytes(mp, f, len, 2000);
+	assert_int_equal(m->nb_segs, 5);
+	assert_int_equal(rte_eth_tx_burst(port, 0, &m, 1), 1);
+	aqc_test_rx_all(port, 0, rx, 1);
+	assert_int_equal(rx[0]->nb_segs, 5);
+	tp_test_assert_mbuf_bytes(rx[0], f, len);
+	rte_pktmbuf_free(rx[0]);
+}
+
 static void
 step_rss_4q(void **state)
 {
@@ -433,6 +510,21 @@ step_xstats(void **state)
 	assert_int_equal(rte_eth_xstats_get(port, xs, 128), n);
 }
 
+/* dev_reset: the port comes back after reconfiguration. */
+static void
+step_reset(void **state)
+{
+	uint64_t bytes = 0;
+
+	(void)state;
+	assert_int_equal(rte_eth_dev_stop(port), 0);
+	assert_int_equal(rte_eth_dev_reset(port), 0);
+	configure(1, false);
+	assert_int_equal(rte_eth_dev_start(port), 0);
+	wait_link();
+	loop_frames(8, &bytes);
+}
+
 static void
 step_stop_close(void **state)
 {
@@ -465,9 +557,13 @@ main(int argc, char **argv)
 		cmocka_unit_test(step_rx_checksum),
 		cmocka_unit_test(step_tx_checksum),
 		cmocka_unit_test(step_stop_start),
+		cmocka_unit_test(step_mac_change),
+		cmocka_unit_test(step_tso),
+		cmocka_unit_test(step_jumbo_scatter),
 		cmocka_unit_test(step_rss_4q),
 		cmocka_unit_test(step_vlan_strip),
 		cmocka_unit_test(step_xstats),
+		cmocka_unit_test(step_reset),
 		cmocka_unit_test(step_stop_close),
 	};
 	char prefix[64];
