@@ -36,10 +36,18 @@
  *    port's receive side through a bounded queue; a full queue stalls TX),
  *    none (TX is counted and discarded).
  *
- * What it does not do: LRO, header split, interrupts, flow control, VLAN
- * filters (VLAN promiscuous always), multicast exact filters (0x5250 beyond
- * all-multicast), FLB boot, FW 1.x/4.x interfaces (only the version number
- * changes), A2.
+ *  - L2 filters also: the 16 VLAN filters and VLAN promiscuous (doc 6.6,
+ *    0x5290 / 0x5280), multicast frames against the exact MAC filters 1..32.
+ *    The MAC counters (mailbox uprc/mprc/bprc...) count every frame the
+ *    cable brings, before the filters; the DMA counters what reached a ring.
+ *  - Firmware: negotiated pause echoed in 0x0374 bits 3/4 while the link is
+ *    up. Interrupts: only the link cause (general map 3) latching its status
+ *    bit in 0x2000, cleared through 0x2050; no interrupt is ever delivered.
+ *
+ * What it does not do: LRO, header split, interrupt delivery and the other
+ * causes, pause frames on the wire, the 0x5250 multicast filters, the B1
+ * upload mailbox and RPC exchanges, FLB boot, FW 1.x/4.x interfaces (only
+ * the version number changes), A2.
  *
  * Addresses in descriptors are IOVAs. With dma = AQC_DMA_DIRECT (IOVA as
  * VA) the model dereferences them; with AQC_DMA_TRANSLATE (IOVA as PA, the
