@@ -158,6 +158,21 @@ highest_rate(uint32_t mask)
 	return 0;
 }
 
+/* doc 6.9: 0x2050 clears the status bits written to it. The model sees the
+ * write only on its next pass, so it applies it before latching anything
+ * new: a clear the driver wrote earlier must not wipe a later cause. */
+static bool
+itr_apply_clear(struct aqc_model *m)
+{
+	uint32_t v = aqm_rd(m, AQC_R_ITR_CLEAR);
+
+	if (v == 0)
+		return false;
+	aqm_wr(m, AQC_R_ITR_STATUS, aqm_rd(m, AQC_R_ITR_STATUS) & ~v);
+	aqm_wr(m, AQC_R_ITR_CLEAR, 0);
+	return true;
+}
+
 /* 3.3: link = highest rate both requested and supported, unless LINK_DROP
  * or no cable; statistics/temperature toggles echoed into 0x0374. */
 static bool
@@ -184,6 +199,7 @@ ctl_fw(struct aqc_model *m)
 		aqm_wr(m, AQC_R_MPI_STATE, rate);
 		/* doc 6.9: a routed link cause (general map 3: bit 7 enable,
 		 * bits 4:0 vector) latches its vector's status bit */
+		itr_apply_clear(m);
 		if (map & 0x80u)
 			aqm_wr(m, AQC_R_ITR_STATUS, aqm_rd(m, AQC_R_ITR_STATUS) |
 			       1u << (map & 0x1fu));
@@ -280,13 +296,7 @@ ctl_misc(struct aqc_model *m)
 	}
 	if (flush)
 		aqm_wire_flush(m);
-	/* doc 6.9: 0x2050 clears the status bits written to it */
-	v = aqm_rd(m, AQC_R_ITR_CLEAR);
-	if (v != 0) {
-		aqm_wr(m, AQC_R_ITR_STATUS, aqm_rd(m, AQC_R_ITR_STATUS) & ~v);
-		aqm_wr(m, AQC_R_ITR_CLEAR, 0);
-		work = true;
-	}
+	work |= itr_apply_clear(m);
 	v = aqm_rd(m, AQC_R_RDM_CACHE_INIT) & 1;
 	if ((aqm_rd(m, AQC_R_RDM_CACHE_DONE) & 1) != v) {
 		aqm_wr(m, AQC_R_RDM_CACHE_DONE, v);
