@@ -38,10 +38,8 @@ aqc_hw_set_tpid(struct aqc_hw *hw, bool outer, uint16_t tpid)
 void
 aqc_hw_rx_ring_vlan_strip(struct aqc_hw *hw, unsigned int n, bool on)
 {
-	uint32_t off = AQC_RI(RXD_CTL, n);
-
-	aqc_wr(hw, off, (aqc_rd(hw, off) & ~AQC_FMASK(RXD_VLAN_STRIP)) |
-	       AQC_FPUT(RXD_VLAN_STRIP, on ? 1 : 0));
+	aqc_wr_field(hw, AQC_RI(RXD_CTL, n), AQC_FMASK(RXD_VLAN_STRIP),
+		     AQC_FSHIFT(RXD_VLAN_STRIP), on ? 1 : 0);
 }
 
 void

@@ -287,3 +287,28 @@ aqc_test_toeplitz(const uint8_t key[40], const uint8_t *in, unsigned int len)
 	}
 	return h;
 }
+
+uint32_t
+aqc_test_tso_segment(uint8_t *out, const uint8_t *f, uint32_t payload, uint32_t mss,
+		     uint32_t k)
+{
+	uint32_t nseg = (payload + mss - 1) / mss;
+	uint32_t n = k + 1 < nseg ? mss : payload - mss * k;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(out + 14);
+	struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)(out + 34);
+	uint8_t flags = ((const struct rte_tcp_hdr *)(f + 34))->tcp_flags;
+
+	memcpy(out, f, 54);
+	memcpy(out + 54, f + 54 + mss * k, n);
+	ip->total_length = rte_cpu_to_be_16(40 + n);
+	ip->packet_id = rte_cpu_to_be_16(rte_be_to_cpu_16(ip->packet_id) + k);
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	t->sent_seq = rte_cpu_to_be_32(rte_be_to_cpu_32(t->sent_seq) + mss * k);
+	/* doc 6.3: masks 0x0FF6 (first, middle: no FIN, no PSH), 0x0F7F (last:
+	 * no CWR), as the drivers program them */
+	t->tcp_flags = (uint8_t)(flags & (k + 1 < nseg ? 0xf6 : 0x7f));
+	t->cksum = 0;
+	t->cksum = rte_ipv4_udptcp_cksum(ip, t);
+	return 54 + n;
+}

@@ -88,6 +88,12 @@ uint32_t aqc_test_tcp4(uint8_t *f, uint32_t payload, uint16_t sport, uint16_t dp
 uint32_t aqc_test_udp6(uint8_t *f, uint32_t payload, uint16_t sport, uint16_t dport,
 		       uint32_t seed);
 
+/* Segment k of an IPv4/TCP frame f (14 + 20 + 20 header bytes, payload
+ * bytes after) cut at mss, as doc 6.3 segmentation makes it: lengths, IP ID
+ * + k, sequence, flags masked, checksums. Returns its length. */
+uint32_t aqc_test_tso_segment(uint8_t *out, const uint8_t *f, uint32_t payload,
+			      uint32_t mss, uint32_t k);
+
 /* Receive exactly n packets from (port, queue) within 2 s (thread mode) or
  * right away (step mode, after aqc_model_step). Fails the test otherwise. */
 uint16_t aqc_test_rx_all(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t n);

@@ -402,6 +402,11 @@ test_bad_devargs(void **state)
 		{ "wire=pcap,rx_pcap=/nonexistent/in.pcap", "/nonexistent/in.pcap" },
 		{ "fw=1.5.6", "firmware 1.x" },       /* doc 2.1: FW 1.x */
 		{ "fw=4.0.0", "bad FW version 4.0.0" },
+		{ "dma=iommu", "dma=iommu: expected auto, direct or translate" },
+		{ "rx_start=later", "rx_start=later: expected poll, link or now" },
+		{ "rx_delay_ms=60001", "rx_delay_ms=60001: expected milliseconds, 0..60000" },
+		{ "rx_delay_ms=-1", "rx_delay_ms=-1" },
+		{ "rx_delay_ms=5s", "rx_delay_ms=5s" },
 		{ "model=aqc999", "model=aqc999" },
 		{ "model=aqc107,link_speed=10M", "no 10M" },
 		{ "fw_fault=no_ack", "fw_fault=no_ack" },   /* A1 has no such firmware */
@@ -434,7 +439,8 @@ test_bad_devargs(void **state)
 		assert_null(aqc_model_lookup("net_aqc_sim7"));
 	}
 	/* and a good set creates and removes cleanly */
-	assert_int_equal(rte_vdev_init("net_aqc_sim7", "wire=none,fw=3.1.100,mode=step"), 0);
+	assert_int_equal(rte_vdev_init("net_aqc_sim7", "wire=none,fw=3.1.100,mode=step,"
+				       "dma=translate,rx_start=link,rx_delay_ms=0"), 0);
 	assert_int_equal(rte_eth_dev_get_port_by_name("net_aqc_sim7", &port), 0);
 	assert_int_equal(rte_vdev_uninit("net_aqc_sim7"), 0);
 	assert_null(aqc_model_lookup("net_aqc_sim7"));

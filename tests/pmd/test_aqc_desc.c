@@ -258,22 +258,12 @@ test_tso(void **state)
 	assert_int_equal(aqc_model_step(p.model, 64), 1);
 	assert_int_equal(rte_eth_rx_burst(p.id, 0, rx, 8), 3);
 	for (unsigned int k = 0; k < 3; k++) {
-		uint32_t n = k < 2 ? 1000 : 500;
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(want + 14);
-		struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)(want + 34);
+		uint32_t n = aqc_test_tso_segment(want, f, 2500, 1000, k);
 
-		memcpy(want, f, 54);
-		memcpy(want + 54, f + 54 + 1000 * k, n);
-		ip->total_length = rte_cpu_to_be_16(40 + n);
-		ip->packet_id = rte_cpu_to_be_16(rte_be_to_cpu_16(ip->packet_id) + k);
-		ip->hdr_checksum = 0;
-		ip->hdr_checksum = rte_ipv4_cksum(ip);
-		t->sent_seq = rte_cpu_to_be_32(rte_be_to_cpu_32(t->sent_seq) + 1000 * k);
-		t->tcp_flags = k < 2 ? RTE_TCP_ACK_FLAG :
-			RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG | RTE_TCP_FIN_FLAG;
-		t->cksum = 0;
-		t->cksum = rte_ipv4_udptcp_cksum(ip, t);
-		tp_test_assert_mbuf_bytes(rx[k], want, 54 + n);
+		/* first two: ACK only; the last keeps ACK|PSH|FIN */
+		assert_int_equal(want[47], k < 2 ? RTE_TCP_ACK_FLAG :
+				 RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG | RTE_TCP_FIN_FLAG);
+		tp_test_assert_mbuf_bytes(rx[k], want, n);
 		assert_int_equal(rx[k]->ol_flags, RTE_MBUF_F_RX_IP_CKSUM_GOOD |
 				 RTE_MBUF_F_RX_L4_CKSUM_GOOD);
 		rte_pktmbuf_free(rx[k]);

@@ -202,6 +202,19 @@ def main():
                 break
             time.sleep(0.1)
         xstats = t.cmd("show port xstats 0")
+        if scenario == "auto":
+            # the ethdev operations a testpmd user reaches for (issue 12)
+            for line in ["vlan set strip on 0", "vlan set strip off 0",
+                         "set link-down port 1", "set link-up port 1",
+                         "mac_addr add 0 02:00:00:00:00:77", "mac_addr remove 0 02:00:00:00:00:77",
+                         "show port 0 flow_ctrl"]:
+                answer = t.cmd(line).lower()
+                for bad in ("diag", "fail", "not supported", "invalid", "bad arguments"):
+                    if bad in answer:
+                        failures.append(f"'{line}' answered: {answer.strip()}")
+                        break
+            if "model_rx_l2_filtered: 0" not in xstats:
+                failures.append("show port xstats lacks model_rx_l2_filtered: 0")
         t.cmd("stop")
         t.cmd("port stop all")
         t.quit()

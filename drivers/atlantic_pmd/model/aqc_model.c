@@ -168,6 +168,31 @@ highest_rate(uint32_t mask)
 	return 0;
 }
 
+/* doc 6.9: 0x2050 clears the status bits written to it. The model sees the
+ * write only on its next pass, so it applies it before latching anything
+ * new: a clear the driver wrote earlier must not wipe a later cause. */
+static bool
+itr_apply_clear(struct aqc_model *m)
+{
+	uint32_t v = aqm_rd(m, AQC_R_ITR_CLEAR);
+
+	if (v == 0)
+		return false;
+	aqm_wr(m, AQC_R_ITR_STATUS, aqm_rd(m, AQC_R_ITR_STATUS) & ~v);
+	aqm_wr(m, AQC_R_ITR_CLEAR, 0);
+	return true;
+}
+
+void
+aqm_link_cause(struct aqc_model *m)
+{
+	uint32_t map = aqm_rd(m, AQC_RI(ITR_GEN_MAP, 3));
+
+	itr_apply_clear(m);
+	if (map & 0x80u)
+		aqm_wr(m, AQC_R_ITR_STATUS, aqm_rd(m, AQC_R_ITR_STATUS) | 1u << (map & 0x1fu));
+}
+
 /* 3.3: link = highest rate both requested and supported, unless LINK_DROP
  * or no cable; statistics/temperature toggles echoed into 0x0374. */
 static bool
@@ -284,13 +309,7 @@ ctl_misc(struct aqc_model *m)
 	}
 	if (flush)
 		aqm_wire_flush(m);
-	/* doc 6.9: 0x2050 clears the status bits written to it */
-	v = aqm_rd(m, AQC_R_ITR_CLEAR);
-	if (v != 0) {
-		aqm_wr(m, AQC_R_ITR_STATUS, aqm_rd(m, AQC_R_ITR_STATUS) & ~v);
-		aqm_wr(m, AQC_R_ITR_CLEAR, 0);
-		work = true;
-	}
+	work |= itr_apply_clear(m);
 	v = aqm_rd(m, AQC_R_RDM_CACHE_INIT) & 1;
 	if ((aqm_rd(m, AQC_R_RDM_CACHE_DONE) & 1) != v) {
 		aqm_wr(m, AQC_R_RDM_CACHE_DONE, v);

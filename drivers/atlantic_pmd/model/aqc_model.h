@@ -36,10 +36,18 @@
  *    port's receive side through a bounded queue; a full queue stalls TX),
  *    none (TX is counted and discarded).
  *
- * What it does not do: LRO, header split, interrupts, flow control, VLAN
- * filters (VLAN promiscuous always), multicast exact filters (0x5250 beyond
- * all-multicast), FLB boot, FW 1.x/4.x interfaces (only the version number
- * changes).
+ *  - L2 filters also: the 16 VLAN filters and VLAN promiscuous (doc 6.6,
+ *    0x5290 / 0x5280), multicast frames against the exact MAC filters 1..32.
+ *    The MAC counters (mailbox uprc/mprc/bprc...) count every frame the
+ *    cable brings, before the filters; the DMA counters what reached a ring.
+ *  - Firmware: negotiated pause echoed in 0x0374 bits 3/4 while the link is
+ *    up. Interrupts: only the link cause (general map 3) latching its status
+ *    bit in 0x2000, cleared through 0x2050; no interrupt is ever delivered.
+ *
+ * What it does not do: LRO, header split, interrupt delivery and the other
+ * causes, pause frames on the wire, the 0x5250 multicast filters, the B1
+ * upload mailbox and RPC exchanges, FLB boot, FW 1.x/4.x interfaces (only
+ * the version number changes).
  *
  * The A2 variant (gen AQC_MODEL_AQC113, devarg model=aqc113; the contract
  * of its control plane is at the top of aqc_model_a2.c): MIF ID 0x203, MCP

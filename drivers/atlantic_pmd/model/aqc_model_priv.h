@@ -146,17 +146,10 @@ aqm_link_up(const struct aqc_model *m)
 		       aqm_rd(m, AQC_R_MPI_STATE) != 0;
 }
 
-/* doc 6.9: a routed link cause (general map 3: bit 7 enable, bits 4:0
- * vector) latches its vector's status bit when the link changes (the same
- * interrupt block on A2, doc 10.2). */
-static inline void
-aqm_link_cause(struct aqc_model *m)
-{
-	uint32_t map = aqm_rd(m, AQC_RI(ITR_GEN_MAP, 3));
-
-	if (map & 0x80u)
-		aqm_wr(m, AQC_R_ITR_STATUS, aqm_rd(m, AQC_R_ITR_STATUS) | 1u << (map & 0x1fu));
-}
+/* aqc_model.c, doc 6.9: a routed link cause (general map 3: bit 7 enable,
+ * bits 4:0 vector) latches its vector's status bit when the link changes,
+ * after any pending 0x2050 clear (the same interrupt block on A2, 10.2). */
+void aqm_link_cause(struct aqc_model *m);
 
 /* aqc_model_dma.c: one pass over the TX rings and the wire inputs.
  * Returns frames moved. Caller holds m->lock. */
