@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * net_aqc: device operations and PCI probe of the A1 AQC chips.
+ * net_aqc: device operations and PCI probe of the AQC chips, A1 (AQC107
+ * class) and A2 (AQC113 class); the generation's control-path operations
+ * come from hw->ops (aqc_gen.c, aqc2_hw.c).
  *
  * Probe (doc 10.1 steps 1-5): map BAR0, mask interrupts, soft reset, pick
  * the firmware interface, read the permanent MAC. Start (steps 6-23): reset
@@ -18,6 +20,7 @@
 
 #include "aqc_ethdev.h"
 #include "aqc_log.h"
+#include "aqc2_regs.h"
 
 RTE_LOG_REGISTER_SUFFIX(aqc_logtype_init, init, NOTICE);
 RTE_LOG_REGISTER_SUFFIX(aqc_logtype_driver, driver, NOTICE);
@@ -40,17 +43,19 @@ stats_update(struct aqc_adapter *ad)
 	ad->dma_last = now;
 }
 
+/* FW MAC counters: A1 32-bit, A2 64-bit cumulative values (ops). */
 static void
 fw_stats_update(struct aqc_adapter *ad)
 {
-	struct aqc_fw_stats now;
-	const uint32_t *n = (const uint32_t *)&now, *l = (const uint32_t *)&ad->fw_last;
+	const struct aqc_gen_ops *ops = ad->hw.ops;
+	uint64_t now[AQC_XSTATS_MAX];
+	uint64_t mask = ops->stats_bits >= 64 ? ~0ull : (1ull << ops->stats_bits) - 1;
 
-	if (aqc_fw_read_stats(&ad->hw, &now) != 0)
+	if (ops->stats_read(&ad->hw, now) != 0)
 		return;
-	for (unsigned int i = 0; i < RTE_DIM(ad->fw_acc); i++)
-		ad->fw_acc[i] += (uint32_t)(n[i] - l[i]);
-	ad->fw_last = now;
+	for (unsigned int i = 0; i < ops->nb_xstats; i++)
+		ad->fw_acc[i] += (now[i] - ad->fw_last[i]) & mask;
+	memcpy(ad->fw_last, now, sizeof(now[0]) * ops->nb_xstats);
 }
 
 /* After a reset the counters restart from zero: take new baselines. */
@@ -58,8 +63,8 @@ static void
 stats_rebase(struct aqc_adapter *ad)
 {
 	aqc_hw_read_dma_counters(&ad->hw, &ad->dma_last);
-	if (aqc_fw_read_stats(&ad->hw, &ad->fw_last) != 0)
-		memset(&ad->fw_last, 0, sizeof(ad->fw_last));
+	if (ad->hw.ops->stats_read(&ad->hw, ad->fw_last) != 0)
+		memset(ad->fw_last, 0, sizeof(ad->fw_last));
 }
 
 static int
@@ -124,42 +129,60 @@ aqc_stats_reset(struct rte_eth_dev *dev)
 			txq->pkts = txq->bytes = txq->errors = 0;
 	}
 	dev->data->rx_mbuf_alloc_failed = 0;
+	if (ad->xstats_extra != NULL)
+		ad->xstats_extra(ad->close_arg, NULL, ad->xstats_extra_base);
 	return 0;
 }
 
-/* xstats: the firmware MAC counters (doc 3.1), names from the same list. */
-static const char *const aqc_xstat_names[] = {
-#define AQC_XSTAT_NAME(n) "mac_" #n,
-	AQC_FW_STATS(AQC_XSTAT_NAME)
-#undef AQC_XSTAT_NAME
-};
+static unsigned int
+xstats_extra_count(struct aqc_adapter *ad)
+{
+	return ad->xstats_extra != NULL ? ad->xstats_extra(ad->close_arg, NULL, NULL) : 0;
+}
 
+/* xstats: the firmware MAC counters (doc 3.1 on A1, 3.4 on A2), names
+ * from the generation's list, then the backend's extra ones. */
 static int
 aqc_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *names,
 		     unsigned int size)
 {
-	(void)dev;
-	if (names != NULL)
-		for (unsigned int i = 0; i < RTE_DIM(aqc_xstat_names) && i < size; i++)
-			snprintf(names[i].name, sizeof(names[i].name), "%s",
-				 aqc_xstat_names[i]);
-	return RTE_DIM(aqc_xstat_names);
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+	const struct aqc_gen_ops *ops = ad->hw.ops;
+	unsigned int n = ops->nb_xstats, extra = xstats_extra_count(ad);
+
+	if (names == NULL || size < n + extra)
+		return n + extra;
+	for (unsigned int i = 0; i < n; i++)
+		snprintf(names[i].name, sizeof(names[i].name), "%s", ops->xstat_names[i]);
+	if (extra > 0)
+		ad->xstats_extra(ad->close_arg, names + n, NULL);
+	return n + extra;
 }
 
 static int
 aqc_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned int n)
 {
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+	unsigned int nb = ad->hw.ops->nb_xstats;
 
-	if (xs == NULL || n < RTE_DIM(aqc_xstat_names))
-		return RTE_DIM(aqc_xstat_names);
+	unsigned int nfw = nb, extra = xstats_extra_count(ad);
+	uint64_t ev[AQC_XSTATS_EXTRA_MAX];
+
+	if (xs == NULL || n < nfw + extra)
+		return nfw + extra;
 	if (ad->started)
 		fw_stats_update(ad);
-	for (unsigned int i = 0; i < RTE_DIM(aqc_xstat_names); i++) {
+	for (unsigned int i = 0; i < nfw; i++) {
 		xs[i].id = i;
 		xs[i].value = ad->fw_acc[i];
 	}
-	return RTE_DIM(aqc_xstat_names);
+	if (extra > 0)
+		ad->xstats_extra(ad->close_arg, NULL, ev);
+	for (unsigned int i = 0; i < extra; i++) {
+		xs[nfw + i].id = nfw + i;
+		xs[nfw + i].value = ev[i] - ad->xstats_extra_base[i];
+	}
+	return nfw + extra;
 }
 
 /* ---- configuration ---- */
@@ -189,6 +212,8 @@ speed_capa(uint32_t caps)
 {
 	uint32_t s = 0;
 
+	if (caps & AQC_RATE_10M)
+		s |= RTE_ETH_LINK_SPEED_10M;
 	if (caps & AQC_RATE_100M)
 		s |= RTE_ETH_LINK_SPEED_100M;
 	if (caps & AQC_RATE_1G)
@@ -213,7 +238,7 @@ aqc_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *di)
 	di->max_rx_pktlen = AQC_MAX_FRAME;
 	di->max_mtu = AQC_MAX_FRAME - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
 	di->min_mtu = RTE_ETHER_MIN_MTU;
-	di->max_mac_addrs = 1;
+	di->max_mac_addrs = AQC_UC_FILTERS;   /* doc 6.4: 33 unicast filters */
 	di->max_vfs = 0;
 	di->rx_desc_lim = (struct rte_eth_desc_lim){
 		.nb_max = AQC_RING_MAX_DESC, .nb_min = AQC_RING_MIN_DESC,
@@ -227,7 +252,7 @@ aqc_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *di)
 	di->rx_offload_capa = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
 		RTE_ETH_RX_OFFLOAD_UDP_CKSUM | RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
 		RTE_ETH_RX_OFFLOAD_VLAN_STRIP | RTE_ETH_RX_OFFLOAD_SCATTER |
-		RTE_ETH_RX_OFFLOAD_RSS_HASH;
+		RTE_ETH_RX_OFFLOAD_RSS_HASH | RTE_ETH_RX_OFFLOAD_VLAN_FILTER;
 	di->rx_queue_offload_capa = RTE_ETH_RX_OFFLOAD_VLAN_STRIP;
 	di->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
 		RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
@@ -259,7 +284,9 @@ rates_from_conf(uint32_t link_speeds, uint32_t caps)
 	uint32_t r = 0;
 
 	if (link_speeds == RTE_ETH_LINK_SPEED_AUTONEG)
-		return caps & AQC_RATE_ALL;
+		return caps & (AQC_RATE_ALL | AQC_RATE_10M);
+	if (link_speeds & RTE_ETH_LINK_SPEED_10M)
+		r |= AQC_RATE_10M;
 	if (link_speeds & RTE_ETH_LINK_SPEED_100M)
 		r |= AQC_RATE_100M;
 	if (link_speeds & RTE_ETH_LINK_SPEED_1G)
@@ -284,7 +311,7 @@ aqc_dev_link_update(struct rte_eth_dev *dev, int wait)
 	uint32_t speed = 0;
 
 	for (unsigned int i = 0; ad->started; i++) {
-		speed = aqc_fw_link_speed(&ad->hw);
+		speed = ad->hw.ops->link_speed(&ad->hw);
 		if (speed != 0 || !wait || i >= 100)
 			break;
 		rte_delay_us_sleep(10000);
@@ -293,6 +320,8 @@ aqc_dev_link_update(struct rte_eth_dev *dev, int wait)
 	link.link_status = speed ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
 	return rte_eth_linkstatus_set(dev, &link);
 }
+
+static int aqc_dev_stop(struct rte_eth_dev *dev);
 
 static int
 aqc_dev_start(struct rte_eth_dev *dev)
@@ -306,30 +335,33 @@ aqc_dev_start(struct rte_eth_dev *dev)
 
 	/* step 6: reset again; counters restart, so bank them first */
 	stats_update(ad);
-	if (ad->hw.mbox_addr != 0)
-		fw_stats_update(ad);
-	rc = aqc_hw_soft_reset(hw);
-	if (rc == 0)
-		rc = aqc_fw_init(hw);
+	fw_stats_update(ad);
+	rc = hw->ops->reset(hw);
 	if (rc != 0)
 		return rc;
 	stats_rebase(ad);
-	aqc_hw_init_paths(hw, (rxo & (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
-				      RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
-				      RTE_ETH_RX_OFFLOAD_TCP_CKSUM)) != 0,
-			  (txo & (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
-				  RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
-				  RTE_ETH_TX_OFFLOAD_TCP_CKSUM)) != 0);
-	aqc_hw_set_uc_filter(hw, 0, dev->data->mac_addrs[0].addr_bytes, true);
-	aqc_hw_set_promisc(hw, dev->data->promiscuous);
-	aqc_hw_set_allmulti(hw, dev->data->all_multicast);
-	rc = aqc_rss_apply(dev);
+	rc = hw->ops->init_paths(hw, (rxo & (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
+					     RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
+					     RTE_ETH_RX_OFFLOAD_TCP_CKSUM)) != 0,
+				 (txo & (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+					 RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+					 RTE_ETH_TX_OFFLOAD_TCP_CKSUM)) != 0);
+	if (rc == 0)
+		rc = hw->ops->set_station_mac(hw, dev->data->mac_addrs[0].addr_bytes);
+	if (rc == 0)
+		rc = hw->ops->set_promisc(hw, dev->data->promiscuous);
+	if (rc == 0)
+		rc = hw->ops->set_allmulti(hw, dev->data->all_multicast);
+	if (rc == 0)
+		rc = aqc_ext_apply(dev);
+	if (rc == 0)
+		rc = aqc_rss_apply(dev);
+	/* step 10: link request and state INIT */
+	ad->link_rates_up = rates_from_conf(dev->data->dev_conf.link_speeds, hw->caps_lo);
+	if (rc == 0)
+		rc = hw->ops->set_link(hw, ad->link_rates_up, true);
 	if (rc != 0)
 		return rc;
-	/* step 10: link request and state INIT */
-	aqc_fw_set_link(hw, rates_from_conf(dev->data->dev_conf.link_speeds,
-					    hw->caps_lo));
-	aqc_fw_set_state(hw, true);
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		struct aqc_tx_queue *txq = dev->data->tx_queues[i];
 
@@ -350,7 +382,13 @@ aqc_dev_start(struct rte_eth_dev *dev)
 	aqc_hw_packet_buffers(hw, true);
 	ad->started = true;
 	aqc_dev_link_update(dev, 0);
-	return 0;
+	rc = aqc_lsc_start(dev);
+	if (rc != 0) {
+		AQC_LOG(ERR, DRIVER, "port %u: cannot start link events: %s",
+			dev->data->port_id, strerror(-rc));
+		aqc_dev_stop(dev);
+	}
+	return rc;
 fail:
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		aqc_rx_queue_stop(dev, i);
@@ -368,15 +406,17 @@ aqc_dev_stop(struct rte_eth_dev *dev)
 
 	if (!ad->started)
 		return 0;
+	ad->started = false;   /* the link-event alarm stops re-arming */
+	aqc_lsc_stop(dev);
 	stats_update(ad);
 	for (uint16_t i = 0; i < dev->data->nb_rx_queues; i++)
 		rc |= aqc_rx_queue_stop(dev, i);
 	for (uint16_t i = 0; i < dev->data->nb_tx_queues; i++)
 		rc |= aqc_tx_queue_stop(dev, i);
 	aqc_hw_packet_buffers(&ad->hw, false);
-	/* 10.1 stop: FW 2.x deinit = no rates and LINK_DROP */
-	aqc_fw_set_link(&ad->hw, 0);
-	aqc_fw_set_state(&ad->hw, false);
+	/* 10.1 stop: FW 2.x deinit = no rates and LINK_DROP; A2: link_up 0 */
+	if (ad->hw.ops->set_link(&ad->hw, 0, false) != 0)
+		rc = -1;
 	ad->started = false;
 	dev->data->dev_started = 0;
 	rte_eth_linkstatus_set(dev, &link);
@@ -399,6 +439,8 @@ aqc_dev_close(struct rte_eth_dev *dev)
 	if (ad->close_hook != NULL) {
 		ad->close_hook(ad->close_arg);
 		ad->close_hook = NULL;
+		ad->xstats_extra = NULL;     /* their argument is gone */
+		ad->rx_poll_hook = NULL;
 		ad->hw.bar0 = NULL;
 	}
 	return rc;
@@ -413,9 +455,7 @@ aqc_dev_reset(struct rte_eth_dev *dev)
 	rc = aqc_dev_stop(dev);
 	if (rc != 0)
 		return rc;
-	rc = aqc_hw_soft_reset(&ad->hw);
-	if (rc == 0)
-		rc = aqc_fw_init(&ad->hw);
+	rc = ad->hw.ops->reset(&ad->hw);
 	if (rc == 0)
 		stats_rebase(ad);
 	return rc;
@@ -424,29 +464,33 @@ aqc_dev_reset(struct rte_eth_dev *dev)
 static int
 aqc_promisc_enable(struct rte_eth_dev *dev)
 {
-	aqc_hw_set_promisc(&AQC_ADAPTER(dev)->hw, true);
-	return 0;
+	struct aqc_hw *hw = &AQC_ADAPTER(dev)->hw;
+
+	return hw->ops->set_promisc(hw, true);
 }
 
 static int
 aqc_promisc_disable(struct rte_eth_dev *dev)
 {
-	aqc_hw_set_promisc(&AQC_ADAPTER(dev)->hw, false);
-	return 0;
+	struct aqc_hw *hw = &AQC_ADAPTER(dev)->hw;
+
+	return hw->ops->set_promisc(hw, false);
 }
 
 static int
 aqc_allmulti_enable(struct rte_eth_dev *dev)
 {
-	aqc_hw_set_allmulti(&AQC_ADAPTER(dev)->hw, true);
-	return 0;
+	struct aqc_hw *hw = &AQC_ADAPTER(dev)->hw;
+
+	return hw->ops->set_allmulti(hw, true);
 }
 
 static int
 aqc_allmulti_disable(struct rte_eth_dev *dev)
 {
-	aqc_hw_set_allmulti(&AQC_ADAPTER(dev)->hw, false);
-	return 0;
+	struct aqc_hw *hw = &AQC_ADAPTER(dev)->hw;
+
+	return hw->ops->set_allmulti(hw, false);
 }
 
 static int
@@ -457,8 +501,8 @@ aqc_mac_addr_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr)
 			RTE_ETHER_ADDR_BYTES(addr));
 		return -EINVAL;
 	}
-	aqc_hw_set_uc_filter(&AQC_ADAPTER(dev)->hw, 0, addr->addr_bytes, true);
-	return 0;
+	return AQC_ADAPTER(dev)->hw.ops->set_station_mac(&AQC_ADAPTER(dev)->hw,
+							 addr->addr_bytes);
 }
 
 static int
@@ -489,18 +533,19 @@ static int
 aqc_get_reg(struct rte_eth_dev *dev, struct rte_dev_reg_info *info)
 {
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+	unsigned int nb = ad->hw.ops->nb_regs;
 
 	if (info->data == NULL) {
-		info->length = AQC_REG_DUMP_COUNT;
+		info->length = nb;
 		info->width = sizeof(uint32_t);
 		return 0;
 	}
-	if (info->length != 0 && info->length != AQC_REG_DUMP_COUNT)
+	if (info->length != 0 && info->length != nb)
 		return -ENOTSUP;
-	info->length = AQC_REG_DUMP_COUNT;
+	info->length = nb;
 	info->width = sizeof(uint32_t);
 	info->version = aqc_rd(&ad->hw, AQC_R_MIF_ID);
-	aqc_hw_dump_regs(&ad->hw, info->data);
+	ad->hw.ops->dump_regs(&ad->hw, info->data);
 	return 0;
 }
 
@@ -563,6 +608,17 @@ static const struct eth_dev_ops aqc_eth_dev_ops = {
 	.tx_queue_stop = aqc_tx_queue_stop,
 	.rxq_info_get = aqc_rxq_info_get,
 	.txq_info_get = aqc_txq_info_get,
+	.vlan_offload_set = aqc_vlan_offload_set,
+	.vlan_strip_queue_set = aqc_vlan_strip_queue_set,
+	.vlan_filter_set = aqc_vlan_filter_set,
+	.vlan_tpid_set = aqc_vlan_tpid_set,
+	.mac_addr_add = aqc_mac_addr_add,
+	.mac_addr_remove = aqc_mac_addr_remove,
+	.set_mc_addr_list = aqc_set_mc_addr_list,
+	.dev_set_link_up = aqc_dev_set_link_up,
+	.dev_set_link_down = aqc_dev_set_link_down,
+	.flow_ctrl_get = aqc_flow_ctrl_get,
+	.flow_ctrl_set = aqc_flow_ctrl_set,
 };
 
 int
@@ -577,16 +633,21 @@ aqc_dev_init(struct rte_eth_dev *dev)
 	dev->rx_pkt_burst = aqc_recv_pkts;
 	dev->tx_pkt_burst = aqc_xmit_pkts;
 	dev->tx_pkt_prepare = aqc_prep_pkts;
+	dev->rx_queue_count = aqc_rx_queue_count;
+	dev->rx_descriptor_status = aqc_rx_descriptor_status;
+	dev->tx_descriptor_status = aqc_tx_descriptor_status;
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
-	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
-	/* step 2: interrupts off; step 3-5 */
+	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS | RTE_ETH_DEV_INTR_LSC;
+	/* the generation first: one operations table from here on */
+	rc = aqc_gen_detect(hw);
+	if (rc != 0)
+		return rc;
+	/* step 2: interrupts off (same register on A1 and A2); step 3-5 */
 	aqc_wr(hw, AQC_R_ITR_MASK_CLR, 0xffffffff);
-	rc = aqc_hw_soft_reset(hw);
+	rc = hw->ops->reset(hw);
 	if (rc == 0)
-		rc = aqc_fw_init(hw);
-	if (rc == 0)
-		rc = aqc_fw_get_mac(hw, mac);
+		rc = hw->ops->get_mac(hw, mac);
 	if (rc != 0) {
 		AQC_LOG(ERR, INIT, "port %u: bring-up failed: %s", dev->data->port_id,
 			strerror(-rc));
@@ -594,12 +655,12 @@ aqc_dev_init(struct rte_eth_dev *dev)
 	}
 	stats_rebase(ad);
 	aqc_rss_init(ad);
-	dev->data->mac_addrs = rte_zmalloc("aqc_mac", RTE_ETHER_ADDR_LEN, 0);
+	dev->data->mac_addrs = rte_zmalloc("aqc_mac", RTE_ETHER_ADDR_LEN * AQC_UC_FILTERS, 0);
 	if (dev->data->mac_addrs == NULL)
 		return -ENOMEM;
 	memcpy(dev->data->mac_addrs[0].addr_bytes, mac, RTE_ETHER_ADDR_LEN);
-	AQC_LOG(INFO, INIT, "port %u: chip rev 0x%x, FW %u.%u.%u, MAC " RTE_ETHER_ADDR_PRT_FMT,
-		dev->data->port_id, hw->chip_rev, hw->fw_version >> 24,
+	AQC_LOG(INFO, INIT, "port %u: %s, MIF ID 0x%x, FW %u.%u.%u, MAC " RTE_ETHER_ADDR_PRT_FMT,
+		dev->data->port_id, hw->ops->name, hw->mif_id, hw->fw_version >> 24,
 		(hw->fw_version >> 16) & 0xff, hw->fw_version & 0xffff,
 		RTE_ETHER_ADDR_BYTES(&dev->data->mac_addrs[0]));
 	return 0;
@@ -619,6 +680,7 @@ aqc_pci_dev_init(struct rte_eth_dev *dev)
 		AQC_LOG(ERR, INIT, "%s: BAR0 not mapped", pci->device.name);
 		return -ENODEV;
 	}
+	ad->hw.pci_device = pci->id.device_id;
 	rte_eth_copy_pci_info(dev, pci);
 	return aqc_dev_init(dev);
 }
@@ -640,6 +702,7 @@ aqc_pci_remove(struct rte_pci_device *pci)
 static const struct rte_pci_id aqc_pci_ids[] = {
 #define AQC_PCI_ID(dev) { RTE_PCI_DEVICE(AQC_PCI_VENDOR, dev) },
 	AQC_A1_DEVICE_IDS(AQC_PCI_ID)
+	AQC_A2_DEVICE_IDS(AQC_PCI_ID)
 #undef AQC_PCI_ID
 	{ .vendor_id = 0 },
 };

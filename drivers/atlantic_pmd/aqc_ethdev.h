@@ -32,6 +32,10 @@
 #define AQC_TX_FREE_THRESH 32
 #define AQC_TX_FREE_BULK 64
 
+/* Called once on the first RX burst after a queue start (net_aqc_sim: the
+ * model's pcap wire waits for an application that receives). */
+typedef void (*aqc_poll_hook_t)(void *arg);
+
 struct aqc_rx_queue {
 	volatile union aqc_rx_desc *ring;
 	struct rte_mbuf **sw_ring;
@@ -56,6 +60,9 @@ struct aqc_rx_queue {
 	uint64_t *dev_nombuf;        /* &dev->data->rx_mbuf_alloc_failed */
 	const struct rte_memzone *mz;
 	struct aqc_hw *hw;
+	aqc_poll_hook_t poll_hook;   /* NULL on silicon */
+	void *poll_arg;
+	bool notify_poll;            /* poll_hook not called yet since start */
 };
 
 struct aqc_tx_queue {
@@ -83,18 +90,36 @@ struct aqc_tx_queue {
  * to destroy the chip model that backs hw.bar0. */
 typedef void (*aqc_close_hook_t)(void *arg);
 
+/* Extra xstats of the backend behind BAR0 (net_aqc_sim: the chip model's
+ * wire-side drop counters). Returns how many; fills names and/or values
+ * (cumulative) when not NULL. At most AQC_XSTATS_EXTRA_MAX. */
+#define AQC_XSTATS_EXTRA_MAX 8
+typedef unsigned int (*aqc_xstats_hook_t)(void *arg, struct rte_eth_xstat_name *names,
+					  uint64_t *values);
+
 struct aqc_adapter {
 	struct aqc_hw hw;
 	struct aqc_dma_counters dma_last;   /* raw registers at last poll */
 	struct aqc_dma_counters dma_acc;    /* accumulated since stats reset */
-	struct aqc_fw_stats fw_last;
-	uint64_t fw_acc[sizeof(struct aqc_fw_stats) / 4];
+	uint64_t fw_last[AQC_XSTATS_MAX];   /* FW MAC counters at last poll */
+	uint64_t fw_acc[AQC_XSTATS_MAX];    /* accumulated since stats reset */
 	uint64_t rss_hf;                    /* 0: RSS off */
 	uint8_t rss_key[AQC_RSS_KEY_LEN];
 	uint8_t reta[AQC_RSS_RETA_SIZE];
 	bool started;
 	aqc_close_hook_t close_hook;
 	void *close_arg;
+	aqc_poll_hook_t rx_poll_hook;       /* given to every RX queue */
+	aqc_xstats_hook_t xstats_extra;     /* NULL on silicon */
+	/* aqc_ops_ext.c state, re-applied at every start (a reset clears it) */
+	uint16_t vlan_vid[AQC_VLAN_FILTERS];
+	uint16_t vlan_used;                 /* bit i: filter i holds vlan_vid[i] */
+	uint16_t tpid_inner, tpid_outer;    /* 0: reset value */
+	uint32_t link_rates_up;             /* rates to request on set_link_up */
+	/* multicast list: exact filters AQC_UC_FILTERS - nb_mc .. 32 */
+	struct rte_ether_addr mc_list[AQC_UC_FILTERS - 1];
+	uint16_t nb_mc;
+	uint64_t xstats_extra_base[AQC_XSTATS_EXTRA_MAX];  /* at last reset */
 };
 
 #define AQC_ADAPTER(dev) ((struct aqc_adapter *)(dev)->data->dev_private)
@@ -106,10 +131,37 @@ int aqc_dev_init(struct rte_eth_dev *dev);
 		    RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_IPV6 | \
 		    RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_NONFRAG_IPV6_UDP)
 
+/* aqc_ops_ext.c: VLAN filters/strip/TPID, extra unicast MACs, link
+ * up/down, flow control, descriptor status. */
+int aqc_vlan_offload_set(struct rte_eth_dev *dev, int mask);
+void aqc_vlan_strip_queue_set(struct rte_eth_dev *dev, uint16_t qid, int on);
+int aqc_vlan_filter_set(struct rte_eth_dev *dev, uint16_t vid, int on);
+int aqc_vlan_tpid_set(struct rte_eth_dev *dev, enum rte_vlan_type type, uint16_t tpid);
+int aqc_mac_addr_add(struct rte_eth_dev *dev, struct rte_ether_addr *addr,
+		     uint32_t index, uint32_t pool);
+void aqc_mac_addr_remove(struct rte_eth_dev *dev, uint32_t index);
+int aqc_set_mc_addr_list(struct rte_eth_dev *dev, struct rte_ether_addr *list,
+			 uint32_t n);
+int aqc_dev_set_link_up(struct rte_eth_dev *dev);
+int aqc_dev_set_link_down(struct rte_eth_dev *dev);
+int aqc_flow_ctrl_get(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc);
+int aqc_flow_ctrl_set(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc);
+uint32_t aqc_rx_queue_count(void *rxq);
+int aqc_rx_descriptor_status(void *rxq, uint16_t offset);
+int aqc_tx_descriptor_status(void *txq, uint16_t offset);
+/* dev_start: program what the reset cleared (filters, TPIDs). */
+int aqc_ext_apply(struct rte_eth_dev *dev);
+
+/* aqc_lsc.c: link-state change events while started (intr_conf.lsc). */
+int aqc_lsc_start(struct rte_eth_dev *dev);
+void aqc_lsc_stop(struct rte_eth_dev *dev);
+
 /* aqc_rss.c */
 void aqc_rss_init(struct aqc_adapter *ad);
 int aqc_rss_configure(struct rte_eth_dev *dev);
 int aqc_rss_apply(struct rte_eth_dev *dev);
+int aqc1_rss_apply(struct aqc_hw *hw, uint64_t rss_hf, const uint8_t key[AQC_RSS_KEY_LEN],
+		   const uint8_t reta[AQC_RSS_RETA_SIZE]);
 int aqc_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *c);
 int aqc_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *c);
 int aqc_rss_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,

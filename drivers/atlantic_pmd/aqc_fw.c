@@ -110,6 +110,13 @@ aqc_fw_get_mac(struct aqc_hw *hw, uint8_t mac[6])
 	mac[3] = dw[0];
 	mac[4] = dw[1] >> 24;
 	mac[5] = dw[1] >> 16;
+	aqc_fw_mac_fallback(mac);
+	return 0;
+}
+
+void
+aqc_fw_mac_fallback(uint8_t mac[6])
+{
 	if ((mac[0] & 1) || (mac[0] | mac[1] | mac[2]) == 0) {
 		/* 3.1: drivers fabricate 30:0E:E3:xx:xx:xx */
 		uint64_t r = rte_rand();
@@ -122,7 +129,6 @@ aqc_fw_get_mac(struct aqc_hw *hw, uint8_t mac[6])
 		mac[5] = r >> 16;
 		AQC_LOG(WARNING, FW, "no valid permanent MAC; using a random one");
 	}
-	return 0;
 }
 
 void
@@ -140,7 +146,10 @@ aqc_fw_set_state(struct aqc_hw *hw, bool up)
 {
 	uint32_t v = aqc_rd(hw, AQC_R_MPI_CTL2);
 
+	/* 3.3 set state INIT: pause bits from the flow-control configuration */
 	v &= ~(AQC_FMASK(CTL2_PAUSE) | AQC_FMASK(CTL2_ASYM_PAUSE));
+	if (up)
+		v |= hw->fc_request & (AQC_FMASK(CTL2_PAUSE) | AQC_FMASK(CTL2_ASYM_PAUSE));
 	if (up)
 		v &= ~AQC_FMASK(CTL2_LINK_DROP);
 	else

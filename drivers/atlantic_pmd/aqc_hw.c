@@ -126,39 +126,64 @@ aqc_hw_soft_reset(struct aqc_hw *hw)
 	return 0;
 }
 
-/* 10.1 step 7: TX path. */
-static void
-init_tx_path(struct aqc_hw *hw)
+/* 10.1 step 7: TX path, the part A1 and A2 share (LNX hw_atl2.c does the
+ * same minus the 0x7040 write). */
+void
+aqc_hw_init_tx_common(struct aqc_hw *hw)
 {
 	AQC_SET_FIELD(hw, TPB_TC_MODE, 1);          /* 4 TCs x 8 rings */
 	aqc_wr(hw, AQC_R_TPO_LSO_FLAGS1, 0x0ff6u | (0x0ff6u << 16));
 	aqc_wr(hw, AQC_R_TPO_LSO_FLAGS2, 0x0f7f);
 	aqc_wr(hw, AQC_R_TDM_ITR_CTL, aqc_rd(hw, AQC_R_TDM_ITR_CTL) & ~0x2u);
-	aqc_wr(hw, AQC_R_TPO2, 0x00010000);         /* B0/B1 */
 	aqc_wr(hw, AQC_R_TX_DCA_CTL, 0);
 	AQC_SET_FIELD(hw, TPB_SCP_INS, 1);
 }
 
-/* 10.1 step 8: RX path (single TC, no RSS until configured). */
 static void
-init_rx_path(struct aqc_hw *hw)
+init_tx_path(struct aqc_hw *hw)
+{
+	aqc_hw_init_tx_common(hw);
+	aqc_wr(hw, AQC_R_TPO2, 0x00010000);         /* B0/B1 */
+}
+
+/* 10.1 step 8: RX path (single TC, no RSS until configured), the part A1
+ * and A2 share; n_uc unicast filters get action 1, all disabled. */
+void
+aqc_hw_init_rx_common(struct aqc_hw *hw, unsigned int n_uc)
 {
 	AQC_SET_FIELD(hw, RPB_TC_MODE, 1);
 	AQC_SET_FIELD(hw, RPB_FC_MODE, 1);
 	aqc_wr(hw, AQC_R_RSS_CTL1, 0);
-	for (int i = AQC_UC_FILTERS - 1; i >= 0; i--)
-		aqc_wr(hw, AQC_RI(RPF_UC_HI, i), AQC_FPUT(UC_ACTION, 1));
+	for (unsigned int i = n_uc; i-- > 0;)
+		aqc_wr(hw, AQC_R_RPF_UC_HI + 8 * i, AQC_FPUT(UC_ACTION, 1));
 	aqc_wr(hw, AQC_R_RPF_MC_MASK, 0);
 	aqc_wr(hw, AQC_RI(RPF_MC, 0), 0x00010fff);
 	aqc_wr(hw, AQC_R_RPF_VLAN_TPID, (0x88a8u << 16) | 0x8100u);
 	aqc_wr(hw, AQC_R_RPF_VLAN_CTL, AQC_FPUT(VLAN_PROMISC, 1) |
 	       AQC_FPUT(VLAN_ACCEPT_UNTAG, 1) | AQC_FPUT(VLAN_UNTAG_ACTION, 1));
 	aqc_wr(hw, AQC_R_RDM_CTL, aqc_rd(hw, AQC_R_RDM_CTL) & ~0x4u);
-	/* 6.1: hash IPv4, IPv4+TCP, IPv6, IPv6+TCP, and UDP (LNX value) */
-	aqc_wr(hw, AQC_R_RPF_RSS_TYPES, 0x000f001e);
 	aqc_wr(hw, AQC_R_RPF_L2_CTL, AQC_FPUT(L2_BC_EN, 1) |
 	       AQC_FPUT(L2_BC_ACTION, 1) | AQC_FPUT(L2_BC_THRESH, 0xffff));
 	aqc_wr(hw, AQC_R_RX_DCA_CTL, 0);
+}
+
+static void
+init_rx_path(struct aqc_hw *hw)
+{
+	aqc_hw_init_rx_common(hw, AQC_UC_FILTERS);
+	/* 6.1: hash IPv4, IPv4+TCP, IPv6, IPv6+TCP, and UDP (LNX value) */
+	aqc_wr(hw, AQC_R_RPF_RSS_TYPES, 0x000f001e);
+}
+
+/* 10.1 step 16: offloads; LSO per ring enabled, LRO off (A1 and A2). */
+void
+aqc_hw_init_offloads(struct aqc_hw *hw, bool rx_csum, bool tx_csum)
+{
+	aqc_wr(hw, AQC_R_TPO_CSUM, tx_csum ? 0x3 : 0);
+	aqc_wr(hw, AQC_R_RPO_CSUM, (aqc_rd(hw, AQC_R_RPO_CSUM) & ~0x3u) |
+	       (rx_csum ? 0x3u : 0));
+	aqc_wr(hw, AQC_R_TDM_LSO_EN, 0xffffffff);
+	aqc_wr(hw, AQC_R_RPO_LRO_EN, 0);
 }
 
 /* 10.1 step 11: single-TC QoS with the documented DPDK values. */
@@ -189,12 +214,7 @@ aqc_hw_init_paths(struct aqc_hw *hw, bool rx_csum, bool tx_csum)
 	/* step 13: 2 KB PCIe read requests; TX DMA request limit 24 */
 	aqc_wr(hw, AQC_R_PCI_CTL6, (aqc_rd(hw, AQC_R_PCI_CTL6) & ~0x707u) | 0x404u);
 	aqc_wr(hw, AQC_R_TDM_REQ_LIMIT, 24);
-	/* step 16: offloads; LSO per ring enabled, LRO off */
-	aqc_wr(hw, AQC_R_TPO_CSUM, tx_csum ? 0x3 : 0);
-	aqc_wr(hw, AQC_R_RPO_CSUM, (aqc_rd(hw, AQC_R_RPO_CSUM) & ~0x3u) |
-	       (rx_csum ? 0x3u : 0));
-	aqc_wr(hw, AQC_R_TDM_LSO_EN, 0xffffffff);
-	aqc_wr(hw, AQC_R_RPO_LRO_EN, 0);
+	aqc_hw_init_offloads(hw, rx_csum, tx_csum);
 }
 
 /* 10.1 stop (LNX): toggle the RX descriptor-cache init bit and wait for
@@ -263,13 +283,10 @@ aqc_hw_rss_types(struct aqc_hw *hw, uint32_t types)
 	aqc_wr(hw, AQC_R_RPF_RSS_TYPES, 0x000f0000u | (types & 0x1fu));
 }
 
+/* 6.1 key: ten dwords, address a gets key dword 9 - a, byte-swapped. */
 int
-aqc_hw_rss_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN],
-	       const uint8_t reta[AQC_RSS_RETA_SIZE])
+aqc_hw_rss_key_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN])
 {
-	uint16_t words[12] = { 0 };
-	int rc;
-
 	for (unsigned int a = 0; a < AQC_RSS_KEY_LEN / 4; a++) {
 		const uint8_t *k = key + 4 * (AQC_RSS_KEY_LEN / 4 - 1 - a);
 
@@ -277,13 +294,24 @@ aqc_hw_rss_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN],
 		       ((uint32_t)k[1] << 16) | ((uint32_t)k[2] << 8) | k[3]);
 		aqc_wr(hw, AQC_R_RSS_KEY_ADDR, AQC_FPUT(RSS_KEY_WADDR, a) |
 		       AQC_FMASK(RSS_KEY_WEN));
-		rc = aqc_hw_poll(hw, AQC_R_RSS_KEY_ADDR, AQC_FMASK(RSS_KEY_WEN), 0,
-				 1000, 10);
-		if (rc != 0) {
+		if (aqc_hw_poll(hw, AQC_R_RSS_KEY_ADDR, AQC_FMASK(RSS_KEY_WEN), 0,
+				1000, 10) != 0) {
 			AQC_LOG(ERR, INIT, "RSS key write %u did not complete", a);
-			return rc;
+			return -ETIMEDOUT;
 		}
 	}
+	return 0;
+}
+
+int
+aqc_hw_rss_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN],
+	       const uint8_t reta[AQC_RSS_RETA_SIZE])
+{
+	uint16_t words[12] = { 0 };
+	int rc = aqc_hw_rss_key_set(hw, key);
+
+	if (rc != 0)
+		return rc;
 	for (unsigned int e = 0; e < AQC_RSS_RETA_SIZE; e++) {
 		unsigned int bit = 3 * e, q = reta[e] & 7u;
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * AQC hardware layer: BAR0 access, reset, datapath block setup, rings,
- * filters, RSS and the firmware 2.x/3.x interface. Knows nothing of ethdev;
- * every function returns 0 or a negative errno.
+ * filters, RSS and the A1 firmware 2.x/3.x interface, and the per-generation
+ * operations table (A2 side in aqc2_fw.h). Knows nothing of ethdev; every
+ * function returns 0 or a negative errno.
  *
  * Sequences follow shared/docs/aqc-hardware.md; each function names its
  * section. The same code runs against a real BAR0 (PCI) and against the chip
@@ -18,14 +19,26 @@
 
 #include "aqc_regs.h"
 
+struct aqc_gen_ops;
+
 struct aqc_hw {
 	uint8_t *bar0;
+	const struct aqc_gen_ops *ops;  /* chosen once at probe (MIF ID) */
+	uint16_t pci_device;   /* 0 on the model vdev */
+	uint32_t mif_id;       /* 0x001C at probe */
+	/* A2 only: what the firmware's filter_caps grant (doc 3.4, 6.5) */
+	uint16_t a2_art_base;  /* first ART record the driver may use */
+	uint16_t a2_art_count;
+	uint8_t a2_l2_base;    /* unicast filter of the station MAC */
+	uint8_t a2_l2_count;
+	uint8_t a2_stats_iface; /* OUT version.iface bits 3:0 */
 	uint32_t fw_version;   /* 0x0018 after reset */
 	uint32_t chip_rev;     /* MIF ID low nibble (2.1) */
 	uint32_t mbox_addr;    /* MCP address of the mailbox (3.1) */
 	uint32_t efuse_addr;   /* MCP address of the eFuse block (3.1) */
 	uint32_t caps_lo;      /* mailbox caps_lo */
 	uint32_t link_rates;   /* rates requested in MPI_CTL (3.3) */
+	uint32_t fc_request;   /* MPI_CTL2 PAUSE / ASYM_PAUSE bits set at state INIT */
 	struct aqc_fw_stats fw_last; /* last mailbox snapshot (cumulative) */
 };
 
@@ -70,6 +83,13 @@ int aqc_hw_poll(struct aqc_hw *hw, uint32_t off, uint32_t mask, uint32_t want,
 int aqc_hw_soft_reset(struct aqc_hw *hw);
 /* 10.1 steps 7, 8, 11, 13, 16: TX and RX path, QoS, offloads. */
 void aqc_hw_init_paths(struct aqc_hw *hw, bool rx_csum, bool tx_csum);
+/* The pieces of it A2 shares (aqc2_hw.c). */
+void aqc_hw_init_tx_common(struct aqc_hw *hw);
+void aqc_hw_init_rx_common(struct aqc_hw *hw, unsigned int n_uc);
+void aqc_hw_init_offloads(struct aqc_hw *hw, bool rx_csum, bool tx_csum);
+/* 3.1: a multicast or zero-OUI permanent MAC is replaced by 30:0E:E3:xx:xx:xx
+ * (A1 and A2 drivers alike). */
+void aqc_fw_mac_fallback(uint8_t mac[6]);
 /* 10.1 stop: after ring enables are cleared, wait until the chip has
  * finished with the rings (descriptor-cache handshake 0x5A00/0x5A10). */
 int aqc_hw_dma_fence(struct aqc_hw *hw);
@@ -83,9 +103,20 @@ void aqc_hw_set_allmulti(struct aqc_hw *hw, bool on);
 /* 6.1: RSS key (40 bytes), RETA (64 queue numbers < 8), enable. */
 int aqc_hw_rss_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN],
 		   const uint8_t reta[AQC_RSS_RETA_SIZE]);
+/* 6.1: the 40-byte key alone (same registers on A1 and A2). */
+int aqc_hw_rss_key_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN]);
 /* 6.1: hash types, 0x5040 bits 4:0. */
 void aqc_hw_rss_types(struct aqc_hw *hw, uint32_t types);
 void aqc_hw_rss_disable(struct aqc_hw *hw);
+
+/* aqc_hw_filters.c -- 6.6: VLAN filter i (< 16) to vid, on/off; VLAN
+ * promiscuous (accept every tag); inner/outer TPID; per-ring strip. */
+void aqc_hw_set_vlan_filter(struct aqc_hw *hw, unsigned int i, uint16_t vid, bool on);
+void aqc_hw_set_vlan_promisc(struct aqc_hw *hw, bool on);
+void aqc_hw_set_tpid(struct aqc_hw *hw, bool outer, uint16_t tpid);
+void aqc_hw_rx_ring_vlan_strip(struct aqc_hw *hw, unsigned int n, bool on);
+/* 3.3: negotiated pause (MPI_STATE2 bits 3/4). */
+void aqc_fw_get_pause(struct aqc_hw *hw, bool *rx, bool *tx);
 
 /* 4.1, 10.1 step 18: RX ring n (disabled). buf_kb: data buffer 1 KiB units. */
 void aqc_hw_rx_ring_init(struct aqc_hw *hw, unsigned int n, uint64_t base,
@@ -117,6 +148,59 @@ void aqc_hw_read_dma_counters(struct aqc_hw *hw, struct aqc_dma_counters *c);
 
 /* Register dump in AQC_REGS order; n = AQC_REG_DUMP_COUNT. */
 void aqc_hw_dump_regs(struct aqc_hw *hw, uint32_t *out);
+
+/*
+ * One table of control-path operations per chip generation, picked at probe
+ * from the MIF ID (aqc_gen_detect) and called through hw->ops by the ethdev
+ * layer. Never used per packet: rings, descriptors and doorbells are the
+ * same on both generations (doc 10.2) and stay direct.
+ * Rates are AQC_RATE_* masks on both (A2 adds AQC_RATE_10M).
+ */
+#define AQC_XSTATS_MAX 16u
+struct aqc_gen_ops {
+	const char *name;                          /* "A1" / "A2" */
+	/* soft reset + firmware-interface init; fills fw_version, caps_lo */
+	int (*reset)(struct aqc_hw *hw);
+	int (*get_mac)(struct aqc_hw *hw, uint8_t mac[6]);
+	/* TX/RX paths, QoS, offloads, default filters */
+	int (*init_paths)(struct aqc_hw *hw, bool rx_csum, bool tx_csum);
+	/* request rates (0: none) and the link up/down state */
+	int (*set_link)(struct aqc_hw *hw, uint32_t rates, bool up);
+	uint32_t (*link_speed)(struct aqc_hw *hw);  /* Mb/s, 0 = down */
+	int (*set_station_mac)(struct aqc_hw *hw, const uint8_t mac[6]);
+	int (*set_promisc)(struct aqc_hw *hw, bool on);
+	int (*set_allmulti)(struct aqc_hw *hw, bool on);
+	/* extra unicast filter i (1.. ; 0 is the station MAC) */
+	int (*set_uc_filter)(struct aqc_hw *hw, unsigned int i, const uint8_t mac[6],
+			     bool on);
+	/* VLAN filter i (< AQC_VLAN_FILTERS); VLAN promiscuous */
+	int (*set_vlan_filter)(struct aqc_hw *hw, unsigned int i, uint16_t vid, bool on);
+	int (*set_vlan_promisc)(struct aqc_hw *hw, bool on);
+	int (*rss_apply)(struct aqc_hw *hw, uint64_t rss_hf,
+			 const uint8_t key[AQC_RSS_KEY_LEN],
+			 const uint8_t reta[AQC_RSS_RETA_SIZE]);
+	void (*rss_disable)(struct aqc_hw *hw);
+	/* cumulative FW MAC counters, nb_xstats of them, wrapping at
+	 * 2^stats_bits */
+	int (*stats_read)(struct aqc_hw *hw, uint64_t *now);
+	const char *const *xstat_names;
+	unsigned int nb_xstats;
+	unsigned int stats_bits;
+	/* register dump: count and filler */
+	unsigned int nb_regs;
+	void (*dump_regs)(struct aqc_hw *hw, uint32_t *out);
+};
+
+extern const struct aqc_gen_ops aqc_a1_ops;
+extern const struct aqc_gen_ops aqc_a2_ops;
+
+/* Read the MIF ID and set hw->ops; -ENODEV when the device reads as gone
+ * or names no known family. */
+int aqc_gen_detect(struct aqc_hw *hw);
+/* aqc2_hw.c: whether a PCI device ID is an A2 part, and its link rates
+ * (AQC_RATE_* mask; doc 1 caps). */
+bool aqc2_is_a2_device(uint16_t device_id);
+uint32_t aqc2_device_rates(uint16_t device_id);
 
 /* ---- aqc_fw.c: firmware 2.x/3.x interface (3.1, 3.3) ---- */
 /* 2.1 + 3.3 init: version check, mailbox and RPC addresses, caps. */

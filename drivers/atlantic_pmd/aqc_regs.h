@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * AQC (Aquantia/Marvell AQtion, A1 generation) registers and descriptors,
- * described as data.
+ * described as data. A2 shares all of them (doc 10.2) and adds those of
+ * aqc2_regs.h.
  *
  * Every fact here comes from shared/docs/aqc-hardware.md; the section is
  * named next to each group. One list, AQC_REGS(X), names every register the
@@ -20,8 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* BAR0 size the model provides; A1 registers end below 0x9000 (doc 1). */
-#define AQC_BAR0_SIZE 0x10000u
+/* BAR0 size the model provides; A1 registers end below 0x9000, the A2
+ * shared buffers and action resolver table below 0x14800 (doc 1). */
+#define AQC_BAR0_SIZE 0x20000u
 
 /* Vendor and the A1 device IDs (doc 1). */
 #define AQC_PCI_VENDOR 0x1d6a
@@ -31,6 +33,11 @@
 	D(0x00b1) D(0x07b1) D(0x08b1) D(0x09b1) D(0x11b1) D(0x12b1) \
 	D(0x80b1) D(0x87b1) D(0x88b1) D(0x89b1) D(0x91b1) D(0x92b1) \
 	D(0x51b1) D(0x52b1)
+
+/* The A2 (AQC113 family) device IDs (doc 1; link caps in aqc2_hw.c). */
+#define AQC_A2_DEVICE_IDS(D) \
+	D(0x00c0) D(0x04c0) D(0x14c0) D(0x34c0) D(0x94c0) D(0x93c0) \
+	D(0x12c0) D(0x11c0)
 
 /*
  * X(name, offset, stride, count, reset value). Reset values are the
@@ -228,7 +235,13 @@ enum aqc_reg {
 	F(VLAN_ACCEPT_UNTAG,  RPF_VLAN_CTL, 2, 2) \
 	F(VLAN_UNTAG_ACTION,  RPF_VLAN_CTL, 5, 3) \
 	F(VLAN_TPID_INNER,    RPF_VLAN_TPID, 15, 0) \
-	F(VLAN_TPID_OUTER,    RPF_VLAN_TPID, 31, 16)
+	F(VLAN_TPID_OUTER,    RPF_VLAN_TPID, 31, 16) \
+	F(VLANF_ID,           RPF_VLAN_FLT, 11, 0) \
+	F(VLANF_ACTION,       RPF_VLAN_FLT, 18, 16) \
+	F(VLANF_EN,           RPF_VLAN_FLT, 31, 31) \
+	/* 3.3: negotiated pause, echoed by the firmware */ \
+	F(STATE2_PAUSE_RX,    MPI_STATE2,  3, 3) \
+	F(STATE2_PAUSE_TX,    MPI_STATE2,  4, 4)
 
 enum aqc_field {
 #define AQC_FIELD_ENUM(name, reg, hi, lo) \
@@ -413,5 +426,6 @@ static_assert(sizeof(union aqc_rx_desc) == 16, "doc 5.4");
 #define AQC_RSS_KEY_LEN     40u
 #define AQC_RSS_RETA_SIZE   64u
 #define AQC_UC_FILTERS      33u
+#define AQC_VLAN_FILTERS    16u
 
 #endif /* AQC_REGS_H */

@@ -87,17 +87,25 @@ aqc_rss_configure(struct rte_eth_dev *dev)
 	return set_conf(ad, &c->rx_adv_conf.rss_conf);
 }
 
+/* A1 operation: hash types into 0x5040, then key, RETA, enable. */
+int
+aqc1_rss_apply(struct aqc_hw *hw, uint64_t rss_hf, const uint8_t key[AQC_RSS_KEY_LEN],
+	       const uint8_t reta[AQC_RSS_RETA_SIZE])
+{
+	aqc_hw_rss_types(hw, hw_types(rss_hf));
+	return aqc_hw_rss_set(hw, key, reta);
+}
+
 int
 aqc_rss_apply(struct rte_eth_dev *dev)
 {
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
 
 	if (ad->rss_hf == 0) {
-		aqc_hw_rss_disable(&ad->hw);
+		ad->hw.ops->rss_disable(&ad->hw);
 		return 0;
 	}
-	aqc_hw_rss_types(&ad->hw, hw_types(ad->rss_hf));
-	return aqc_hw_rss_set(&ad->hw, ad->rss_key, ad->reta);
+	return ad->hw.ops->rss_apply(&ad->hw, ad->rss_hf, ad->rss_key, ad->reta);
 }
 
 int

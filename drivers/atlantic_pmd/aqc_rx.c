@@ -241,6 +241,9 @@ aqc_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
 			    rxq->buf_len / AQC_RX_BUF_UNIT, rxq->vlan_strip);
 	aqc_hw_rx_ring_enable(hw, qid, true);
 	aqc_wr_doorbell(rxq->tail_reg, n);
+	rxq->poll_hook = AQC_ADAPTER(dev)->rx_poll_hook;
+	rxq->poll_arg = AQC_ADAPTER(dev)->close_arg;
+	rxq->notify_poll = rxq->poll_hook != NULL;
 	rxq->started = true;
 	dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STARTED;
 	return 0;
@@ -326,6 +329,9 @@ fill_meta(struct rte_mbuf *m, uint64_t q0, uint64_t q1, uint64_t vlan_flags,
 /* The common case: done, end of packet, no MAC error. */
 #define RX_FAST_MASK (AQC_RXD_DD | AQC_RXD_EOP | AQC_RXD_STAT_MAC_ERR)
 #define RX_FAST_WANT (AQC_RXD_DD | AQC_RXD_EOP)
+/* bytes 10-11: the packet length. A single-buffer packet longer than its
+ * buffer is a broken write-back: the slow path drops and counts it. */
+#define RX_LEN(q1) (((uint32_t)(q1) >> 16) & 0xffffu)
 
 /* One descriptor the fast loop did not take: part of a multi-descriptor
  * packet, or an error. Returns the completed packet, or NULL. */
@@ -337,7 +343,7 @@ rx_slow(struct aqc_rx_queue *rxq, struct rte_mbuf *m, uint64_t q0, uint64_t q1,
 	uint32_t len = (uint32_t)(q1 >> 16) & 0xffff;
 
 	if (first == NULL && (q1 & AQC_RXD_EOP)) {
-		/* a single-buffer packet with an error */
+		/* a single-buffer packet with an error, or longer than its buffer */
 		rxq->errors++;
 		rte_pktmbuf_free_seg(m);
 		return NULL;
@@ -386,6 +392,11 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 	 * never read past the posted ones (ring invariants, aqc_ethdev.h). */
 	unsigned int budget = nb_desc - rxq->nb_unposted;
 
+	if (unlikely(rxq->notify_poll)) {
+		rxq->notify_poll = false;
+		rxq->poll_hook(rxq->poll_arg);
+	}
+
 	while (nb_rx < n) {
 		/* fast run: whole single-buffer packets, up to the ring's end */
 		unsigned int start = idx;
@@ -398,7 +409,8 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 				uint32_t len;
 
 				q1 = ring[idx].qw[1];
-				if ((q1 & RX_FAST_MASK) != RX_FAST_WANT)
+				if ((q1 & RX_FAST_MASK) != RX_FAST_WANT ||
+				    unlikely(RX_LEN(q1) > rxq->buf_len))
 					break;
 				rte_io_rmb();  /* the rest of the descriptor after DD */
 				q0 = ring[idx].qw[0];
@@ -432,7 +444,7 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 		rte_io_rmb();
 		q0 = ring[idx].qw[0];
 		if (rxq->pkt_first == NULL && (q1 & RX_FAST_MASK) == RX_FAST_WANT &&
-		    !(q0 & AQC_RXD_DMA_ERR))
+		    !(q0 & AQC_RXD_DMA_ERR) && RX_LEN(q1) <= rxq->buf_len)
 			continue;   /* completed since the fast run looked: take it there */
 		budget--;
 		m = sw[idx];

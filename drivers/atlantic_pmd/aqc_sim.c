@@ -4,12 +4,18 @@
  *
  * The vdev creates a chip model (model/aqc_model.h) from its devargs, points
  * the adapter's BAR0 at the model's register file and runs the very same
- * aqc_dev_init() the PCI probe runs. Descriptor addresses are IOVAs, which
- * the model dereferences, so the EAL must run with IOVA as VA.
+ * aqc_dev_init() the PCI probe runs. Descriptor addresses are IOVAs; the
+ * model dereferences them in IOVA-as-VA mode and translates them through the
+ * EAL memory segments in IOVA-as-PA mode (dma=auto), so both work.
  *
- * Devargs: wire=loop|pcap|peer|none, rx_pcap=FILE, tx_pcap=FILE (wire=pcap),
- * peer=NAME (wire=peer), mac=XX:XX:XX:XX:XX:XX, link_speed=100M|1G|2.5G|5G|10G,
- * fw=2.x|3.x|MAJOR.MINOR.BUILD, mode=thread|step.
+ * Devargs: model=aqc107|aqc113 (chip generation A1 or A2, default aqc107),
+ * wire=loop|pcap|peer|none, rx_pcap=FILE, tx_pcap=FILE (wire=pcap),
+ * peer=NAME (wire=peer), mac=XX:XX:XX:XX:XX:XX,
+ * link_speed=10M|100M|1G|2.5G|5G|10G (the highest rate; 10M only on aqc113),
+ * fw=2.x|3.x|MAJOR.MINOR.BUILD, mode=thread|step, dma=auto|direct|translate,
+ * rx_start=poll|link|now and rx_delay_ms=0..60000 (wire=pcap: when rx_pcap
+ * starts; FEATURES.md says what each means),
+ * fw_fault=none|boot_hang|init_fail|hostboot|no_ack|torn|art_sem (aqc113).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,8 +29,10 @@
 #include "aqc_ethdev.h"
 #include "aqc_log.h"
 #include "model/aqc_model.h"
+#include "aqc2_regs.h"
 
-#define AQC_SIM_KEYS "wire, rx_pcap, tx_pcap, peer, mac, link_speed, fw, mode"
+#define AQC_SIM_KEYS "model, wire, rx_pcap, tx_pcap, peer, mac, link_speed, fw, mode, dma, " \
+	"rx_start, rx_delay_ms, fw_fault"
 
 static int
 bad(const char *dev, const char *key, const char *val, const char *why)
@@ -55,6 +63,7 @@ static int
 parse_speed(const char *s, uint32_t *rates)
 {
 	static const struct { const char *name; uint32_t rates; } t[] = {
+		{ "10M", AQC_RATE_10M },
 		{ "100M", AQC_RATE_100M },
 		{ "1G", AQC_RATE_100M | AQC_RATE_1G },
 		{ "2.5G", AQC_RATE_100M | AQC_RATE_1G | AQC_RATE_2G5 },
@@ -101,11 +110,34 @@ set_path(char *dst, size_t size, const char *dev, const char *key, const char *v
 	return 0;
 }
 
+static const char *const fault_names[] = {
+	[AQC_FW_OK] = "none", [AQC_FW_BOOT_HANG] = "boot_hang",
+	[AQC_FW_INIT_FAIL] = "init_fail", [AQC_FW_HOSTBOOT] = "hostboot",
+	[AQC_FW_NO_ACK] = "no_ack", [AQC_FW_TORN] = "torn",
+	[AQC_FW_ART_SEM_BUSY] = "art_sem",
+};
+
 static int
 parse_one(struct aqc_model_config *c, const char *dev, const char *key,
-	  const char *val)
+	  const char *val, bool *dma_auto)
 {
-	if (strcmp(key, "wire") == 0) {
+	if (strcmp(key, "model") == 0) {
+		if (strcmp(val, "aqc107") == 0)
+			c->gen = AQC_MODEL_AQC107;
+		else if (strcmp(val, "aqc113") == 0)
+			c->gen = AQC_MODEL_AQC113;
+		else
+			return bad(dev, key, val, "expected aqc107 (A1) or aqc113 (A2)");
+	} else if (strcmp(key, "fw_fault") == 0) {
+		unsigned int i;
+
+		for (i = 0; i < RTE_DIM(fault_names) && strcmp(val, fault_names[i]) != 0; i++)
+			;
+		if (i == RTE_DIM(fault_names))
+			return bad(dev, key, val, "expected none, boot_hang, init_fail, hostboot, "
+				   "no_ack, torn or art_sem");
+		c->fw_fault = (enum aqc_model_fw_fault)i;
+	} else if (strcmp(key, "wire") == 0) {
 		if (strcmp(val, "loop") == 0)
 			c->wire = AQC_WIRE_LOOP;
 		else if (strcmp(val, "pcap") == 0)
@@ -129,10 +161,34 @@ parse_one(struct aqc_model_config *c, const char *dev, const char *key,
 			return bad(dev, key, val, "expected a unicast XX:XX:XX:XX:XX:XX");
 	} else if (strcmp(key, "link_speed") == 0) {
 		if (parse_speed(val, &c->rates) != 0)
-			return bad(dev, key, val, "expected 100M, 1G, 2.5G, 5G or 10G");
+			return bad(dev, key, val, "expected 10M, 100M, 1G, 2.5G, 5G or 10G");
 	} else if (strcmp(key, "fw") == 0) {
 		if (parse_fw(val, &c->fw_version) != 0)
 			return bad(dev, key, val, "expected 2.x, 3.x or MAJOR.MINOR.BUILD");
+	} else if (strcmp(key, "dma") == 0) {
+		*dma_auto = strcmp(val, "auto") == 0;
+		if (strcmp(val, "direct") == 0)
+			c->dma = AQC_DMA_DIRECT;
+		else if (strcmp(val, "translate") == 0)
+			c->dma = AQC_DMA_TRANSLATE;
+		else if (!*dma_auto)
+			return bad(dev, key, val, "expected auto, direct or translate");
+	} else if (strcmp(key, "rx_start") == 0) {
+		if (strcmp(val, "poll") == 0)
+			c->rx_start = AQC_RX_START_POLL;
+		else if (strcmp(val, "link") == 0)
+			c->rx_start = AQC_RX_START_LINK;
+		else if (strcmp(val, "now") == 0)
+			c->rx_start = AQC_RX_START_NOW;
+		else
+			return bad(dev, key, val, "expected poll, link or now");
+	} else if (strcmp(key, "rx_delay_ms") == 0) {
+		char *end;
+		unsigned long v = strtoul(val, &end, 10);
+
+		if (val[0] < '0' || val[0] > '9' || *end != '\0' || v > AQC_RX_DELAY_MS_MAX)
+			return bad(dev, key, val, "expected milliseconds, 0..60000");
+		c->rx_delay_ms = (uint32_t)v;
 	} else if (strcmp(key, "mode") == 0) {
 		if (strcmp(val, "thread") == 0)
 			c->step_mode = false;
@@ -150,13 +206,17 @@ parse_one(struct aqc_model_config *c, const char *dev, const char *key,
 
 /* "k=v,k=v": every key known, every value valid, combinations coherent. */
 static int
-parse_devargs(struct aqc_model_config *c, const char *dev, const char *args)
+parse_devargs(struct aqc_model_config *c, const char *dev, const char *args,
+	      bool *dma_auto)
 {
 	char *copy, *save = NULL, *tok;
 	int rc = 0;
 
 	if (args == NULL || args[0] == '\0')
 		return 0;
+	/* 0 = not given: the generation's default is filled in below */
+	c->rates = 0;
+	c->fw_version = 0;
 	copy = strdup(args);
 	if (copy == NULL)
 		return -ENOMEM;
@@ -170,11 +230,29 @@ parse_devargs(struct aqc_model_config *c, const char *dev, const char *args)
 			break;
 		}
 		*eq = '\0';
-		rc = parse_one(c, dev, tok, eq + 1);
+		rc = parse_one(c, dev, tok, eq + 1, dma_auto);
 	}
 	free(copy);
 	if (rc != 0)
 		return rc;
+	if (c->gen == AQC_MODEL_AQC107) {
+		struct aqc_model_config d;
+
+		aqc_model_config_default(&d, dev);
+		if (c->rates & AQC_RATE_10M)
+			return bad(dev, "link_speed", "10M", "the aqc107 (A1) has no 10M rate");
+		if (c->fw_fault != AQC_FW_OK)
+			return bad(dev, "fw_fault", fault_names[c->fw_fault], "firmware faults exist on model=aqc113 only");
+		c->rates = c->rates ? c->rates : d.rates;
+		c->fw_version = c->fw_version ? c->fw_version : d.fw_version;
+	} else {
+		struct aqc_model_config d = *c;
+
+		aqc_model_config_a2(&d);
+		/* link_speed names the highest rate; A2 also has 10M below */
+		c->rates = c->rates ? c->rates | AQC_RATE_10M : d.rates;
+		c->fw_version = c->fw_version ? c->fw_version : d.fw_version;
+	}
 	if ((c->rx_pcap[0] || c->tx_pcap[0]) && c->wire != AQC_WIRE_PCAP)
 		return bad(dev, c->rx_pcap[0] ? "rx_pcap" : "tx_pcap",
 			   c->rx_pcap[0] ? c->rx_pcap : c->tx_pcap, "needs wire=pcap");
@@ -189,6 +267,41 @@ close_model(void *arg)
 	aqc_model_destroy(arg);
 }
 
+/* The model's own counts of frames the wire offered that never reached a
+ * ring, and of DMA faults: what a user needs to see why a capture did not
+ * come out (the chip itself shows filtered frames only as MAC counters above
+ * the DMA ones, doc 3.1 / 8). */
+static unsigned int
+model_xstats(void *arg, struct rte_eth_xstat_name *names, uint64_t *values)
+{
+	static const char *const n[] = {
+		"model_rx_l2_filtered", "model_rx_ring_disabled", "model_rx_ring_full",
+		"model_dma_faults", "model_tx_errors", "model_pcap_frames_read",
+	};
+	struct aqc_model_counters c;
+
+	RTE_BUILD_BUG_ON(RTE_DIM(n) > AQC_XSTATS_EXTRA_MAX);
+	if (names != NULL)
+		for (unsigned int i = 0; i < RTE_DIM(n); i++)
+			snprintf(names[i].name, sizeof(names[i].name), "%s", n[i]);
+	if (values != NULL) {
+		aqc_model_get_counters(arg, &c);
+		values[0] = c.rx_filtered;
+		values[1] = c.rx_disabled;
+		values[2] = c.rx_ring_full;
+		values[3] = c.dma_faults;
+		values[4] = c.tx_errors;
+		values[5] = c.pcap_in;
+	}
+	return RTE_DIM(n);
+}
+
+static void
+rx_polled(void *arg)
+{
+	aqc_model_rx_polled(arg);
+}
+
 static int
 aqc_sim_probe(struct rte_vdev_device *vdev)
 {
@@ -198,24 +311,27 @@ aqc_sim_probe(struct rte_vdev_device *vdev)
 	struct rte_eth_dev *dev;
 	struct aqc_adapter *ad;
 	size_t nl = strlen(name);
+	bool dma_auto;
 	int rc;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
 		AQC_LOG(ERR, INIT, "%s: the chip model lives in the primary process", name);
 		return -ENOTSUP;
 	}
-	if (rte_eal_iova_mode() != RTE_IOVA_VA) {
-		AQC_LOG(ERR, INIT, "%s: the chip model needs IOVA as VA (--iova-mode=va)", name);
-		return -ENOTSUP;
-	}
 	aqc_model_config_default(&cfg, name);
+	dma_auto = true;
 	/* default MAC 02:00:ac:00:00:<trailing number of the name> */
 	while (nl > 0 && name[nl - 1] >= '0' && name[nl - 1] <= '9')
 		nl--;
 	cfg.mac[5] = (uint8_t)atoi(name + nl);
-	rc = parse_devargs(&cfg, name, rte_vdev_device_args(vdev));
+	rc = parse_devargs(&cfg, name, rte_vdev_device_args(vdev), &dma_auto);
 	if (rc != 0)
 		return rc;
+	/* dma=auto: a device without an IOMMU sees what the EAL hands out as
+	 * IOVAs, physical addresses in IOVA-as-PA mode (hugepages, no vfio) */
+	if (dma_auto)
+		cfg.dma = rte_eal_iova_mode() == RTE_IOVA_PA ? AQC_DMA_TRANSLATE :
+							      AQC_DMA_DIRECT;
 	model = aqc_model_create(&cfg, &rc);
 	if (model == NULL)
 		return rc;
@@ -228,6 +344,8 @@ aqc_sim_probe(struct rte_vdev_device *vdev)
 	ad->hw.bar0 = aqc_model_bar(model);
 	ad->close_hook = close_model;
 	ad->close_arg = model;
+	ad->rx_poll_hook = rx_polled;
+	ad->xstats_extra = model_xstats;
 	rc = aqc_dev_init(dev);
 	if (rc != 0) {
 		ad->close_hook = NULL;
@@ -258,6 +376,8 @@ static struct rte_vdev_driver aqc_sim_driver = {
 
 RTE_PMD_REGISTER_VDEV(net_aqc_sim, aqc_sim_driver);
 RTE_PMD_REGISTER_PARAM_STRING(net_aqc_sim,
-	"wire=loop|pcap|peer|none rx_pcap=<file> tx_pcap=<file> peer=<name> "
-	"mac=<xx:xx:xx:xx:xx:xx> link_speed=100M|1G|2.5G|5G|10G "
-	"fw=2.x|3.x|<major.minor.build> mode=thread|step");
+	"model=aqc107|aqc113 wire=loop|pcap|peer|none rx_pcap=<file> tx_pcap=<file> "
+	"peer=<name> mac=<xx:xx:xx:xx:xx:xx> link_speed=10M|100M|1G|2.5G|5G|10G "
+	"fw=2.x|3.x|<major.minor.build> mode=thread|step dma=auto|direct|translate "
+	"rx_start=poll|link|now rx_delay_ms=<0..60000> "
+	"fw_fault=none|boot_hang|init_fail|hostboot|no_ack|torn|art_sem");

@@ -167,16 +167,21 @@ def run_mode(c, tmp, mode, in0, in1_path, in1):
 
 def flows(frames):
     """Frames grouped by flow (VLAN IDs + IPv4/IPv6 addresses + TCP/UDP
-    ports; other frames by MAC pair), each group in order: what GRO and
-    GSO must preserve."""
-    from scapy.all import TCP as _TCP, Dot1Q
+    ports; other IP frames by address pair, the rest by MAC pair), each
+    group in order: what GRO and GSO must preserve. Other IP frames are not
+    grouped with non-IP ones of the same MACs: RSS puts them on different
+    queues (IP hash vs queue 0), whose relative order nothing keeps."""
+    from scapy.all import TCP as _TCP, Dot1Q, IPv6 as _IPv6
     groups = {}
     for f in frames:
         p = Ether(f)
         key = tuple(l.vlan for l in p.iterpayloads() if isinstance(l, Dot1Q))
         l4 = p[_TCP] if _TCP in p else (p[UDP] if UDP in p else None)
+        l3 = p[IP] if IP in p else (p[_IPv6] if _IPv6 in p else None)
         if l4 is not None and hasattr(l4.underlayer, 'src'):
             key += (l4.name, l4.underlayer.src, l4.underlayer.dst, l4.sport, l4.dport)
+        elif l3 is not None:
+            key += ('ip', l3.src, l3.dst)
         else:
             key += ('other', p.src, p.dst)
         groups.setdefault(key, []).append(f)

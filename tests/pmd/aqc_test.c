@@ -2,6 +2,10 @@
 /* net_aqc test helpers; see aqc_test.h. */
 #include "aqc_test.h"
 
+#include <stdlib.h>
+
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -12,6 +16,47 @@
 
 const uint8_t aqc_test_dst_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x0b };
 const uint8_t aqc_test_src_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x0a };
+
+static const char *run_model = "aqc107";
+
+void
+aqc_test_model_from_args(int argc, char **argv)
+{
+	if (argc < 2)
+		return;
+	if (strcmp(argv[1], "aqc107") != 0 && strcmp(argv[1], "aqc113") != 0) {
+		fprintf(stderr, "%s: model '%s': expected aqc107 or aqc113\n", argv[0], argv[1]);
+		exit(2);
+	}
+	run_model = argv[1];
+}
+
+bool
+aqc_test_a2(void)
+{
+	return strcmp(run_model, "aqc113") == 0;
+}
+
+const char *
+aqc_test_model(void)
+{
+	return run_model;
+}
+
+int
+aqc_test_eal_init(const char *const *vdevs)
+{
+	static char buf[16][PATH_MAX + 64];
+	const char *list[17];
+	unsigned int n = 0;
+
+	for (; vdevs != NULL && vdevs[n] != NULL && n < 16; n++) {
+		snprintf(buf[n], sizeof(buf[n]), "%s,model=%s", vdevs[n], run_model);
+		list[n] = buf[n];
+	}
+	list[n] = NULL;
+	return tp_test_eal_init(list);
+}
 
 void
 aqc_test_port(struct aqc_test_port *p, const char *name)
@@ -27,8 +72,16 @@ aqc_test_start(const struct aqc_test_port *p, uint16_t nq, uint16_t nb_desc,
 	       struct rte_mempool *mp, uint64_t rx_offloads, uint64_t tx_offloads,
 	       bool rss, const uint8_t *rss_key)
 {
+	aqc_test_start_promisc(p, nq, nb_desc, mp, rx_offloads, tx_offloads, rss,
+			       rss_key, true);
+}
+
+void
+aqc_test_start_promisc(const struct aqc_test_port *p, uint16_t nq, uint16_t nb_desc,
+		       struct rte_mempool *mp, uint64_t rx_offloads, uint64_t tx_offloads,
+		       bool rss, const uint8_t *rss_key, bool promisc)
+{
 	struct rte_eth_conf conf;
-	struct rte_eth_link link;
 	struct rte_eth_rxconf rxc = { .rx_free_thresh = 0 };
 	struct rte_eth_txconf txc = { .tx_free_thresh = 0 };
 
@@ -51,15 +104,26 @@ aqc_test_start(const struct aqc_test_port *p, uint16_t nq, uint16_t nb_desc,
 		assert_int_equal(rte_eth_rx_queue_setup(p->id, q, nb_desc, 0, &rxc, mp), 0);
 		assert_int_equal(rte_eth_tx_queue_setup(p->id, q, nb_desc, 0, &txc), 0);
 	}
-	assert_int_equal(rte_eth_promiscuous_enable(p->id), 0);
+	if (promisc)
+		assert_int_equal(rte_eth_promiscuous_enable(p->id), 0);
+	else
+		assert_int_equal(rte_eth_promiscuous_disable(p->id), 0);
 	assert_int_equal(rte_eth_dev_start(p->id), 0);
-	for (int i = 0; i < 200; i++) {
-		assert_int_equal(rte_eth_link_get_nowait(p->id, &link), 0);
-		if (link.link_status == RTE_ETH_LINK_UP)
+	aqc_test_wait_link(p->id, RTE_ETH_LINK_UP);
+}
+
+void
+aqc_test_wait_link(uint16_t port, int want)
+{
+	struct rte_eth_link link;
+
+	for (int i = 0; i < 300; i++) {
+		assert_int_equal(rte_eth_link_get_nowait(port, &link), 0);
+		if (link.link_status == want)
 			return;
 		rte_delay_us_sleep(10000);
 	}
-	fail_msg("%s: link did not come up", p->name);
+	fail_msg("port %u: link did not become %s", port, want ? "up" : "down");
 }
 
 void
@@ -222,4 +286,29 @@ aqc_test_toeplitz(const uint8_t key[40], const uint8_t *in, unsigned int len)
 		}
 	}
 	return h;
+}
+
+uint32_t
+aqc_test_tso_segment(uint8_t *out, const uint8_t *f, uint32_t payload, uint32_t mss,
+		     uint32_t k)
+{
+	uint32_t nseg = (payload + mss - 1) / mss;
+	uint32_t n = k + 1 < nseg ? mss : payload - mss * k;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(out + 14);
+	struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)(out + 34);
+	uint8_t flags = ((const struct rte_tcp_hdr *)(f + 34))->tcp_flags;
+
+	memcpy(out, f, 54);
+	memcpy(out + 54, f + 54 + mss * k, n);
+	ip->total_length = rte_cpu_to_be_16(40 + n);
+	ip->packet_id = rte_cpu_to_be_16(rte_be_to_cpu_16(ip->packet_id) + k);
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	t->sent_seq = rte_cpu_to_be_32(rte_be_to_cpu_32(t->sent_seq) + mss * k);
+	/* doc 6.3: masks 0x0FF6 (first, middle: no FIN, no PSH), 0x0F7F (last:
+	 * no CWR), as the drivers program them */
+	t->tcp_flags = (uint8_t)(flags & (k + 1 < nseg ? 0xf6 : 0x7f));
+	t->cksum = 0;
+	t->cksum = rte_ipv4_udptcp_cksum(ip, t);
+	return 54 + n;
 }

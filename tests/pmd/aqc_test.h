@@ -35,6 +35,16 @@
 /* doc field extraction: bits hi:lo of v */
 #define BITS(v, hi, lo) (((uint64_t)(v) >> (lo)) & ((1ull << ((hi) - (lo) + 1)) - 1))
 
+/* The chip generation every test of this run uses: argv[1] of the test
+ * binary, "aqc107" (A1, the default) or "aqc113" (A2); meson runs each test
+ * once per model. Fails on anything else. */
+void aqc_test_model_from_args(int argc, char **argv);
+bool aqc_test_a2(void);
+const char *aqc_test_model(void);
+
+/* tp_test_eal_init() with ",model=<the run's model>" added to each vdev. */
+int aqc_test_eal_init(const char *const *vdevs);
+
 struct aqc_test_port {
 	uint16_t id;
 	struct aqc_model *model;
@@ -49,6 +59,15 @@ void aqc_test_port(struct aqc_test_port *p, const char *name);
 void aqc_test_start(const struct aqc_test_port *p, uint16_t nq, uint16_t nb_desc,
 		    struct rte_mempool *mp, uint64_t rx_offloads, uint64_t tx_offloads,
 		    bool rss, const uint8_t *rss_key);
+
+/* The same with promiscuous mode on or off (set before the start). */
+void aqc_test_start_promisc(const struct aqc_test_port *p, uint16_t nq, uint16_t nb_desc,
+			    struct rte_mempool *mp, uint64_t rx_offloads,
+			    uint64_t tx_offloads, bool rss, const uint8_t *rss_key,
+			    bool promisc);
+
+/* Wait up to 3 s for the link to be want (RTE_ETH_LINK_UP/DOWN). */
+void aqc_test_wait_link(uint16_t port, int want);
 
 /* Stop and close-free: stop only (queues stay for a restart). */
 void aqc_test_stop(const struct aqc_test_port *p);
@@ -68,6 +87,12 @@ uint32_t aqc_test_tcp4(uint8_t *f, uint32_t payload, uint16_t sport, uint16_t dp
 		       uint32_t seed);
 uint32_t aqc_test_udp6(uint8_t *f, uint32_t payload, uint16_t sport, uint16_t dport,
 		       uint32_t seed);
+
+/* Segment k of an IPv4/TCP frame f (14 + 20 + 20 header bytes, payload
+ * bytes after) cut at mss, as doc 6.3 segmentation makes it: lengths, IP ID
+ * + k, sequence, flags masked, checksums. Returns its length. */
+uint32_t aqc_test_tso_segment(uint8_t *out, const uint8_t *f, uint32_t payload,
+			      uint32_t mss, uint32_t k);
 
 /* Receive exactly n packets from (port, queue) within 2 s (thread mode) or
  * right away (step mode, after aqc_model_step). Fails the test otherwise. */

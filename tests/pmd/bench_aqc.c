@@ -145,8 +145,11 @@ main(int argc, char **argv)
 		cmocka_unit_test(bench),
 	};
 
-	if (argc > 1)
+	/* usage: bench_aqc [ITERS [MODEL]]; ITERS 0 = the default */
+	if (argc > 2)
+		aqc_test_model_from_args(argc - 1, argv + 1);
+	if (argc > 1 && strtoul(argv[1], NULL, 0) > 0)
 		iters = (unsigned int)strtoul(argv[1], NULL, 0);
-	tp_test_eal_init(vdevs);
+	aqc_test_eal_init(vdevs);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Run bench_aqc for cycles per packet, then (if valgrind is installed) once
 more under callgrind with a small iteration count and report the inclusive
-instruction count per packet of the driver's burst functions. Prints only;
+instruction count per packet of the driver's burst functions, for the model
+named by argv[2] (aqc107 or aqc113). Prints only;
 the exit code reflects whether the runs worked, never the figures."""
 import os
 import re
@@ -13,7 +14,9 @@ import tempfile
 
 def main():
     exe = sys.argv[1]
-    subprocess.run([exe], check=True)
+    model = sys.argv[2] if len(sys.argv) > 2 else "aqc107"
+    print(f"model={model}")
+    subprocess.run([exe, "0", model], check=True)
     if shutil.which("valgrind") is None or shutil.which("callgrind_annotate") is None:
         print("callgrind: valgrind not installed, instruction counts skipped")
         return
@@ -21,7 +24,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cg.out")
         subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
-                        exe, str(iters)], check=True, stdout=subprocess.DEVNULL,
+                        exe, str(iters), model], check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
         ann = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out],
                              check=True, capture_output=True, text=True).stdout

@@ -12,6 +12,9 @@ import sys
 # A1 production, AQC111E/112E)
 A1_IDS = {"0001", "d100", "d107", "d108", "d109", "00b1", "07b1", "08b1", "09b1",
           "11b1", "12b1", "80b1", "87b1", "88b1", "89b1", "91b1", "92b1", "51b1", "52b1"}
+# doc 1: the A2 (AQC113 family) IDs of LNX and FBSD
+A2_IDS = {"00c0", "04c0", "14c0", "34c0", "94c0", "93c0", "12c0", "11c0"}
+ALL_IDS = A1_IDS | A2_IDS
 
 
 def main():
@@ -31,10 +34,11 @@ def main():
     if aqc.get("kmod") != "* vfio-pci":
         bad.append(f"kmod {aqc.get('kmod')!r}")
     ids = {p["device"] for p in aqc.get("pci_ids", []) if p.get("vendor") == "1d6a"}
-    if ids != A1_IDS or len(aqc["pci_ids"]) != len(A1_IDS):
-        bad.append(f"device IDs differ: missing {sorted(A1_IDS - ids)}, extra {sorted(ids - A1_IDS)}")
+    if ids != ALL_IDS or len(aqc["pci_ids"]) != len(ALL_IDS):
+        bad.append(f"device IDs differ: missing {sorted(ALL_IDS - ids)}, extra {sorted(ids - ALL_IDS)}")
     sim = info.get("net_aqc_sim", {})
-    for key in ("wire=", "rx_pcap=", "tx_pcap=", "peer=", "mac=", "link_speed=", "fw=", "mode="):
+    for key in ("wire=", "rx_pcap=", "tx_pcap=", "peer=", "mac=", "link_speed=", "fw=", "mode=",
+                "model=", "fw_fault="):
         if key not in sim.get("params", ""):
             bad.append(f"net_aqc_sim params lack {key}")
     if bad:

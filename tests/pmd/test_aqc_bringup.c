@@ -2,7 +2,9 @@
 /*
  * net_aqc on the chip model: probe, reset, firmware, link, MAC and filters,
  * statistics, register dump, devargs (shared/docs/aqc-hardware.md 2, 3, 6.4,
- * 7, 8, 10).
+ * 7, 8, 10). Runs on either generation (argv[1]); where A1 and A2 differ
+ * (firmware interface, identification, counters) each is checked against
+ * its own section of the document.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 
 #include "aqc_test.h"
 #include "aqc_regs.h"
+#include "aqc2_regs.h"
 
 static const char *const vdevs[] = {
 	"net_aqc_sim0,mac=02:11:22:33:44:55",
@@ -24,7 +27,7 @@ static int
 setup(void **state)
 {
 	(void)state;
-	return tp_test_eal_init(vdevs);
+	return aqc_test_eal_init(vdevs);
 }
 
 static void
@@ -50,19 +53,29 @@ test_probe_info(void **state)
 	assert_int_equal(di.max_rx_pktlen, 16352);
 	assert_int_equal(di.hash_key_size, 40);
 	assert_int_equal(di.reta_size, 64);
+	/* doc 1: A2 links down to 10M */
 	assert_int_equal(di.speed_capa, RTE_ETH_LINK_SPEED_100M | RTE_ETH_LINK_SPEED_1G |
 			 RTE_ETH_LINK_SPEED_2_5G | RTE_ETH_LINK_SPEED_5G |
-			 RTE_ETH_LINK_SPEED_10G);
+			 RTE_ETH_LINK_SPEED_10G | (aqc_test_a2() ? RTE_ETH_LINK_SPEED_10M : 0));
 	assert_int_equal(rte_eth_dev_fw_version_get(p.id, fw, sizeof(fw)), 0);
-	assert_string_equal(fw, "3.1.58");
+	assert_string_equal(fw, aqc_test_a2() ? "1.3.34" : "3.1.58");
 	/* too small a buffer: the size needed, NUL included */
 	assert_int_equal(rte_eth_dev_fw_version_get(p.id, fw, 3), 7);
-	/* doc 3.1: the permanent MAC comes from the eFuse block via the MIF */
+	/* doc 3.1: the permanent MAC comes from the eFuse block via the MIF;
+	 * 3.4: on A2 from IN.mac_address */
 	assert_int_equal(rte_eth_macaddr_get(p.id, &mac), 0);
 	assert_memory_equal(mac.addr_bytes, "\x02\x11\x22\x33\x44\x55", 6);
-	/* doc 2.1: B1 silicon, firmware version register */
-	assert_int_equal(aqc_test_reg(&p, 0x001c) & 0xf, 0xa);
-	assert_int_equal(aqc_test_reg(&p, 0x0018), 0x0301003a);
+	if (aqc_test_a2()) {
+		/* AQtion aq_common.h: Antigua B0 MIF ID; 3.4: OUT bundle version
+		 * byte 0 major, byte 1 minor, bits 31:16 build */
+		assert_int_equal(aqc_test_reg(&p, 0x001c), 0x203);
+		assert_int_equal(aqc_test_reg(&p, 0x13004), 0x01u | 0x03u << 8 | 34u << 16);
+		assert_int_equal(aqc_test_reg(&p, 0x0018), 0);
+	} else {
+		/* doc 2.1: B1 silicon, firmware version register */
+		assert_int_equal(aqc_test_reg(&p, 0x001c) & 0xf, 0xa);
+		assert_int_equal(aqc_test_reg(&p, 0x0018), 0x0301003a);
+	}
 }
 
 static void
@@ -83,31 +96,30 @@ test_fw2x_and_speed(void **state)
 	assert_int_equal(link.link_status, RTE_ETH_LINK_UP);
 	assert_int_equal(link.link_speed, 1000);
 	assert_int_equal(link.link_duplex, RTE_ETH_LINK_FULL_DUPLEX);
-	/* doc 3.3: requested rates in 0x0368, current rate in 0x0370 */
-	assert_int_equal(aqc_test_reg(&p, 0x0368) & 0xfff, (1u << 5) | (1u << 8));
-	assert_int_equal(aqc_test_reg(&p, 0x0370), 1u << 8);
+	if (aqc_test_a2()) {
+		/* 3.4: IN.link_options = link_up | 10M | 100M | 1G; OUT
+		 * link_status rate 3 (1G) in bits 7:4, full duplex bit 11 */
+		assert_int_equal(aqc_test_reg(&p, 0x12018),
+				 1u | (1u << 8) | (1u << 9) | (1u << 10));
+		assert_int_equal(aqc_test_reg(&p, 0x13014), (3u << 4) | (1u << 11));
+	} else {
+		/* doc 3.3: requested rates in 0x0368, current rate in 0x0370 */
+		assert_int_equal(aqc_test_reg(&p, 0x0368) & 0xfff, (1u << 5) | (1u << 8));
+		assert_int_equal(aqc_test_reg(&p, 0x0370), 1u << 8);
+	}
 	aqc_test_stop(&p);
-	/* 10.1 stop: no rates, LINK_DROP (0x036C bit 22) set */
-	assert_int_equal(aqc_test_reg(&p, 0x0368) & 0xfff, 0);
-	assert_true(aqc_test_reg(&p, 0x036c) & (1u << 22));
+	if (aqc_test_a2()) {
+		/* 3.4 set state DEINIT: link_up 0, no rates */
+		assert_int_equal(aqc_test_reg(&p, 0x12018), 0);
+	} else {
+		/* 10.1 stop: no rates, LINK_DROP (0x036C bit 22) set */
+		assert_int_equal(aqc_test_reg(&p, 0x0368) & 0xfff, 0);
+		assert_true(aqc_test_reg(&p, 0x036c) & (1u << 22));
+	}
 	assert_int_equal(rte_eth_link_get_nowait(p.id, &link), 0);
 	assert_int_equal(link.link_status, RTE_ETH_LINK_DOWN);
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 	rte_mempool_free(mp);
-}
-
-static void
-wait_link(uint16_t port, int want)
-{
-	struct rte_eth_link link;
-
-	for (int i = 0; i < 200; i++) {
-		assert_int_equal(rte_eth_link_get_nowait(port, &link), 0);
-		if (link.link_status == want)
-			return;
-		rte_delay_us_sleep(10000);
-	}
-	fail_msg("link did not become %s", want ? "up" : "down");
 }
 
 static void
@@ -123,11 +135,18 @@ test_link_cable_and_reset(void **state)
 	aqc_test_start(&p, 1, 128, mp, 0, 0, false, NULL);
 	assert_int_equal(rte_eth_link_get(p.id, &link), 0);
 	assert_int_equal(link.link_speed, 10000);
-	/* doc 2.3: the driver's RBL restart wrote 0xDEAD to 0x0388; the rebooted
-	 * firmware replaced it; the soft-reset bit self-cleared */
-	assert_int_not_equal(aqc_test_reg(&p, 0x0388) & 0xffff, 0xdead);
-	assert_int_not_equal(aqc_test_reg(&p, 0x0388), 0);
-	assert_int_equal(aqc_test_reg(&p, 0x0000) & (1u << 15), 0);
+	if (aqc_test_a2()) {
+		/* doc 2.4: after the driver's REBOOT request the boot register
+		 * reads BOOT_STARTED | FW_INIT_COMP_SUCCESS, no request bit */
+		assert_int_equal(aqc_test_reg(&p, 0x3040), (1u << 24) | (1u << 31));
+		assert_int_equal(aqc_test_reg(&p, 0x0f00) & 1, 0);
+	} else {
+		/* doc 2.3: the driver's RBL restart wrote 0xDEAD to 0x0388; the
+		 * rebooted firmware replaced it; the soft-reset bit self-cleared */
+		assert_int_not_equal(aqc_test_reg(&p, 0x0388) & 0xffff, 0xdead);
+		assert_int_not_equal(aqc_test_reg(&p, 0x0388), 0);
+		assert_int_equal(aqc_test_reg(&p, 0x0000) & (1u << 15), 0);
+	}
 	/* doc 10.1 step 19: packet buffers on; 4.1/4.2: ring 0 enabled */
 	assert_true(aqc_test_reg(&p, 0x5700) & 1);
 	assert_true(aqc_test_reg(&p, 0x7900) & 1);
@@ -136,16 +155,19 @@ test_link_cable_and_reset(void **state)
 	assert_int_equal(BITS(aqc_test_reg(&p, DOC_RXD_CTL(0)), 12, 3), 128 / 8);
 	assert_int_equal(aqc_test_reg(&p, DOC_RXD_TAIL(0)), 127);
 	aqc_model_set_cable(p.model, false);
-	wait_link(p.id, RTE_ETH_LINK_DOWN);
+	aqc_test_wait_link(p.id, RTE_ETH_LINK_DOWN);
 	aqc_model_set_cable(p.model, true);
-	wait_link(p.id, RTE_ETH_LINK_UP);
+	aqc_test_wait_link(p.id, RTE_ETH_LINK_UP);
 	aqc_test_stop(&p);
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 	/* dev_reset: soft reset and firmware re-init; the port restarts */
 	assert_int_equal(rte_eth_dev_reset(p.id), 0);
-	assert_int_equal(aqc_test_reg(&p, 0x0018), 0x0301003a);
+	if (aqc_test_a2())
+		assert_int_equal(aqc_test_reg(&p, 0x3040), (1u << 24) | (1u << 31));
+	else
+		assert_int_equal(aqc_test_reg(&p, 0x0018), 0x0301003a);
 	assert_int_equal(rte_eth_dev_start(p.id), 0);
-	wait_link(p.id, RTE_ETH_LINK_UP);
+	aqc_test_wait_link(p.id, RTE_ETH_LINK_UP);
 	aqc_test_stop(&p);
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 	rte_mempool_free(mp);
@@ -171,6 +193,9 @@ test_mac_filters(void **state)
 	assert_int_equal(BITS(hi, 15, 0), 0x0211);
 	assert_int_equal(BITS(hi, 18, 16), 1);
 	assert_int_equal(BITS(hi, 31, 31), 1);
+	/* 6.4 A2: the station MAC filter carries tag 1 for the resolver */
+	if (aqc_test_a2())
+		assert_int_equal(BITS(hi, 27, 22), 1);
 	assert_int_equal(rte_eth_dev_default_mac_addr_set(p.id, (struct rte_ether_addr *)&mac), 0);
 	assert_int_equal(aqc_test_reg(&p, 0x5110), 0xb2c3d4e5u);
 	assert_int_equal(BITS(aqc_test_reg(&p, 0x5114), 15, 0), 0x02a1);
@@ -255,24 +280,44 @@ test_filters_and_stats(void **state)
 		struct rte_eth_xstat xs[64];
 		int nx = rte_eth_xstats_get_names(p.id, names, 64);
 		uint64_t uprc = ~0ull, bprc = ~0ull, mprc = ~0ull, uptc = ~0ull, mptc = ~0ull;
+		/* 3.1 A1 mailbox names; 3.4 A2 "B0" statistics names */
+		const char *const *want = aqc_test_a2() ?
+			(const char *const[]){ "mac_rx_unicast_frames", "mac_rx_broadcast_frames",
+					       "mac_rx_multicast_frames", "mac_tx_unicast_frames",
+					       "mac_tx_multicast_frames" } :
+			(const char *const[]){ "mac_uprc", "mac_bprc", "mac_mprc", "mac_uptc",
+					       "mac_mptc" };
+		uint64_t filtered = ~0ull, disabled = ~0ull, full = ~0ull;
 
 		assert_true(nx > 0 && nx <= 64);
 		assert_int_equal(rte_eth_xstats_get(p.id, xs, 64), nx);
 		for (int i = 0; i < nx; i++) {
-			if (strcmp(names[i].name, "mac_uprc") == 0)
+			if (strcmp(names[i].name, want[0]) == 0)
 				uprc = xs[i].value;
-			if (strcmp(names[i].name, "mac_bprc") == 0)
+			if (strcmp(names[i].name, want[1]) == 0)
 				bprc = xs[i].value;
-			if (strcmp(names[i].name, "mac_mprc") == 0)
+			if (strcmp(names[i].name, want[2]) == 0)
 				mprc = xs[i].value;
-			if (strcmp(names[i].name, "mac_uptc") == 0)
+			if (strcmp(names[i].name, want[3]) == 0)
 				uptc = xs[i].value;
-			if (strcmp(names[i].name, "mac_mptc") == 0)
+			if (strcmp(names[i].name, want[4]) == 0)
 				mptc = xs[i].value;
+			if (strcmp(names[i].name, "model_rx_l2_filtered") == 0)
+				filtered = xs[i].value;
+			if (strcmp(names[i].name, "model_rx_ring_disabled") == 0)
+				disabled = xs[i].value;
+			if (strcmp(names[i].name, "model_rx_ring_full") == 0)
+				full = xs[i].value;
 		}
-		assert_int_equal(uprc, 1);
+		/* the MAC counts what the cable brought, before the L2 filters:
+		 * unicast 1 (filtered) + 2, multicast 4 (filtered) + 5 */
+		assert_int_equal(uprc, 2);
 		assert_int_equal(bprc, 1);
-		assert_int_equal(mprc, 1);
+		assert_int_equal(mprc, 2);
+		/* the model names the two frames the filters dropped */
+		assert_int_equal(filtered, 2);
+		assert_int_equal(disabled, 0);
+		assert_int_equal(full, 0);
 		assert_int_equal(uptc, 2);
 		assert_int_equal(mptc, 2);
 	}
@@ -298,7 +343,9 @@ test_register_dump(void **state)
 	aqc_test_port(&p, "net_aqc_sim0");
 	assert_int_equal(rte_eth_dev_get_reg_info(p.id, &info), 0);
 	assert_int_equal(info.width, 4);
-	assert_int_equal(info.length, AQC_REG_DUMP_COUNT);
+	/* A2 dumps its own registers after the shared list */
+	assert_int_equal(info.length, AQC_REG_DUMP_COUNT +
+			 (aqc_test_a2() ? AQC2_REG_DUMP_COUNT : 0));
 	data = calloc(info.length, 4);
 	info.data = data;
 	assert_int_equal(rte_eth_dev_get_reg_info(p.id, &info), 0);
@@ -314,6 +361,23 @@ test_register_dump(void **state)
 #undef CHECK_ONE
 	assert_int_equal(checked, 4);
 	assert_int_equal(k, AQC_REG_DUMP_COUNT);
+	if (aqc_test_a2()) {
+		/* 0x3040 and the first ART record follow the shared list */
+		unsigned int k2 = k;
+
+#define CHECK_A2(name, off, stride, n, rst) \
+		for (unsigned int i = 0; i < (n); i++, k2++) { \
+			uint32_t o = (off) + (stride) * i; \
+			if (o == 0x3040 || o == 0x14008) { \
+				assert_int_equal(data[k2], aqc_test_reg(&p, o)); \
+				checked++; \
+			} \
+		}
+		AQC2_REGS(CHECK_A2)
+#undef CHECK_A2
+		assert_int_equal(checked, 6);
+		assert_int_equal(k2, info.length);
+	}
 	free(data);
 }
 
@@ -338,6 +402,21 @@ test_bad_devargs(void **state)
 		{ "wire=pcap,rx_pcap=/nonexistent/in.pcap", "/nonexistent/in.pcap" },
 		{ "fw=1.5.6", "firmware 1.x" },       /* doc 2.1: FW 1.x */
 		{ "fw=4.0.0", "bad FW version 4.0.0" },
+		{ "dma=iommu", "dma=iommu: expected auto, direct or translate" },
+		{ "rx_start=later", "rx_start=later: expected poll, link or now" },
+		{ "rx_delay_ms=60001", "rx_delay_ms=60001: expected milliseconds, 0..60000" },
+		{ "rx_delay_ms=-1", "rx_delay_ms=-1" },
+		{ "rx_delay_ms=5s", "rx_delay_ms=5s" },
+		{ "model=aqc999", "model=aqc999" },
+		{ "model=aqc107,link_speed=10M", "no 10M" },
+		{ "fw_fault=no_ack", "fw_fault=no_ack" },   /* A1 has no such firmware */
+		{ "model=aqc113,fw_fault=sometimes", "fw_fault=sometimes" },
+		/* doc 2.4: the A2 boot faults the driver must name */
+		{ "model=aqc113,fw_fault=boot_hang", "boot code hanged" },
+		{ "model=aqc113,fw_fault=init_fail", "FW_INIT_FAILED" },
+		{ "model=aqc113,fw_fault=hostboot", "host boot is not supported" },
+		/* doc 3.4: OUT never consistent */
+		{ "model=aqc113,fw_fault=torn", "never consistent" },
 	};
 	FILE *orig = rte_log_get_stream();
 	uint16_t port;
@@ -360,14 +439,15 @@ test_bad_devargs(void **state)
 		assert_null(aqc_model_lookup("net_aqc_sim7"));
 	}
 	/* and a good set creates and removes cleanly */
-	assert_int_equal(rte_vdev_init("net_aqc_sim7", "wire=none,fw=3.1.100,mode=step"), 0);
+	assert_int_equal(rte_vdev_init("net_aqc_sim7", "wire=none,fw=3.1.100,mode=step,"
+				       "dma=translate,rx_start=link,rx_delay_ms=0"), 0);
 	assert_int_equal(rte_eth_dev_get_port_by_name("net_aqc_sim7", &port), 0);
 	assert_int_equal(rte_vdev_uninit("net_aqc_sim7"), 0);
 	assert_null(aqc_model_lookup("net_aqc_sim7"));
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_probe_info),
@@ -378,6 +458,8 @@ main(void)
 		cmocka_unit_test(test_register_dump),
 		cmocka_unit_test(test_bad_devargs),
 	};
+
+	aqc_test_model_from_args(argc, argv);
 
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

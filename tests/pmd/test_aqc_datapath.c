@@ -32,7 +32,7 @@ static int
 setup(void **state)
 {
 	(void)state;
-	return tp_test_eal_init(vdevs);
+	return aqc_test_eal_init(vdevs);
 }
 
 /* Size of frame i of a sequence: 60 .. 1514 bytes. */
@@ -676,7 +676,7 @@ test_thread_mode(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_queue_pair),
@@ -691,6 +691,8 @@ main(void)
 		cmocka_unit_test(test_peer),
 		cmocka_unit_test(test_thread_mode),
 	};
+
+	aqc_test_model_from_args(argc, argv);
 
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

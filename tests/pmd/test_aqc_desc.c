@@ -33,7 +33,7 @@ static int
 setup(void **state)
 {
 	(void)state;
-	return tp_test_eal_init(vdevs);
+	return aqc_test_eal_init(vdevs);
 }
 
 /* doc 5.3: a posted descriptor holds an mbuf data address of our pool and
@@ -258,22 +258,12 @@ test_tso(void **state)
 	assert_int_equal(aqc_model_step(p.model, 64), 1);
 	assert_int_equal(rte_eth_rx_burst(p.id, 0, rx, 8), 3);
 	for (unsigned int k = 0; k < 3; k++) {
-		uint32_t n = k < 2 ? 1000 : 500;
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(want + 14);
-		struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)(want + 34);
+		uint32_t n = aqc_test_tso_segment(want, f, 2500, 1000, k);
 
-		memcpy(want, f, 54);
-		memcpy(want + 54, f + 54 + 1000 * k, n);
-		ip->total_length = rte_cpu_to_be_16(40 + n);
-		ip->packet_id = rte_cpu_to_be_16(rte_be_to_cpu_16(ip->packet_id) + k);
-		ip->hdr_checksum = 0;
-		ip->hdr_checksum = rte_ipv4_cksum(ip);
-		t->sent_seq = rte_cpu_to_be_32(rte_be_to_cpu_32(t->sent_seq) + 1000 * k);
-		t->tcp_flags = k < 2 ? RTE_TCP_ACK_FLAG :
-			RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG | RTE_TCP_FIN_FLAG;
-		t->cksum = 0;
-		t->cksum = rte_ipv4_udptcp_cksum(ip, t);
-		tp_test_assert_mbuf_bytes(rx[k], want, 54 + n);
+		/* first two: ACK only; the last keeps ACK|PSH|FIN */
+		assert_int_equal(want[47], k < 2 ? RTE_TCP_ACK_FLAG :
+				 RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG | RTE_TCP_FIN_FLAG);
+		tp_test_assert_mbuf_bytes(rx[k], want, n);
 		assert_int_equal(rx[k]->ol_flags, RTE_MBUF_F_RX_IP_CKSUM_GOOD |
 				 RTE_MBUF_F_RX_L4_CKSUM_GOOD);
 		rte_pktmbuf_free(rx[k]);
@@ -320,7 +310,7 @@ static const struct rx_case rx_cases[] = {
 	{ "ipv4 bad header csum", UDP4_BAD_IP, 6, 0, 1, 0, 0, 1, 1, (1u << 1) | (1u << 3), 0,
 	  RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_UDP,
 	  RTE_MBUF_F_RX_IP_CKSUM_BAD | RTE_MBUF_F_RX_L4_CKSUM_GOOD | RTE_MBUF_F_RX_RSS_HASH },
-	{ "udp bad csum", UDP4_BAD_L4, 6, 0, 1, 0, 0, 1, 1, 1u << 2, 0,
+	{ "udp bad csum", UDP4_BAD_L4, 6, 0, 1, 0, 0, 1, 1, (1u << 2) | (1u << 3), 0,
 	  RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_UDP,
 	  RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_BAD | RTE_MBUF_F_RX_RSS_HASH },
 	{ "udp no csum", UDP4_NOCSUM, 6, 0, 1, 0, 0, 1, 1, 1u << 3, 0,
@@ -510,13 +500,15 @@ test_rx_descriptors(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tx_descriptors),
 		cmocka_unit_test(test_tso),
 		cmocka_unit_test(test_rx_descriptors),
 	};
+
+	aqc_test_model_from_args(argc, argv);
 
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

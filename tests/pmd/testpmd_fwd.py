@@ -2,13 +2,20 @@
 """Integration: the unmodified Debian dpdk-testpmd loads librte_net_aqc.so
 with -d and forwards a committed pcap in io mode over net_aqc_sim ports.
 
-usage: testpmd_fwd.py PLUGIN INPUT_PCAP SCENARIO
+usage: testpmd_fwd.py PLUGIN INPUT_PCAP SCENARIO [MODEL]
+  MODEL aqc107 (A1, default) or aqc113 (A2): the chip every port models
   SCENARIO pcap2:  sim0 (rx_pcap=INPUT) -> io fwd -> sim1 (tx_pcap=OUT)
   SCENARIO chain4: sim0 (rx_pcap) -> fwd -> sim1 =peer cable= sim2 -> fwd ->
                    sim3 (tx_pcap)
   SCENARIO rss4:   as pcap2 with 4 RX/TX queues per port and RSS; frames of
                    one flow keep their order, so the output is compared as a
                    multiset (and per flow in order)
+  SCENARIO auto:   as pcap2, run the way a user would: --auto-start, no
+                   --disable-device-start, no --no-flush-rx, default devargs
+                   (only a smaller mbuf pool, for the test's 256 MiB).
+                   The pcap wire starts delivering only once the application
+                   polls (rx_start=poll), after testpmd has made the port
+                   promiscuous and flushed its queues.
 
 Checks: every input frame comes out unchanged and in order; `show port info`
 reports the driver and its real limits (doc 7); `show port stats` counters
@@ -138,6 +145,9 @@ def port_stats(text, port):
 
 def main():
     plugin, inp, scenario = sys.argv[1], sys.argv[2], sys.argv[3]
+    model = sys.argv[4] if len(sys.argv) > 4 else "aqc107"
+    if model not in ("aqc107", "aqc113"):
+        raise SystemExit(f"unknown model {model}: expected aqc107 or aqc113")
     frames = read_pcap(inp)
     n, nbytes = len(frames), sum(len(f) for f in frames)
     work = safe_dir()
@@ -146,7 +156,7 @@ def main():
         shutil.copy(plugin, os.path.join(work, "librte_net_aqc.so"))
         out = os.path.join(work, "out.pcap")
         queues = 1
-        if scenario in ("pcap2", "rss4"):
+        if scenario in ("pcap2", "rss4", "auto"):
             queues = 4 if scenario == "rss4" else 1
             vdevs = [f"net_aqc_sim0,wire=pcap,rx_pcap={inp}", f"net_aqc_sim1,wire=pcap,tx_pcap={out}"]
             rx_port, tx_port = 0, 1
@@ -161,19 +171,26 @@ def main():
                 "--no-pci", "-l", "0,1", "-m", "256", f"--file-prefix=tp_pmd_{os.getpid()}",
                 "--log-level=pmd.net.aqc.*:notice"]
         for v in vdevs:
-            args += ["--vdev", v]
+            args += ["--vdev", f"{v},model={model}"]
         # --max-pkt-len lets testpmd accept the jumbo frames (scatter on)
         # Ports start only once testpmd has made them promiscuous: the model's
         # rx_pcap feeds as soon as the link is up, and a real NIC would drop
         # frames for other MACs until then too. --no-flush-rx: frames that
         # arrived between port start and forwarding start are forwarded too.
-        args += ["--", "-i", "--disable-device-start", "--no-flush-rx", "--total-num-mbufs=8192", "--forward-mode=io",
-                 "--enable-scatter", "--max-pkt-len=9600", "--rxd=512", "--txd=512",
-                 f"--rxq={queues}", f"--txq={queues}"]
+        if scenario == "auto":
+            # --total-num-mbufs only because the test's EAL has 256 MiB
+            # (testpmd's default pool would need 340 MiB); nothing about timing
+            args += ["--", "-i", "--forward-mode=io", "--auto-start", "--total-num-mbufs=8192"]
+        else:
+            args += ["--", "-i", "--disable-device-start", "--no-flush-rx", "--total-num-mbufs=8192",
+                     "--forward-mode=io", "--enable-scatter", "--max-pkt-len=9600", "--rxd=512",
+                     "--txd=512", f"--rxq={queues}", f"--txq={queues}"]
         t = Testpmd(args)
-        t.cmd("port start all")
+        if scenario != "auto":
+            t.cmd("port start all")
         info = t.cmd("show port info 0")
-        t.cmd("start")
+        if scenario != "auto":
+            t.cmd("start")
         stats = {}
         while True:
             text = t.cmd("show port stats all")
@@ -185,10 +202,25 @@ def main():
                 break
             time.sleep(0.1)
         xstats = t.cmd("show port xstats 0")
+        if scenario == "auto":
+            # the ethdev operations a testpmd user reaches for (issue 12)
+            for line in ["vlan set strip on 0", "vlan set strip off 0",
+                         "set link-down port 1", "set link-up port 1",
+                         "mac_addr add 0 02:00:00:00:00:77", "mac_addr remove 0 02:00:00:00:00:77",
+                         "show port 0 flow_ctrl"]:
+                answer = t.cmd(line).lower()
+                for bad in ("diag", "fail", "not supported", "invalid", "bad arguments"):
+                    if bad in answer:
+                        failures.append(f"'{line}' answered: {answer.strip()}")
+                        break
+            if "model_rx_l2_filtered: 0" not in xstats:
+                failures.append("show port xstats lacks model_rx_l2_filtered: 0")
         t.cmd("stop")
         t.cmd("port stop all")
         t.quit()
-        for want in ["Driver name: net_aqc_sim", "Firmware-version: 3.1.58",
+        # the model's firmware: A1 3.1.58 (0x0018), A2 bundle 1.3.34 (OUT)
+        fw = "3.1.58" if model == "aqc107" else "1.3.34"
+        for want in ["Driver name: net_aqc_sim", f"Firmware-version: {fw}",
                      "Link status: up", "Link speed: 10 Gbps",
                      "Max possible RX queues: 8", "Max possible TX queues: 8",
                      "Max possible number of RXDs per queue: 8184",

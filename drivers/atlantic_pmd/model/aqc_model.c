@@ -37,13 +37,23 @@ aqc_model_config_default(struct aqc_model_config *cfg, const char *name)
 	cfg->mac[2] = 0xac;
 	cfg->rates = AQC_RATE_ALL;
 	cfg->fw_version = 0x0301003a;   /* 3.1.58 */
+	cfg->rx_start = AQC_RX_START_POLL;
+	cfg->rx_delay_ms = AQC_RX_DELAY_MS_DEFAULT;
+}
+
+void
+aqc_model_config_a2(struct aqc_model_config *cfg)
+{
+	cfg->gen = AQC_MODEL_AQC113;
+	cfg->rates = AQC_RATE_ALL | AQC_RATE_10M;
+	cfg->fw_version = 0x01030022;   /* 1.3.34 */
 }
 
 /* ---- register file ---- */
 
 /* Every listed register to its reset value; the rest of the BAR to 0. */
-static void
-regs_reset(struct aqc_model *m)
+void
+aqm_regs_reset(struct aqc_model *m)
 {
 	memset(m->bar, 0, AQC_BAR0_SIZE);
 #define AQM_RESET_ONE(name, off, stride, n, rst) \
@@ -80,7 +90,9 @@ fw_boot(struct aqc_model *m)
 		((uint32_t)mac[2] << 8) | mac[3]);
 	mcp_put(m, AQM_MCP_EFUSE + AQC_EFUSE_MAC_OFF + 4,
 		((uint32_t)mac[4] << 24) | ((uint32_t)mac[5] << 16));
-	aqm_wr(m, AQC_R_MIF_ID, AQC_MIF_REV_B1);
+	/* doc 2.1: B1 (low nibble 0xA) of the Atlantic family (AQtion
+	 * aq_common.h AQ_MIF_ID_ATL_B1 0x10A) */
+	aqm_wr(m, AQC_R_MIF_ID, AQC_MIF_ID_A1_B1);
 	aqm_wr(m, AQC_RI(SEM, 2), 1);          /* MIF semaphore free */
 	aqm_wr(m, AQC_R_DAISY_STATUS, 0);
 	aqm_wr(m, AQC_R_MBOX_ADDR, AQM_MCP_MBOX);
@@ -113,7 +125,7 @@ ctl_reset(struct aqc_model *m)
 		/* 2.2: the reset self-clears; registers take reset values and
 		 * the firmware restarts (0x0018 reads 0 while it boots) */
 		aqm_wire_flush(m);
-		regs_reset(m);
+		aqm_regs_reset(m);
 		m->phase = AQM_BOOTING;
 		m->phase_until = now + AQM_BOOT_NS;
 		return true;
@@ -156,6 +168,31 @@ highest_rate(uint32_t mask)
 	return 0;
 }
 
+/* doc 6.9: 0x2050 clears the status bits written to it. The model sees the
+ * write only on its next pass, so it applies it before latching anything
+ * new: a clear the driver wrote earlier must not wipe a later cause. */
+static bool
+itr_apply_clear(struct aqc_model *m)
+{
+	uint32_t v = aqm_rd(m, AQC_R_ITR_CLEAR);
+
+	if (v == 0)
+		return false;
+	aqm_wr(m, AQC_R_ITR_STATUS, aqm_rd(m, AQC_R_ITR_STATUS) & ~v);
+	aqm_wr(m, AQC_R_ITR_CLEAR, 0);
+	return true;
+}
+
+void
+aqm_link_cause(struct aqc_model *m)
+{
+	uint32_t map = aqm_rd(m, AQC_RI(ITR_GEN_MAP, 3));
+
+	itr_apply_clear(m);
+	if (map & 0x80u)
+		aqm_wr(m, AQC_R_ITR_STATUS, aqm_rd(m, AQC_R_ITR_STATUS) | 1u << (map & 0x1fu));
+}
+
 /* 3.3: link = highest rate both requested and supported, unless LINK_DROP
  * or no cable; statistics/temperature toggles echoed into 0x0374. */
 static bool
@@ -178,7 +215,20 @@ ctl_fw(struct aqc_model *m)
 	}
 	if (aqm_rd(m, AQC_R_MPI_STATE) != rate) {
 		aqm_wr(m, AQC_R_MPI_STATE, rate);
+		aqm_link_cause(m);
 		work = true;
+	}
+	/* 3.3: the negotiated pause shows in 0x0374 bits 3/4 while the link
+	 * is up; the model's link partner grants what was asked */
+	{
+		uint32_t pause = AQC_FMASK(STATE2_PAUSE_RX) | AQC_FMASK(STATE2_PAUSE_TX);
+		uint32_t want = (st2 & ~pause) | (rate != 0 ? ctl2 & pause : 0);
+
+		if (want != st2) {
+			aqm_wr(m, AQC_R_MPI_STATE2, want);
+			st2 = want;
+			work = true;
+		}
 	}
 	toggles = AQC_FMASK(CTL2_STATISTICS) | (1u << 18);
 	if ((ctl2 ^ st2) & toggles) {
@@ -252,11 +302,14 @@ ctl_misc(struct aqc_model *m)
 		}
 		if (m->rx_was_on[n] && !rx_on)
 			aqm_wr(m, AQC_RI(RXD_HEAD, n), 0);
+		if (m->tx_was_on[n] != on || m->rx_was_on[n] != rx_on)
+			aqm_iova_flush(m);   /* a new ring session: look up anew */
 		m->tx_was_on[n] = on;
 		m->rx_was_on[n] = rx_on;
 	}
 	if (flush)
 		aqm_wire_flush(m);
+	work |= itr_apply_clear(m);
 	v = aqm_rd(m, AQC_R_RDM_CACHE_INIT) & 1;
 	if ((aqm_rd(m, AQC_R_RDM_CACHE_DONE) & 1) != v) {
 		aqm_wr(m, AQC_R_RDM_CACHE_DONE, v);
@@ -268,12 +321,16 @@ ctl_misc(struct aqc_model *m)
 static bool
 control_pass(struct aqc_model *m)
 {
-	bool work = ctl_reset(m);
+	bool work = m->a2 ? aqm_a2_ctl_boot(m) : ctl_reset(m);
 
 	if (m->phase != AQM_READY)
 		return work;
-	work |= ctl_mif(m);
-	work |= ctl_fw(m);
+	if (m->a2) {
+		work |= aqm_a2_ctl_fw(m);
+	} else {
+		work |= ctl_mif(m);
+		work |= ctl_fw(m);
+	}
 	work |= ctl_rss(m);
 	work |= ctl_misc(m);
 	return work;
@@ -357,6 +414,12 @@ aqc_model_set_cable(struct aqc_model *m, bool up)
 }
 
 void
+aqc_model_rx_polled(struct aqc_model *m)
+{
+	atomic_store(&m->app_polled, true);
+}
+
+void
 aqc_model_get_counters(struct aqc_model *m, struct aqc_model_counters *c)
 {
 	pthread_mutex_lock(&m->lock);
@@ -371,6 +434,39 @@ aqc_model_set_tx_tap(struct aqc_model *m, aqc_model_tx_tap_t fn, void *arg)
 	m->tap = fn;
 	m->tap_arg = arg;
 	pthread_mutex_unlock(&m->lock);
+}
+
+int
+aqc_model_set_fw_fault(struct aqc_model *m, enum aqc_model_fw_fault f)
+{
+	if (!m->a2)
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	m->fault = f;
+	/* faults of a running firmware show at once */
+	if (f == AQC_FW_NO_ACK)
+		aqm_wr(m, AQC_R_A2_MCP_READ_DONE, 1);
+	else if (aqm_rd(m, AQC_R_A2_MCP_READ_DONE) != 0)
+		aqm_wr(m, AQC_R_A2_MCP_READ_DONE, 0);
+	aqm_wr(m, AQC_RI(SEM, AQC2_ART_SEM), f == AQC_FW_ART_SEM_BUSY ? 0 : 1);
+	if (f == AQC_FW_TORN)
+		aqm_wr(m, AQC2_FW_OUT + AQC2_OUT_TID, 0x00020001u);
+	else
+		m->st_dirty = true;   /* the next publication makes A == B */
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+int
+aqc_model_a2_add_stat(struct aqc_model *m, unsigned int idx, uint64_t v)
+{
+	if (!m->a2 || idx >= AQC2_ST_COUNT)
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	m->st64[idx] += v;
+	m->st_dirty = true;
+	pthread_mutex_unlock(&m->lock);
+	return 0;
 }
 
 uint8_t *
@@ -411,9 +507,14 @@ aqc_model_create(const struct aqc_model_config *cfg, int *err)
 	}
 	m->cfg = *cfg;
 	m->cable_up = true;
+	m->a2 = cfg->gen == AQC_MODEL_AQC113;
+	m->fault = cfg->fw_fault;
 	pthread_mutex_init(&m->lock, NULL);
-	regs_reset(m);
-	fw_boot(m);
+	aqm_regs_reset(m);
+	if (m->a2)
+		aqm_a2_power_on(m);
+	else
+		fw_boot(m);
 	rc = aqm_wire_open(m);
 	if (rc != 0) {
 		free(m->bar);

@@ -30,18 +30,42 @@
  *    descriptors (DD on each, EOP on the last). A ring without room for a
  *    whole frame drops it and counts it in 0x6818, as the chip does.
  *  - Wire: loop (TX comes back on RX), pcap (rx_pcap fed when the RX ring
- *    has room -- paced, lossless; tx_pcap written, flushed whenever a TX
+ *    has room -- paced, lossless -- from the moment rx_start says; tx_pcap
+ *    written, flushed whenever a TX
  *    ring is disabled and closed on destroy), peer (TX goes to another model
  *    port's receive side through a bounded queue; a full queue stalls TX),
  *    none (TX is counted and discarded).
  *
- * What it does not do: LRO, header split, interrupts, flow control, VLAN
- * filters (VLAN promiscuous always), multicast exact filters (0x5250 beyond
- * all-multicast), FLB boot, FW 1.x/4.x interfaces (only the version number
- * changes), A2.
+ *  - L2 filters also: the 16 VLAN filters and VLAN promiscuous (doc 6.6,
+ *    0x5290 / 0x5280), multicast frames against the exact MAC filters 1..32.
+ *    The MAC counters (mailbox uprc/mprc/bprc...) count every frame the
+ *    cable brings, before the filters; the DMA counters what reached a ring.
+ *  - Firmware: negotiated pause echoed in 0x0374 bits 3/4 while the link is
+ *    up. Interrupts: only the link cause (general map 3) latching its status
+ *    bit in 0x2000, cleared through 0x2050; no interrupt is ever delivered.
  *
- * Addresses in descriptors are process virtual addresses (IOVA as VA); the
- * model dereferences them directly.
+ * What it does not do: LRO, header split, interrupt delivery and the other
+ * causes, pause frames on the wire, the 0x5250 multicast filters, the B1
+ * upload mailbox and RPC exchanges, FLB boot, FW 1.x/4.x interfaces (only
+ * the version number changes).
+ *
+ * The A2 variant (gen AQC_MODEL_AQC113, devarg model=aqc113; the contract
+ * of its control plane is at the top of aqc_model_a2.c): MIF ID 0x203, MCP
+ * reboot through 0x3040, the firmware's shared IN/OUT buffers with version,
+ * link, MAC, filter caps, 64-bit statistics and the 0x0E00/0x0E04 request
+ * handshake, the action resolver table (ART) deciding drop/queue/TC for
+ * every received frame once the new filter engine (0x5104 bit 11) is on,
+ * A2 RSS hash types (0x54C8) and redirection table (0x6200). Firmware
+ * faults can be injected (aqc_model_set_fw_fault) to test the driver's
+ * timeouts.
+ *
+ * Addresses in descriptors are IOVAs. With dma = AQC_DMA_DIRECT (IOVA as
+ * VA) the model dereferences them; with AQC_DMA_TRANSLATE (IOVA as PA, the
+ * hugepage deployment) it looks each one up in the EAL memory segment lists,
+ * as the bus does for a device that sees physical addresses. An address in
+ * no segment is a DMA fault: TX drops the packet (tx_errors), RX writes the
+ * write-back with the DMA error bit (doc 5.4 dword 0 bit 12); both count
+ * dma_faults.
  *
  * Threads: one model thread per model (a plain pthread, not an lcore); when
  * idle it naps 20 us, and 200 us once idle for a few milliseconds. In step
@@ -66,7 +90,45 @@ enum aqc_wire {
 
 #define AQC_MODEL_NAME_LEN 64
 
+enum aqc_model_gen {
+	AQC_MODEL_AQC107,    /* A1, B1 silicon, FW 2.x/3.x mailbox */
+	AQC_MODEL_AQC113,    /* A2, FW 1.x shared buffers */
+};
+
+/* What the A2 firmware does wrong (tests of the driver's error paths). */
+enum aqc_model_fw_fault {
+	AQC_FW_OK,
+	AQC_FW_BOOT_HANG,    /* 0x3040 never shows BOOT_STARTED after a reboot */
+	AQC_FW_INIT_FAIL,    /* boot ends with FW_INIT_FAILED (bit 29) */
+	AQC_FW_HOSTBOOT,     /* no flash FW: 0x0F00 bit 0 host-boot request */
+	AQC_FW_NO_ACK,       /* 0x0E04 bit 0 stays 1: requests never taken */
+	AQC_FW_TORN,         /* OUT transaction counters A != B forever */
+	AQC_FW_ART_SEM_BUSY, /* semaphore 3 (0x03AC) never granted */
+};
+
+/* How the DMA engine reads the addresses in descriptors (aqc_model_iova.c). */
+enum aqc_dma_mode {
+	AQC_DMA_DIRECT,      /* IOVA as VA: the address is a pointer */
+	AQC_DMA_TRANSLATE,   /* IOVA as PA (or any IOVA): looked up in the EAL
+			      * memory segment lists; unknown = DMA fault */
+};
+
+/* When the receive side of a pcap wire starts to deliver rx_pcap frames
+ * (aqc_model_wire.c). A real link partner sends whenever it likes and a NIC
+ * drops what arrives before its filters are set; a capture replay stands for
+ * a traffic generator that the operator starts once the receiver is ready. */
+enum aqc_rx_start {
+	AQC_RX_START_POLL,   /* rx_delay_ms after the link is up and the
+			      * application has polled an RX queue once */
+	AQC_RX_START_LINK,   /* rx_delay_ms after the link is up */
+	AQC_RX_START_NOW,    /* as soon as a ring can take a frame */
+};
+
+#define AQC_RX_DELAY_MS_DEFAULT 100u
+#define AQC_RX_DELAY_MS_MAX 60000u
+
 struct aqc_model_config {
+	enum aqc_model_gen gen;
 	char name[AQC_MODEL_NAME_LEN];     /* e.g. the vdev name "net_aqc_sim0" */
 	enum aqc_wire wire;
 	char rx_pcap[PATH_MAX];            /* "" = none */
@@ -74,8 +136,13 @@ struct aqc_model_config {
 	char peer[AQC_MODEL_NAME_LEN];     /* wire=peer: the other model */
 	uint8_t mac[6];                    /* permanent MAC in the eFuse block */
 	uint32_t rates;                    /* supported AQC_RATE_* bits */
-	uint32_t fw_version;               /* value of 0x0018 after boot */
+	uint32_t fw_version;               /* A1: 0x0018 after boot; A2: OUT
+					    * bundle version (major<<24|minor<<16|build) */
+	enum aqc_model_fw_fault fw_fault;  /* A2 only */
 	bool step_mode;
+	enum aqc_dma_mode dma;             /* default AQC_DMA_DIRECT */
+	enum aqc_rx_start rx_start;        /* wire=pcap; default POLL */
+	uint32_t rx_delay_ms;              /* default AQC_RX_DELAY_MS_DEFAULT */
 };
 
 /* Counters the wire side keeps (the chip's own are in its registers). */
@@ -87,12 +154,16 @@ struct aqc_model_counters {
 	uint64_t rx_disabled;    /* dropped: RX packet buffer or ring disabled */
 	uint64_t tx_errors;      /* malformed TX descriptor chains */
 	uint64_t pcap_in;        /* frames read from rx_pcap */
+	uint64_t dma_faults;     /* DMA addresses in no host memory segment */
 };
 
 struct aqc_model;
 
-/* Fill cfg with defaults: wire loop, 10G, FW 3.1.58, MAC 02:00:ac:00:00:00. */
+/* Fill cfg with defaults: AQC107, wire loop, 10G, FW 3.1.58, MAC
+ * 02:00:ac:00:00:00. */
 void aqc_model_config_default(struct aqc_model_config *cfg, const char *name);
+/* The A2 defaults where they differ: rates down to 10M, FW 1.3.34. */
+void aqc_model_config_a2(struct aqc_model_config *cfg);
 
 /* Create a model, power it on (firmware ready) and start its thread.
  * Returns NULL with *err = -errno (pcap open failure: -EIO, with a log). */
@@ -125,7 +196,18 @@ int aqc_model_inject_bad(struct aqc_model *m, const void *frame, uint32_t len);
 /* Plug or unplug the cable (link follows through the firmware). */
 void aqc_model_set_cable(struct aqc_model *m, bool up);
 
+/* The application polled one of the port's RX queues (the driver calls it
+ * on the first burst after a queue start): the pcap wire's POLL start. */
+void aqc_model_rx_polled(struct aqc_model *m);
+
 void aqc_model_get_counters(struct aqc_model *m, struct aqc_model_counters *c);
+
+/* A2: switch the firmware's misbehaviour at run time (boot faults act at
+ * the next reboot, the others at once). -EINVAL on an A1 model. */
+int aqc_model_set_fw_fault(struct aqc_model *m, enum aqc_model_fw_fault f);
+/* A2: add v to FW statistics counter idx (enum aqc2_fw_stat), e.g. to show
+ * that the driver reads all 64 bits. -EINVAL on A1 or a bad index. */
+int aqc_model_a2_add_stat(struct aqc_model *m, unsigned int idx, uint64_t v);
 
 /* Observe frames put on the wire (tests): called in the DMA engine's thread
  * for every transmitted frame, after the wire itself. NULL to remove. */

@@ -172,6 +172,8 @@ count_tx(struct aqc_model *m, const uint8_t *f, uint32_t len)
 		m->fw.uptc++;
 		m->fw.ubtc += len;
 	}
+	if (m->a2)
+		aqm_a2_count(m, false, f, len, false);
 	m->cnt.tx_frames++;
 }
 
@@ -278,7 +280,7 @@ tx_ring(struct aqc_model *m, unsigned int n, unsigned int budget)
 	uint32_t size = AQC_FGET(TXD_LEN, ctl) * 8u;
 	uint64_t base = ((uint64_t)aqm_rd(m, AQC_RI(TXD_BASE_HI, n)) << 32) |
 			aqm_rd(m, AQC_RI(TXD_BASE_LO, n));
-	struct aqc_tx_desc *ring = (struct aqc_tx_desc *)(uintptr_t)base;
+	struct aqc_tx_desc *d;
 	uint32_t head, tail;
 	unsigned int moved = 0;
 
@@ -293,9 +295,19 @@ tx_ring(struct aqc_model *m, unsigned int n, unsigned int budget)
 		bool eop = false, ok = true, first = true;
 
 		while (i != tail && !eop) {
-			uint64_t addr = __atomic_load_n(&ring[i].addr, __ATOMIC_ACQUIRE);
-			uint32_t dctl = __atomic_load_n(&ring[i].ctl, __ATOMIC_ACQUIRE);
-			uint32_t dctl2 = __atomic_load_n(&ring[i].ctl2, __ATOMIC_ACQUIRE);
+			uint64_t addr;
+			uint32_t dctl, dctl2;
+
+			d = aqm_dma_ptr(m, base + 16u * i, 16);
+			if (d == NULL) {
+				/* the ring itself is not in host memory: the
+				 * engine stops on this ring (a fault, counted) */
+				m->cnt.dma_faults++;
+				return moved;
+			}
+			addr = __atomic_load_n(&d->addr, __ATOMIC_ACQUIRE);
+			dctl = __atomic_load_n(&d->ctl, __ATOMIC_ACQUIRE);
+			dctl2 = __atomic_load_n(&d->ctl2, __ATOMIC_ACQUIRE);
 
 			if ((dctl & AQC_TXD_TYPE_MASK) == AQC_TXD_TYPE_CTX) {
 				struct aqm_tx_ctx *c = &m->tx_ctx[n][(dctl & AQC_TXC_CTX_ID) ? 1 : 0];
@@ -314,7 +326,7 @@ tx_ring(struct aqc_model *m, unsigned int n, unsigned int budget)
 						  AQC_MAX_FRAME) || (addr == 0 && blen != 0))
 					ok = false;
 				else if (ok)
-					memcpy(m->frame + len, (const void *)(uintptr_t)addr, blen);
+					ok = aqm_dma_read(m, m->frame + len, addr, blen);
 				len += ok ? blen : 0;
 				eop = (dctl & AQC_TXD_EOP) != 0;
 			} else {
@@ -327,11 +339,13 @@ tx_ring(struct aqc_model *m, unsigned int n, unsigned int budget)
 			break;   /* the rest of the packet is not posted yet */
 		/* doc 5.1: DD into the descriptors that asked for write-back */
 		for (uint32_t j = head; j != i; j = j + 1 == size ? 0 : j + 1) {
-			uint32_t dctl = ring[j].ctl;
+			uint32_t dctl;
 
+			d = aqm_dma_ptr(m, base + 16u * j, 16);   /* found above */
+			dctl = d->ctl;
 			if ((dctl & AQC_TXD_TYPE_MASK) == AQC_TXD_TYPE_DATA &&
 			    (dctl & AQC_TXD_CMD_WB))
-				__atomic_store_n(&ring[j].ctl, dctl | AQC_TXD_DD,
+				__atomic_store_n(&d->ctl, dctl | AQC_TXD_DD,
 						 __ATOMIC_RELEASE);
 		}
 		if (ok && len >= 14) {
@@ -364,7 +378,7 @@ tx_ring(struct aqc_model *m, unsigned int n, unsigned int budget)
 
 /* ---- RX ---- */
 
-/* doc 6.4: broadcast, all-multicast, promiscuous, unicast filters. */
+/* doc 6.4: broadcast, all-multicast, promiscuous, exact MAC filters. */
 static bool
 l2_accept(const struct aqc_model *m, const uint8_t *f)
 {
@@ -375,8 +389,10 @@ l2_accept(const struct aqc_model *m, const uint8_t *f)
 		return true;
 	if ((f[0] & f[1] & f[2] & f[3] & f[4] & f[5]) == 0xff)
 		return (l2 & AQC_FMASK(L2_BC_EN)) != 0;
-	if (f[0] & 1)
-		return (aqm_rd(m, AQC_R_RPF_MC_MASK) & AQC_FMASK(MC_ACCEPT_ALL)) != 0;
+	/* a multicast address also matches the exact filters 1..32 (doc 6.4:
+	 * drivers put their multicast lists there) */
+	if ((f[0] & 1) && (aqm_rd(m, AQC_R_RPF_MC_MASK) & AQC_FMASK(MC_ACCEPT_ALL)))
+		return true;
 	lo = ((uint32_t)f[2] << 24) | ((uint32_t)f[3] << 16) | ((uint32_t)f[4] << 8) | f[5];
 	hi = ((uint32_t)f[0] << 8) | f[1];
 	for (unsigned int i = 0; i < AQC_UC_FILTERS; i++) {
@@ -384,6 +400,29 @@ l2_accept(const struct aqc_model *m, const uint8_t *f)
 
 		if ((h & AQC_FMASK(UC_EN)) && AQC_FGET(UC_MAC_HI, h) == hi &&
 		    aqm_rd(m, AQC_RI(RPF_UC_LO, i)) == lo)
+			return true;
+	}
+	return false;
+}
+
+/* doc 6.6: VLAN promiscuous accepts every frame; otherwise a tagged frame
+ * needs an enabled filter (0x5290 + 4i) with its VID and action 1 (host),
+ * and an untagged one the accept-untagged bit. The outermost tag decides
+ * (INFERRED: the filters hold one VID). */
+static bool
+vlan_accept(const struct aqc_model *m, const struct aqm_pkt *p)
+{
+	uint32_t ctl = aqm_rd(m, AQC_R_RPF_VLAN_CTL);
+
+	if (ctl & AQC_FMASK(VLAN_PROMISC))
+		return true;   /* DPDK sets only this bit and gets untagged frames */
+	if (p->ntags == 0)
+		return (ctl & AQC_FMASK(VLAN_ACCEPT_UNTAG)) != 0;
+	for (unsigned int i = 0; i < AQC_VLAN_FILTERS; i++) {
+		uint32_t f = aqm_rd(m, AQC_RI(RPF_VLAN_FLT, i));
+
+		if ((f & AQC_FMASK(VLANF_EN)) && AQC_FGET(VLANF_ACTION, f) == 1 &&
+		    AQC_FGET(VLANF_ID, f) == (p->tci & 0xfffu))
 			return true;
 	}
 	return false;
@@ -399,12 +438,26 @@ rss_hash(const struct aqc_model *m, const uint8_t *f, const struct aqm_pkt *p,
 	uint32_t types = aqm_rd(m, AQC_R_RPF_RSS_TYPES), tuple[9], n = 0, t;
 	uint8_t key[AQC_RSS_KEY_LEN];
 	bool l4 = p->l4 == L4_TCP || (p->l4 == L4_UDP && !(types & 1));
+	bool l4_v4 = l4 && (types & (1u << 3)), l3_v4 = types & (1u << 4);
+	bool l4_v6 = l4 && (types & (1u << 1)), l3_v6 = types & (1u << 2);
 
+	if (m->a2) {
+		/* doc 6.1 A2: one 0x54C8 bit per flow type */
+		uint32_t t2 = aqm_rd(m, AQC_R_A2_RSS_TYPES);
+
+		l4 = p->l4 == L4_TCP || p->l4 == L4_UDP;
+		l4_v4 = p->l4 == L4_TCP ? (t2 & AQC2_RSS_IPV4_TCP) : (t2 & AQC2_RSS_IPV4_UDP);
+		l4_v6 = p->l4 == L4_TCP ? (t2 & AQC2_RSS_IPV6_TCP) : (t2 & AQC2_RSS_IPV6_UDP);
+		l4_v4 = l4 && l4_v4;
+		l4_v6 = l4 && l4_v6;
+		l3_v4 = t2 & AQC2_RSS_IPV4;
+		l3_v6 = t2 & AQC2_RSS_IPV6;
+	}
 	*hash = 0;
 	if (p->l3 == L3_IPV4 && p->l3_sane) {
-		if (l4 && (types & (1u << 3)))
+		if (l4_v4)
 			t = p->l4 == L4_TCP ? AQC_RSS_TYPE_IPV4_TCP : AQC_RSS_TYPE_IPV4_UDP;
-		else if (types & (1u << 4))
+		else if (l3_v4)
 			t = AQC_RSS_TYPE_IPV4, l4 = false;
 		else
 			return AQC_RSS_TYPE_NONE;
@@ -412,9 +465,9 @@ rss_hash(const struct aqc_model *m, const uint8_t *f, const struct aqm_pkt *p,
 			tuple[n++] = (uint32_t)be16(f + p->l3_off + 12 + 4 * i) << 16 |
 				     be16(f + p->l3_off + 14 + 4 * i);
 	} else if (p->l3 == L3_IPV6 && p->l3_sane) {
-		if (l4 && (types & (1u << 1)))
+		if (l4_v6)
 			t = p->l4 == L4_TCP ? AQC_RSS_TYPE_IPV6_TCP : AQC_RSS_TYPE_IPV6_UDP;
-		else if (types & (1u << 2))
+		else if (l3_v6)
 			t = AQC_RSS_TYPE_IPV6, l4 = false;
 		else
 			return AQC_RSS_TYPE_NONE;
@@ -468,16 +521,36 @@ rx_csum(const struct aqc_model *m, const uint8_t *f, const struct aqm_pkt *p,
 		else
 			good = fold(sum16(f + p->l4_off, p->l3_end - p->l4_off,
 					  pseudo_sum(f, p))) == 0xffff;
-		*status |= good ? AQC_RXD_STAT_L4_VALID : AQC_RXD_STAT_L4_ERR;
+		/* Bit 5 is "checksum computed", set for a bad checksum too, with
+		 * bit 4 for the error. INFERRED from the drivers: DPDK's
+		 * (drivers/net/atlantic/atl_rxtx.c) reads bit 5 as "computed"
+		 * and bit 4 as "bad" and was proven on silicon; Linux's
+		 * (hw_atl/hw_atl_b0.c) and FreeBSD's call a checksum good only
+		 * with bit 4 clear and bit 5 set. This is the one layout all
+		 * three read right; bit 4 alone would be "not checked" to DPDK. */
+		*status |= AQC_RXD_STAT_L4_VALID | (good ? 0 : AQC_RXD_STAT_L4_ERR);
 	}
 }
 
+/* doc 8: the RX DMA counters count what reached a ring. */
 static void
-count_rx(struct aqc_model *m, const uint8_t *f, uint32_t len)
+count_rx(struct aqc_model *m, uint32_t len)
 {
 	aqm_add64(m, AQC_R_RX_DMA_PKTS_LO, 1);
 	aqm_add64(m, AQC_R_RX_DMA_OCTS_LO, len);
-	if ((f[0] & f[1] & f[2] & f[3] & f[4] & f[5]) == 0xff) {
+	m->cnt.rx_frames++;
+}
+
+/* doc 3.1 MAC statistics: the MAC counts every frame it receives from the
+ * cable, before the L2 filters and the packet buffer decide (INFERRED: the
+ * MAC sits in front of both), so frames the filters drop still appear in
+ * uprc/mprc/bprc and only the DMA counters lack them. */
+static void
+count_mac(struct aqc_model *m, const uint8_t *f, uint32_t len, bool mac_err)
+{
+	if (mac_err)
+		m->fw.erpr++;
+	else if ((f[0] & f[1] & f[2] & f[3] & f[4] & f[5]) == 0xff) {
 		m->fw.bprc++;
 		m->fw.bbrc += len;
 	} else if (f[0] & 1) {
@@ -487,7 +560,8 @@ count_rx(struct aqc_model *m, const uint8_t *f, uint32_t len)
 		m->fw.uprc++;
 		m->fw.ubrc += len;
 	}
-	m->cnt.rx_frames++;
+	if (m->a2)
+		aqm_a2_count(m, true, f, len, mac_err);
 }
 
 static void
@@ -498,37 +572,61 @@ count_drop(struct aqc_model *m)
 	m->cnt.rx_ring_full++;
 }
 
-int
-aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
-	     bool mac_err)
+/* *at_mac: the frame got past the cable (link up), so the MAC saw it. */
+static int
+rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
+	 bool mac_err, bool *at_mac)
 {
 	uint32_t type, status = AQC_RXD_DD, hash, ctl, size, bufsz, head, tail, avail;
 	uint32_t ndesc, off = 0;
 	struct aqm_pkt p;
-	union aqc_rx_desc *ring;
+	uint64_t base;
+	bool dma_err = false, art;
 	unsigned int q = 0;
 	const uint8_t *data = frame;
 	uint16_t vlan = 0;
 
 	if (len < 14 || len > AQC_MAX_FRAME)
 		return -EINVAL;
-	if (m->phase != AQM_READY || !(aqm_rd(m, AQC_R_RPB_CTL) & AQC_FMASK(RPB_EN)) ||
-	    aqm_rd(m, AQC_R_MPI_STATE) == 0) {
+	if (m->phase != AQM_READY || !aqm_link_up(m)) {
 		if (pace)
 			return -EAGAIN;
 		m->cnt.rx_disabled++;
 		return -ENETDOWN;
 	}
-	if (!l2_accept(m, frame)) {
+	*at_mac = true;
+	if (!(aqm_rd(m, AQC_R_RPB_CTL) & AQC_FMASK(RPB_EN))) {
+		if (pace)
+			return -EAGAIN;
+		m->cnt.rx_disabled++;
+		return -ENETDOWN;
+	}
+	parse(m, frame, len, &p);
+	art = m->a2 && (aqm_rd(m, AQC_R_A2_RPF_NEW_EN) & AQC2_RPF_NEW_EN_BIT);
+	/* on A2 the resolver alone decides, VLAN included */
+	if (!art && !vlan_accept(m, &p)) {
 		m->cnt.rx_filtered++;
 		return -EPERM;
 	}
-	parse(m, frame, len, &p);
 	/* RSS type and hash are reported only while RSS is enabled */
 	type = AQC_RSS_TYPE_NONE;
 	hash = 0;
-	if (aqm_rd(m, AQC_R_RSS_CTL1) & AQC_FMASK(RSS_EN)) {
+	if (aqm_rd(m, AQC_R_RSS_CTL1) & AQC_FMASK(RSS_EN))
 		type = rss_hash(m, frame, &p, &hash);
+	if (art) {
+		/* A2 with the new filter engine: the action resolver decides */
+		int r = aqm_a2_steer(m, frame, p.ntags, p.tci, type != AQC_RSS_TYPE_NONE, hash);
+
+		if (r < 0) {
+			m->cnt.rx_filtered++;
+			return -EPERM;
+		}
+		q = (unsigned int)r % AQM_RINGS;
+	} else {
+		if (!l2_accept(m, frame)) {
+			m->cnt.rx_filtered++;
+			return -EPERM;
+		}
 		if (type != AQC_RSS_TYPE_NONE)
 			q = reta_queue(m, hash);
 	}
@@ -559,8 +657,8 @@ aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 			len -= 4;
 		}
 	}
-	ring = (union aqc_rx_desc *)(uintptr_t)(((uint64_t)aqm_rd(m, AQC_RI(RXD_BASE_HI, q)) << 32) |
-						aqm_rd(m, AQC_RI(RXD_BASE_LO, q)));
+	base = ((uint64_t)aqm_rd(m, AQC_RI(RXD_BASE_HI, q)) << 32) |
+	       aqm_rd(m, AQC_RI(RXD_BASE_LO, q));
 	head = AQC_FGET(RXD_HEAD_PTR, aqm_rd(m, AQC_RI(RXD_HEAD, q)));
 	tail = aqm_rd(m, AQC_RI(RXD_TAIL, q));
 	if (tail >= size || head >= size)
@@ -574,16 +672,27 @@ aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 		return -ENOBUFS;
 	}
 	for (uint32_t k = 0; k < ndesc; k++) {
-		union aqc_rx_desc *d = &ring[head];
-		uint8_t *buf = (uint8_t *)(uintptr_t)__atomic_load_n(&d->read.buf_addr,
-								   __ATOMIC_ACQUIRE);
+		union aqc_rx_desc *d = aqm_dma_ptr(m, base + 16u * head, 16);
+		uint64_t buf;
 		uint32_t chunk = RTE_MIN(bufsz, len - off);
 		uint32_t st = status | (k + 1 == ndesc ? AQC_RXD_EOP : 0);
+		uint32_t dw0 = type | (dma_err ? AQC_RXD_DMA_ERR : 0);
 
-		memcpy(buf, data + off, chunk);
+		if (d == NULL) {
+			/* the ring is not in host memory: nothing can be
+			 * written back; the frame is lost (a fault, counted) */
+			m->cnt.dma_faults++;
+			return -EFAULT;
+		}
+		buf = __atomic_load_n(&d->read.buf_addr, __ATOMIC_ACQUIRE);
+		/* doc 5.4 dword 0 bit 12: a buffer the DMA cannot reach */
+		if (!aqm_dma_write(m, buf, data + off, chunk)) {
+			dw0 |= AQC_RXD_DMA_ERR;
+			dma_err = true;
+		}
 		off += chunk;
 		/* doc 5.4: everything but bytes 8-11 first, then DD/EOP/length */
-		__atomic_store_n(&d->dw[0], type, __ATOMIC_RELAXED);
+		__atomic_store_n(&d->dw[0], dw0, __ATOMIC_RELAXED);
 		__atomic_store_n(&d->dw[1], hash, __ATOMIC_RELAXED);
 		__atomic_store_n(&d->dw[3], (uint32_t)vlan << 16, __ATOMIC_RELAXED);
 		__atomic_store_n(&d->dw[2], st | (len << 16), __ATOMIC_RELEASE);
@@ -591,11 +700,22 @@ aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 			head = 0;
 	}
 	aqm_wr(m, AQC_RI(RXD_HEAD, q), head);
-	if (mac_err)
-		m->fw.erpr++;          /* not a good packet for the DMA counters */
-	else
-		count_rx(m, data, len);
+	if (!mac_err && !dma_err)
+		count_rx(m, len);      /* only good packets for the DMA counters */
 	return 0;
+}
+
+int
+aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
+	     bool mac_err)
+{
+	bool at_mac = false;
+	int rc = rx_frame(m, frame, len, pace, mac_err, &at_mac);
+
+	/* a paced frame that must wait is offered again: count it once */
+	if (at_mac && rc != -EAGAIN)
+		count_mac(m, frame, len, mac_err);
+	return rc;
 }
 
 unsigned int

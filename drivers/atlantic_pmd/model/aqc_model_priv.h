@@ -9,6 +9,7 @@
 #include <pcap/pcap.h>
 
 #include "aqc_model.h"
+#include "aqc2_regs.h"
 
 /* MCP memory the firmware exposes through the MIF (doc 3.1); the addresses
  * it publishes are model choices. */
@@ -24,6 +25,7 @@
 #define AQM_FRAME_MAX     (AQC_MAX_FRAME + 8u)  /* + a VLAN tag and slack */
 #define AQM_PEER_SLOTS    128u
 #define AQM_IDLE_FAST     256u        /* idle passes before the long naps */
+#define AQM_IOVA_CACHE    8u          /* memory segments remembered */
 #define AQM_GATHER_MAX    (262144u + 1024u)    /* doc 6.3: LSO payload <= 262089 */
 
 enum aqm_phase { AQM_READY, AQM_IN_RESET, AQM_BOOTING };
@@ -38,6 +40,12 @@ struct aqm_peer_queue {
 	_Atomic uint32_t head;   /* consumer */
 	_Atomic uint32_t tail;   /* producer */
 	struct aqm_peer_slot slot[AQM_PEER_SLOTS];
+};
+
+/* One EAL memory segment: IOVA range and where the process sees it. */
+struct aqm_iova_seg {
+	uint64_t iova, len;
+	uint8_t *va;
 };
 
 struct aqm_tx_ctx {
@@ -61,13 +69,24 @@ struct aqc_model {
 	bool rx_was_on[AQM_RINGS];
 	struct aqm_tx_ctx tx_ctx[AQM_RINGS][2];
 	struct aqc_fw_stats fw;        /* cumulative MAC counters */
+	/* A2 */
+	bool a2;
+	enum aqc_model_fw_fault fault;
+	uint64_t st64[AQC2_ST_COUNT];  /* FW statistics, "B0" layout */
+	bool st_dirty;                 /* st64 changed since last publication */
+	uint32_t a2_link_ctl;          /* IN.link_control as last taken */
+	uint32_t a2_link_opts;         /* IN.link_options as last taken */
 	struct aqc_model_counters cnt;
+	struct aqm_iova_seg iova_cache[AQM_IOVA_CACHE];
+	unsigned int iova_next;
 	/* wire */
 	pcap_t *rx_pcap;
 	pcap_t *dead;
 	pcap_dumper_t *tx_dump;
 	uint8_t *pcap_pending;         /* next rx_pcap frame, not yet delivered */
 	uint32_t pcap_pending_len;
+	_Atomic bool app_polled;       /* aqc_model_rx_polled() was called */
+	uint64_t wire_go_at;           /* rx_pcap delivers from then (0: not armed) */
 	struct aqc_model *peer;        /* guarded by the registry lock */
 	struct aqm_peer_queue *inq;    /* frames from the peer */
 	aqc_model_tx_tap_t tap;
@@ -106,6 +125,32 @@ uint64_t aqm_now_ns(void);
 /* Guards the model list and peer links (taken after m->lock, never before). */
 extern pthread_mutex_t aqm_registry_lock;
 
+/* aqc_model.c: every register of AQC_REGS to its reset value, the rest
+ * of the BAR to 0 (A2 registers, shared buffers and ART included). */
+void aqm_regs_reset(struct aqc_model *m);
+
+/* aqc_model_a2.c: power-on, control plane, RX steering, counters. */
+void aqm_a2_power_on(struct aqc_model *m);
+bool aqm_a2_ctl_boot(struct aqc_model *m);
+bool aqm_a2_ctl_fw(struct aqc_model *m);
+/* ART decision for a received frame: queue (>= 0) or -1 = drop. */
+int aqm_a2_steer(const struct aqc_model *m, const uint8_t *f, unsigned int ntags,
+		 uint16_t tci, bool hashed, uint32_t hash);
+void aqm_a2_count(struct aqc_model *m, bool rx, const uint8_t *f, uint32_t len,
+		  bool error);
+
+static inline bool
+aqm_link_up(const struct aqc_model *m)
+{
+	return m->a2 ? (aqm_rd(m, AQC2_FW_OUT + AQC2_OUT_LINK_STATUS) & AQC2_LINK_RATE_MASK) != 0 :
+		       aqm_rd(m, AQC_R_MPI_STATE) != 0;
+}
+
+/* aqc_model.c, doc 6.9: a routed link cause (general map 3: bit 7 enable,
+ * bits 4:0 vector) latches its vector's status bit when the link changes,
+ * after any pending 0x2050 clear (the same interrupt block on A2, 10.2). */
+void aqm_link_cause(struct aqc_model *m);
+
 /* aqc_model_dma.c: one pass over the TX rings and the wire inputs.
  * Returns frames moved. Caller holds m->lock. */
 unsigned int aqm_dma_pass(struct aqc_model *m, unsigned int budget);
@@ -114,6 +159,14 @@ unsigned int aqm_dma_pass(struct aqc_model *m, unsigned int budget);
  * Caller holds m->lock. */
 int aqm_rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 		 bool mac_err);
+
+/* aqc_model_iova.c: host memory behind a DMA address. aqm_dma_ptr: len
+ * bytes at iova inside one segment, or NULL. read/write: false (and
+ * dma_faults counted) when some byte is in no segment. */
+void *aqm_dma_ptr(struct aqc_model *m, uint64_t iova, uint32_t len);
+bool aqm_dma_read(struct aqc_model *m, void *dst, uint64_t iova, uint32_t len);
+bool aqm_dma_write(struct aqc_model *m, uint64_t iova, const void *src, uint32_t len);
+void aqm_iova_flush(struct aqc_model *m);
 
 /* aqc_model_wire.c */
 int aqm_wire_open(struct aqc_model *m);

@@ -138,10 +138,35 @@ aqm_wire_tx(struct aqc_model *m, const uint8_t *frame, uint32_t len)
 	return rc;
 }
 
+/* The receive side of the pcap wire is open: rx_start's condition holds
+ * and rx_delay_ms have passed since. A link that goes down closes it (the
+ * capture stays where it was); the next link-up waits the delay again. */
+static bool
+pcap_wire_open(struct aqc_model *m)
+{
+	uint64_t now;
+
+	if (m->cfg.rx_start == AQC_RX_START_NOW)
+		return true;
+	if (!aqm_link_up(m)) {
+		m->wire_go_at = 0;
+		return false;
+	}
+	if (m->cfg.rx_start == AQC_RX_START_POLL && !atomic_load(&m->app_polled))
+		return false;
+	now = aqm_now_ns();
+	if (m->wire_go_at == 0)
+		m->wire_go_at = now + (uint64_t)m->cfg.rx_delay_ms * 1000000ull;
+	return now >= m->wire_go_at;
+}
+
 static unsigned int
 rx_from_pcap(struct aqc_model *m, unsigned int budget)
 {
 	unsigned int n = 0;
+
+	if (m->rx_pcap == NULL || !pcap_wire_open(m))
+		return 0;
 
 	while (m->rx_pcap != NULL && n < budget) {
 		if (m->pcap_pending_len == 0) {

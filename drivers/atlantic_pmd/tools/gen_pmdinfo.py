@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Write the PMD_INFO_STRING records of net_aqc (the JSON DPDK's own build
 adds with pmdinfogen, read by dpdk-pmdinfo.py): driver names, kernel-module
-dependency, and the PCI IDs taken from the AQC_A1_DEVICE_IDS list of
-aqc_regs.h, so the table in the binary and the probe table are one list.
+dependency, and the PCI IDs taken from the AQC_A1_DEVICE_IDS and
+AQC_A2_DEVICE_IDS lists of aqc_regs.h, so the table in the binary and the probe table are one list.
 
 usage: gen_pmdinfo.py aqc_regs.h aqc_sim.c OUT.c
 (the devargs of net_aqc_sim come from its RTE_PMD_REGISTER_PARAM_STRING)
@@ -20,11 +20,13 @@ def main():
     if not p:
         sys.exit(f"{sim}: RTE_PMD_REGISTER_PARAM_STRING(net_aqc_sim, ...) not found")
     params = "".join(re.findall(r'"([^"]*)"', p.group(1)))
-    m = re.search(r"#define AQC_A1_DEVICE_IDS\(D\)((?:[^\n]*\\\n)*[^\n]*)", text)
-    if not m:
-        sys.exit(f"{regs}: AQC_A1_DEVICE_IDS not found")
+    ids = []
+    for gen in ("A1", "A2"):
+        m = re.search(r"#define AQC_%s_DEVICE_IDS\(D\)((?:[^\n]*\\\n)*[^\n]*)" % gen, text)
+        if not m:
+            sys.exit(f"{regs}: AQC_{gen}_DEVICE_IDS not found")
+        ids += [int(x, 16) for x in re.findall(r"D\((0x[0-9a-fA-F]+)\)", m.group(1))]
     vendor = int(re.search(r"#define AQC_PCI_VENDOR (0x[0-9a-fA-F]+)", text).group(1), 16)
-    ids = [int(x, 16) for x in re.findall(r"D\((0x[0-9a-fA-F]+)\)", m.group(1))]
     records = [
         {"name": "net_aqc", "kmod": "* vfio-pci",
          "pci_ids": [[vendor, d, 0xFFFF, 0xFFFF] for d in ids]},
