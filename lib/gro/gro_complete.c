@@ -40,10 +40,17 @@ gro_complete(struct tp_gro *g, uint16_t idx, enum tp_gro_flush_reason why)
 		memcpy(ip + 4, &pl, 2);
 	} else {
 		struct rte_ipv4_hdr *iph = (struct rte_ipv4_hdr *)ip;
+		uint16_t old = iph->total_length, new = rte_cpu_to_be_16((uint16_t)f->ip_len);
+		uint32_t c;
 
-		iph->total_length = rte_cpu_to_be_16((uint16_t)f->ip_len);
-		iph->hdr_checksum = 0;
-		iph->hdr_checksum = rte_ipv4_cksum(iph);
+		/* the head's header checksum was valid (verified or trusted):
+		 * update it for the new length, RFC 1624 eqn. 3, as Linux's
+		 * inet_gro_complete does with csum_replace2 */
+		iph->total_length = new;
+		c = (uint16_t)~iph->hdr_checksum + (uint32_t)(uint16_t)~old + new;
+		c = (c & 0xFFFF) + (c >> 16);
+		c = (c & 0xFFFF) + (c >> 16);
+		iph->hdr_checksum = (uint16_t)~c;
 	}
 	th[13] |= f->psh_fin;
 	csum = gro_tcp_phdr_nolen(ip, f->v6);

@@ -74,13 +74,33 @@ fast_setup(const struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t hdr = f->hdr_len, l3 = p->l2_len, l4 = l3 + p->l3_len;
 
+	unsigned int nvec = (hdr + 15) / 16, i;
+
+	/* no fast path for long IPv6 extension chains, or when a full-size
+	 * segment (or this first mbuf) is shorter than the compared words */
 	f->nvec = 0;
-	if (hdr > GRO_TMPL_MAX)
-		return;                       /* long IPv6 extension chains */
+	if (hdr > GRO_TMPL_MAX || hdr + p->paylen < 16 * nvec || m->data_len < 16 * nvec)
+		return;
+#if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
+	for (i = 0; i < GRO_TMPL_MAX / 16; i++) {
+		const __m128i idx = _mm_add_epi8(_mm_set1_epi8((char)(16 * i)),
+			_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+		/* 0xFF on the bytes below hdr (hdr <= 96: signed compare is safe) */
+		const __m128i k = _mm_cmpgt_epi8(_mm_set1_epi8((char)hdr), idx);
+		__m128i t = _mm_setzero_si128();
+
+		if (i < nvec)
+			t = _mm_and_si128(_mm_loadu_si128((const __m128i *)(d + 16 * i)), k);
+		_mm_store_si128((__m128i *)f->tmpl + i, t);
+		_mm_store_si128((__m128i *)f->tmask + i, k);
+	}
+#else
+	(void)i;
 	memset(f->tmpl, 0, sizeof(f->tmpl));
 	memset(f->tmask, 0, sizeof(f->tmask));
 	memcpy(f->tmpl, d, hdr);
 	memset(f->tmask, 0xFF, hdr);
+#endif
 	if (!p->v6) {
 		memset(f->tmask + l3 + IP4_ID, 0, 2);
 		memset(f->tmask + l3 + IP4_CSUM, 0, 2);
@@ -113,10 +133,8 @@ fast_setup(const struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
 		f->dsa_mask = f->dsa_want = 0;
 	}
 	f->meta = (f->tci_mask | f->hash_mask | f->dsa_mask) != 0;
-	/* a full-size segment must hold every compared byte */
-	if (hdr + p->paylen >= 16u * ((hdr + 15) / 16))
-		f->nvec = (uint8_t)((hdr + 15) / 16);
-	f->dmin = (uint16_t)(16u * f->nvec);
+	f->nvec = (uint8_t)nvec;
+	f->dmin = (uint16_t)(16u * nvec);
 }
 
 /* 1 when m's key metadata (stripped TCIs, RSS hash, switch port) is f's. */

@@ -34,7 +34,7 @@ for f in "${flows[@]}"; do
 			"${toggles[@]}" "$bench" >"$out/log.$eng.$f" 2>&1 ||
 			{ tail -20 "$out/log.$eng.$f"; exit 1; }
 		ir=$(callgrind_annotate "$out/cg.$eng.$f" 2>/dev/null |
-			awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
+			awk '/PROGRAM TOTALS/ && !done { gsub(",", "", $1); print $1; done = 1 }')
 		awk -v e="$eng" -v f="$f" -v ir="$ir" -v n="$total" \
 			'BEGIN { printf "%-8s %6s %14s %10.1f\n", e, f, ir, ir / n }'
 	done
