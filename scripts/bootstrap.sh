@@ -23,7 +23,8 @@ packages=(
 	libcmocka-dev libpcap-dev               # unit tests, pcap input/output
 	python3 python3-scapy                   # capture generators and expected outputs
 	python3-matplotlib                      # benchmark plots
-	clang llvm libbpf-dev                   # eBPF verdict programs
+	clang llvm libbpf-dev                   # eBPF verdict programs (libelf-dev comes with libbpf-dev)
+	libxdp1                                 # the XDP objects Debian ships: tests/bpf runs them unmodified
 	tcpdump iperf3 iproute2 ethtool         # integration tests (netns, veth, real TCP)
 	valgrind                                # instruction counts in benchmarks
 )
