@@ -63,13 +63,17 @@ def txonly_frame(dst, src):
 
 
 # Port kind: net_pcap, or the AQC chip model with its wire on pcap files
-# (--ports aqc): the same frames must come out either way.
+# (--ports aqc, optionally --model aqc113 for the A2 generation): the same
+# frames must come out either way.
 PORTS = 'pcap'
+MODEL = ''
 
 
 def vdevs(tmp, in1):
     if PORTS == 'aqc':
         fmt = 'net_aqc_sim%d,wire=pcap,rx_pcap=%s,tx_pcap=%s'
+        if MODEL:
+            fmt += ',model=' + MODEL
     else:
         fmt = 'net_pcap%d,rx_pcap=%s,tx_pcap=%s'
     return [fmt % (0, DEMO, os.path.join(tmp, 'out0.pcap')),
@@ -366,10 +370,12 @@ def run_batch(c, tmp, in0, in1_path, in1, sig):
 
 def main():
     import signal
-    global PORTS
+    global PORTS, MODEL
     args = sys.argv[1:]
     if args[:1] == ['--ports']:
         PORTS, args = args[1], args[2:]
+    if args[:1] == ['--model']:
+        MODEL, args = args[1], args[2:]
     c = fwdlib.Checker()
     in0 = fwdlib.read_pcap(DEMO)
     in1 = port1_input()
