@@ -152,12 +152,12 @@ fast_meta_eq(const struct tp_gro *g, const struct gro_flow *f, const struct rte_
 /* 1 when d's first 16 x f->nvec bytes equal f's template where masked: the
  * key bytes and the equal-field flush rules (4 <= nvec <= 6: the shortest
  * header, Ethernet + IPv4 + TCP, is 54 bytes). The caller checked that
- * many bytes are there. */
-static inline int
-fast_tmpl_eq(const struct gro_flow *f, const uint8_t *d)
+ * many bytes are there. early_exit: first test the word that tells most
+ * flows apart (worth a branch when other flows are likely). */
+static __rte_always_inline int
+fast_tmpl_eq(const struct gro_flow *f, const uint8_t *d, const unsigned int nvec,
+	     const int early_exit)
 {
-	const unsigned int nvec = f->nvec;
-
 #if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
 	const __m128i *t = (const __m128i *)f->tmpl, *k = (const __m128i *)f->tmask;
 	__m128i acc;
@@ -166,9 +166,10 @@ fast_tmpl_eq(const struct gro_flow *f, const uint8_t *d)
 	(const __m128i *)(d + 16 * (i))), _mm_load_si128(t + (i))), _mm_load_si128(k + (i)))
 	/* bytes 32..47 hold ports or addresses: most other flows differ there */
 	acc = FAST_DIFF(2);
-	if (!_mm_testz_si128(acc, acc))
+	if (early_exit && !_mm_testz_si128(acc, acc))
 		return 0;
-	acc = _mm_or_si128(_mm_or_si128(FAST_DIFF(0), FAST_DIFF(1)), FAST_DIFF(3));
+	acc = _mm_or_si128(acc, _mm_or_si128(_mm_or_si128(FAST_DIFF(0), FAST_DIFF(1)),
+					     FAST_DIFF(3)));
 	if (nvec > 4)
 		acc = _mm_or_si128(acc, FAST_DIFF(4));
 	if (nvec > 5)
@@ -179,6 +180,7 @@ fast_tmpl_eq(const struct gro_flow *f, const uint8_t *d)
 	uint64_t acc = 0, a, b, k;
 	unsigned int i;
 
+	(void)early_exit;
 	for (i = 0; i < 2 * nvec; i++) {
 		memcpy(&a, d + 8 * i, 8);
 		memcpy(&b, f->tmpl + 8 * i, 8);
@@ -194,7 +196,7 @@ static inline int
 fast_key_eq(const struct gro_flow *f, const struct rte_mbuf *m)
 {
 	return f->nvec != 0 && m->data_len >= f->dmin &&
-	       fast_tmpl_eq(f, rte_pktmbuf_mtod(m, const uint8_t *));
+	       fast_tmpl_eq(f, rte_pktmbuf_mtod(m, const uint8_t *), f->nvec, 1);
 }
 
 /* inet_gro_flush (include/net/gro.h): with the second segment an equal ID

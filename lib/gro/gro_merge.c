@@ -325,6 +325,7 @@ fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
 	   uint32_t n, struct rte_mbuf **out, uint32_t *no, int *tried_next)
 {
 	struct gro_flow *f = &g->flows[idx];
+	const unsigned int nvec = f->nvec;
 	const int v6 = f->v6, meta = f->meta;
 	const uint32_t l2 = f->l2_len, l4 = l2 + f->l3_len, hdr = f->hdr_len;
 	const uint32_t mss = f->mss, frame = hdr + mss, ip_cap = f->ip_cap;
@@ -359,11 +360,13 @@ fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
 		/* a full-size frame holds the compared bytes (fast_setup); the
 		 * caller compared pkts[j]'s already */
 		refused = 1;
+		/* the sequence first: it tells another flow's segment apart
+		 * at the price of one load */
 		if (m->data_len != frame || m->nb_segs != 1 ||
-		    (k != j && !fast_tmpl_eq(f, d)) ||
+		    rd32(d + l4 + TCP_SEQ) != seq ||
+		    (k != j && !fast_tmpl_eq(f, d, nvec, 0)) ||
 		    ((ol ^ ol_want) & ol_mask & ~cs_mask) != 0 ||
-		    (meta && !fast_meta_eq(g, f, m)) ||
-		    rd32(d + l4 + TCP_SEQ) != seq || ip_len > ip_cap)
+		    (meta && !fast_meta_eq(g, f, m)) || ip_len > ip_cap)
 			break;
 		if (!v6) {
 			id = rd16(d + l2 + IP4_ID);
