@@ -92,41 +92,23 @@
 #ifndef TP_DSA_TAG_H
 #define TP_DSA_TAG_H
 
+/* Declared here = exported: the library is built with -fvisibility=hidden
+ * and its version.map lists these names (GCC manual, Visibility Pragmas). */
+#pragma GCC visibility push(default)
+
 #include <stddef.h>
 #include <stdint.h>
 
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 
+#include "tp_dsa_meta.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* ---- metadata ---------------------------------------------------------- */
-
-/* Metadata a tag carries, stored in a registered mbuf dynamic field (8 bytes). */
-struct tp_dsa_meta {
-	uint16_t tag_vid;    /* VLAN ID carried inside the tag (dsa/edsa; ocelot classified VID), else 0 */
-	uint8_t  port;       /* source switch port on RX, destination port on TX */
-	uint8_t  device;     /* switch/device index in a cascade, 0 when none */
-	uint8_t  prio;       /* priority / traffic class from the tag (0 when none) */
-	uint8_t  frame_type; /* enum tp_dsa_frame_type */
-	uint8_t  flags;      /* TP_DSA_META_F_* */
-	uint8_t  proto;      /* tagger protocol id (enum tp_dsa_proto) */
-};
-
-#define TP_DSA_META_F_VALID       0x01 /* a tag was stripped into this meta */
-#define TP_DSA_META_F_TRUNK       0x02 /* dsa/edsa: source is a trunk; port = trunk id */
-#define TP_DSA_META_F_TAG_VLAN    0x04 /* tag says the frame was 802.1Q tagged (dsa/edsa, qca) */
-#define TP_DSA_META_F_SWITCH_SIDE 0x08 /* decoded a CPU-to-switch frame: port = destination */
-
-enum tp_dsa_frame_type {
-	TP_DSA_FT_NONE = 0,   /* tag carries no frame type */
-	TP_DSA_FT_TO_CPU,     /* trapped / sent to the CPU by the switch */
-	TP_DSA_FT_FROM_CPU,   /* CPU-to-switch frame (switch-side decode) */
-	TP_DSA_FT_TO_SNIFFER, /* mirror copy */
-	TP_DSA_FT_FORWARD,    /* forwarded by the switch (kernel sets the fwd mark) */
-};
 
 /* Register the dynamic field (idempotent). Needs the EAL. Returns 0 or
  * -errno (rte_errno of rte_mbuf_dynfield_register). */
@@ -321,5 +303,7 @@ void tp_dsa_tagger_register(const struct tp_dsa_tagger *t);
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* TP_DSA_TAG_H */
