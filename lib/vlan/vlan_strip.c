@@ -55,11 +55,17 @@ tp_vlan_strip_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
 	uint16_t i, k = 0, nd = 0;
 	uint64_t n_nic = 0, n_untagged = 0, n_single = 0, n_qinq = 0;
 	unsigned int j;
+	int none;
 
 	if (conf == NULL)
 		conf = &tp_vlan_default_conf;
+	/* Only the first n_tpid slots count: the rest become copies of the
+	 * first, so the loop's four-way compare accepts nothing else. A set
+	 * with no TPID (n_tpid 0) strips no tag; one over the array's size is
+	 * read as the whole array. */
 	for (j = 0; j < TP_VLAN_MAX_TPIDS; j++)
-		s.t[j] = rte_cpu_to_be_16(conf->tpid[j]);
+		s.t[j] = rte_cpu_to_be_16(conf->tpid[j < conf->n_tpid ? j : 0]);
+	none = conf->n_tpid == 0;
 	st->in += n;
 
 	for (i = 0; i < n; i++) {
@@ -74,7 +80,7 @@ tp_vlan_strip_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
 			TP_KEEP(pkts, i, k, m);
 			continue;
 		}
-		if (dl < 14 || !is_tpid(&s, ld16(p + 12))) {
+		if (dl < 14 || none || !is_tpid(&s, ld16(p + 12))) {
 			if (dl < 14 && m->pkt_len >= 14) {
 				tp_vlan_drop(m, drops, &nd, st, TP_VLAN_DROP_SEGMENTED);
 				continue;
