@@ -57,10 +57,10 @@ stage_dsa(struct tp_pipeline *pl, struct pl_port *pp, struct rte_mbuf **pkts,
 {
 	uint16_t k;
 
-	k = tp_dsa_strip_burst(pp->tagger, pkts, n, &pp->dsa, pl->drops, &pl->dsa_rx);
+	k = tp_dsa_strip_burst_reasons(pp->tagger, pkts, n, &pp->dsa, pl->drops,
+				       pl->why, &pl->dsa_rx);
 	if (unlikely(k < n))
-		pl_drop_lib(pl, TP_DROP_DSA_BASE, pl->dsa_rx_seen, pl->dsa_rx.drop,
-			    TP_DSA_DROP_MAX, pl->drops, n - k);
+		pl_drop_lib(pl, TP_DROP_DSA_BASE, pl->drops, pl->why, n - k);
 	return k;
 }
 
@@ -70,10 +70,10 @@ stage_vlan(struct tp_pipeline *pl, struct pl_port *pp, struct rte_mbuf **pkts,
 {
 	uint16_t k;
 
-	k = tp_vlan_strip_burst(&pp->vlan, pkts, n, pl->drops, &pl->vlan_rx);
+	k = tp_vlan_strip_burst_reasons(&pp->vlan, pkts, n, pl->drops, pl->why,
+					&pl->vlan_rx);
 	if (unlikely(k < n))
-		pl_drop_lib(pl, TP_DROP_VLAN_BASE, pl->vlan_rx_seen, pl->vlan_rx.drop,
-			    TP_VLAN_DROP_MAX, pl->drops, n - k);
+		pl_drop_lib(pl, TP_DROP_VLAN_BASE, pl->drops, pl->why, n - k);
 	return k;
 }
 

@@ -70,7 +70,9 @@
  * length/position. Kept mbufs are compacted to the front of pkts[] in order
  * and their count is returned. Dropped mbufs go to drops[] (room for n), in
  * order, owned by the caller; with drops == NULL they are freed. Each drop
- * is counted in stats->drop[reason]. stats must not be NULL.
+ * is counted in stats->drop[reason]. stats must not be NULL. The
+ * *_reasons variants also write each drop's reason next to it (reasons[j]
+ * for drops[j]), so a caller can account drops per packet.
  *
  * Strip moves only bytes before the tag (12 MAC bytes for after-SA tags,
  * nothing for prepended tags) and trims tail tags; the payload never moves.
@@ -243,7 +245,7 @@ enum tp_dsa_position {
 /* Burst function of a tagger; see the top of this file for the contract. */
 typedef uint16_t (*tp_dsa_burst_fn)(struct rte_mbuf **pkts, uint16_t n,
 				    const struct tp_dsa_conf *conf,
-				    struct rte_mbuf **drops,
+				    struct rte_mbuf **drops, uint8_t *reasons,
 				    struct tp_dsa_stats *stats);
 
 /* A tagger. Read-only; the fields describe the usual case (doc §2). */
@@ -283,7 +285,7 @@ tp_dsa_strip_burst(const struct tp_dsa_tagger *t, struct rte_mbuf **pkts,
 		   uint16_t n, const struct tp_dsa_conf *conf,
 		   struct rte_mbuf **drops, struct tp_dsa_stats *stats)
 {
-	return t->strip_burst(pkts, n, conf, drops, stats);
+	return t->strip_burst(pkts, n, conf, drops, NULL, stats);
 }
 
 /* Insert the tag into n frames (see the top). Returns the kept count 0..n. */
@@ -292,7 +294,28 @@ tp_dsa_insert_burst(const struct tp_dsa_tagger *t, struct rte_mbuf **pkts,
 		    uint16_t n, const struct tp_dsa_conf *conf,
 		    struct rte_mbuf **drops, struct tp_dsa_stats *stats)
 {
-	return t->insert_burst(pkts, n, conf, drops, stats);
+	return t->insert_burst(pkts, n, conf, drops, NULL, stats);
+}
+
+/* The same, also writing reasons[j] = the enum tp_dsa_drop reason of
+ * drops[j] for each dropped mbuf (reasons has room for n; drops must not
+ * be NULL). The stats are counted as above. */
+static inline uint16_t
+tp_dsa_strip_burst_reasons(const struct tp_dsa_tagger *t, struct rte_mbuf **pkts,
+			   uint16_t n, const struct tp_dsa_conf *conf,
+			   struct rte_mbuf **drops, uint8_t *reasons,
+			   struct tp_dsa_stats *stats)
+{
+	return t->strip_burst(pkts, n, conf, drops, reasons, stats);
+}
+
+static inline uint16_t
+tp_dsa_insert_burst_reasons(const struct tp_dsa_tagger *t, struct rte_mbuf **pkts,
+			    uint16_t n, const struct tp_dsa_conf *conf,
+			    struct rte_mbuf **drops, uint8_t *reasons,
+			    struct tp_dsa_stats *stats)
+{
+	return t->insert_burst(pkts, n, conf, drops, reasons, stats);
 }
 
 /* Registration, used by the tag_*.c files (constructor; link_whole keeps them). */

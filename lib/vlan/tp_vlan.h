@@ -148,6 +148,18 @@ uint16_t tp_vlan_insert_burst(const struct tp_vlan_conf *conf,
 			      struct rte_mbuf **pkts, uint16_t n,
 			      struct rte_mbuf **drops, struct tp_vlan_stats *stats);
 
+/* Strip / insert that also write reasons[j] = the enum tp_vlan_drop reason
+ * of drops[j] for each dropped mbuf (reasons has room for n, drops must not
+ * be NULL), so a caller accounts drops per packet. */
+uint16_t tp_vlan_strip_burst_reasons(const struct tp_vlan_conf *conf,
+				     struct rte_mbuf **pkts, uint16_t n,
+				     struct rte_mbuf **drops, uint8_t *reasons,
+				     struct tp_vlan_stats *stats);
+uint16_t tp_vlan_insert_burst_reasons(const struct tp_vlan_conf *conf,
+				      struct rte_mbuf **pkts, uint16_t n,
+				      struct rte_mbuf **drops, uint8_t *reasons,
+				      struct tp_vlan_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif

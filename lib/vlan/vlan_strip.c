@@ -48,8 +48,10 @@ pull(struct rte_mbuf *m, uint8_t *p, uint16_t by, uint16_t tci)
 }
 
 uint16_t
-tp_vlan_strip_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
-		    uint16_t n, struct rte_mbuf **drops, struct tp_vlan_stats *st)
+tp_vlan_strip_burst_reasons(const struct tp_vlan_conf *conf,
+			    struct rte_mbuf **pkts, uint16_t n,
+			    struct rte_mbuf **drops, uint8_t *reasons,
+			    struct tp_vlan_stats *st)
 {
 	struct tpid_set s;
 	uint16_t i, k = 0, nd = 0;
@@ -82,7 +84,7 @@ tp_vlan_strip_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
 		}
 		if (dl < 14 || none || !is_tpid(&s, ld16(p + 12))) {
 			if (dl < 14 && m->pkt_len >= 14) {
-				tp_vlan_drop(m, drops, &nd, st, TP_VLAN_DROP_SEGMENTED);
+				tp_vlan_drop(m, drops, reasons, &nd, st, TP_VLAN_DROP_SEGMENTED);
 				continue;
 			}
 			if (ol & RTE_MBUF_F_RX_VLAN_STRIPPED)
@@ -93,7 +95,7 @@ tp_vlan_strip_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
 			continue;
 		}
 		if (dl < 18) {
-			tp_vlan_drop(m, drops, &nd, st, short_reason(m, 18));
+			tp_vlan_drop(m, drops, reasons, &nd, st, short_reason(m, 18));
 			continue;
 		}
 		if (ol & RTE_MBUF_F_RX_VLAN_STRIPPED) {
@@ -113,7 +115,7 @@ tp_vlan_strip_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
 			continue;
 		}
 		if (dl < 22) {
-			tp_vlan_drop(m, drops, &nd, st, short_reason(m, 22));
+			tp_vlan_drop(m, drops, reasons, &nd, st, short_reason(m, 22));
 			continue;
 		}
 		m->vlan_tci_outer = tp_vlan_rd16(p + 14);
@@ -128,4 +130,11 @@ tp_vlan_strip_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
 	st->qinq += n_qinq;
 	st->out += k;
 	return k;
+}
+
+uint16_t
+tp_vlan_strip_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
+		 uint16_t n, struct rte_mbuf **drops, struct tp_vlan_stats *st)
+{
+	return tp_vlan_strip_burst_reasons(conf, pkts, n, drops, NULL, st);
 }

@@ -300,6 +300,41 @@ test_strip_n_tpid(void **state)
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 }
 
+/* The _reasons variants: each dropped mbuf's reason next to it. */
+static void
+test_drop_reasons(void **state)
+{
+	unsigned int start = tp_test_pool_in_use(mp);
+	struct tp_vlan_stats st = { 0 };
+	uint8_t f[128], why[3];
+	size_t len = tagged(f, (const uint16_t[]){ 0x8100 }, (const uint16_t[]){ 0x0064 }, 1);
+	struct rte_mbuf *m[3], *drops[3];
+
+	(void)state;
+	m[0] = tp_test_mbuf_from_bytes(mp, f, 16);               /* TPID, half a TCI */
+	m[1] = tp_test_mbuf_from_bytes(mp, f, (uint32_t)len);    /* kept */
+	m[2] = tp_test_mbuf_from_bytes(mp, f, 17);
+	memset(why, 0xFF, sizeof(why));
+	assert_int_equal(tp_vlan_strip_burst_reasons(NULL, m, 3, drops, why, &st), 1);
+	assert_int_equal(why[0], TP_VLAN_DROP_TOO_SHORT);
+	assert_int_equal(why[1], TP_VLAN_DROP_TOO_SHORT);
+	assert_int_equal(why[2], 0xFF);
+	assert_int_equal(st.drop[TP_VLAN_DROP_TOO_SHORT], 2);
+	rte_pktmbuf_free_bulk(drops, 2);
+
+	/* Insert: the kept frame (now m[0]) with 2 bytes of headroom cannot
+	 * take a tag. */
+	m[0]->ol_flags = RTE_MBUF_F_TX_VLAN;
+	m[0]->vlan_tci = 0x0064;
+	m[0]->data_off = 2;
+	memset(why, 0xFF, sizeof(why));
+	assert_int_equal(tp_vlan_insert_burst_reasons(NULL, m, 1, drops, why, &st), 0);
+	assert_int_equal(why[0], TP_VLAN_DROP_NO_HEADROOM);
+	assert_int_equal(why[1], 0xFF);
+	rte_pktmbuf_free(drops[0]);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+}
+
 /* Insert: software single/double, TX offload, nothing asked, no headroom. */
 static void
 test_insert(void **state)
@@ -452,6 +487,7 @@ main(void)
 		cmocka_unit_test(test_strip_nic_stripped),
 		cmocka_unit_test(test_strip_bad_input),
 		cmocka_unit_test(test_strip_n_tpid),
+		cmocka_unit_test(test_drop_reasons),
 		cmocka_unit_test(test_conf),
 		cmocka_unit_test(test_insert),
 		cmocka_unit_test(test_roundtrip_all_vids),
