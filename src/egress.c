@@ -68,10 +68,10 @@ insert_tags(struct tp_pipeline *pl, const struct pl_port *op, int switch_port,
 
 	if (tso)
 		remember(pl, k);
-	kept = tp_vlan_insert_burst(&op->vlan, pl->eg, k, pl->eg_drops, &pl->vlan_tx);
+	kept = tp_vlan_insert_burst_reasons(&op->vlan, pl->eg, k, pl->eg_drops,
+					    pl->eg_why, &pl->vlan_tx);
 	if (kept < k)
-		pl_drop_lib(pl, TP_DROP_VLAN_BASE, pl->vlan_tx_seen, pl->vlan_tx.drop,
-			    TP_VLAN_DROP_MAX, pl->eg_drops, k - kept);
+		pl_drop_lib(pl, TP_DROP_VLAN_BASE, pl->eg_drops, pl->eg_why, k - kept);
 	if (tso)
 		fix_l2(pl, k, pl->eg, kept);
 	k = kept;
@@ -88,11 +88,11 @@ insert_tags(struct tp_pipeline *pl, const struct pl_port *op, int switch_port,
 		}
 		if (tso)
 			remember(pl, k);
-		kept = tp_dsa_insert_burst(op->tagger, pl->eg, k, &c, pl->eg_drops,
-					   &pl->dsa_tx);
+		kept = tp_dsa_insert_burst_reasons(op->tagger, pl->eg, k, &c,
+						   pl->eg_drops, pl->eg_why, &pl->dsa_tx);
 		if (kept < k)
-			pl_drop_lib(pl, TP_DROP_DSA_BASE, pl->dsa_tx_seen, pl->dsa_tx.drop,
-				    TP_DSA_DROP_MAX, pl->eg_drops, k - kept);
+			pl_drop_lib(pl, TP_DROP_DSA_BASE, pl->eg_drops, pl->eg_why,
+				    k - kept);
 		if (tso)
 			fix_l2(pl, k, pl->eg, kept);
 	}

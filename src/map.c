@@ -19,6 +19,7 @@
 #include <rte_hash.h>
 #include <rte_jhash.h>
 #include <rte_malloc.h>
+#include <rte_ring.h>
 
 #include "tp_map.h"
 #include "map_priv.h"
@@ -319,7 +320,10 @@ tp_redirect_map_set_ring(struct tp_redirect_map *m, uint32_t key,
 
 	if (key >= m->n)
 		return -ENOENT;
-	if (ring == NULL)
+	/* Several lcores may enqueue on it (see tp_map.h): a single-producer
+	 * ring would be corrupted by two at once (lib/ring/rte_ring_elem.h,
+	 * RTE_RING_SYNC_ST takes no lock). Refused while it is cheap to. */
+	if (ring == NULL || ring->prod.sync_type == RTE_RING_SYNC_ST)
 		return -EINVAL;
 	for (slot = 0; slot < m->nb_rings; slot++)
 		if (m->ring[slot] == ring)

@@ -248,8 +248,9 @@ scratch_size(uint16_t b)
 	size_t e = 2u * b;
 
 	return e * (4 * sizeof(struct rte_mbuf *) + 5 * sizeof(uint32_t) +
-		    sizeof(uint64_t) + 3 * sizeof(uint16_t) + sizeof(uint8_t)) +
-	       TP_EGRESS_MAX_SEGS * (3 * sizeof(struct rte_mbuf *) + 2 * sizeof(uint32_t));
+		    sizeof(uint64_t) + 3 * sizeof(uint16_t) + 2 * sizeof(uint8_t)) +
+	       TP_EGRESS_MAX_SEGS * (3 * sizeof(struct rte_mbuf *) + 2 * sizeof(uint32_t) +
+				     sizeof(uint8_t));
 }
 
 /* Carve the scratch arrays out of p, widest elements first (all stay
@@ -282,6 +283,8 @@ scratch_carve(struct tp_pipeline *pl, uint8_t *p)
 	CARVE(gcount, e);
 	CARVE(gof, e);
 	CARVE(verdict, e);
+	CARVE(why, e);
+	CARVE(eg_why, g);
 #undef CARVE
 }
 
@@ -439,10 +442,6 @@ tp_pipeline_stats_reset(struct tp_pipeline *pl)
 	memset(&pl->dsa_tx, 0, sizeof(pl->dsa_tx));
 	memset(&pl->vlan_rx, 0, sizeof(pl->vlan_rx));
 	memset(&pl->vlan_tx, 0, sizeof(pl->vlan_tx));
-	memset(pl->dsa_rx_seen, 0, sizeof(pl->dsa_rx_seen));
-	memset(pl->dsa_tx_seen, 0, sizeof(pl->dsa_tx_seen));
-	memset(pl->vlan_rx_seen, 0, sizeof(pl->vlan_rx_seen));
-	memset(pl->vlan_tx_seen, 0, sizeof(pl->vlan_tx_seen));
 	pl->st.rx = tp_pipeline_held(pl);
 }
 
@@ -493,31 +492,17 @@ pl_drop(struct tp_pipeline *pl, enum tp_drop_reason r, struct rte_mbuf **pkts,
 }
 
 void
-pl_drop_lib(struct tp_pipeline *pl, unsigned int base, uint64_t *seen,
-	    const uint64_t *now, unsigned int nreasons, struct rte_mbuf **pkts,
-	    uint16_t n)
+pl_drop_lib(struct tp_pipeline *pl, unsigned int base, struct rte_mbuf **pkts,
+	    const uint8_t *why, uint16_t n)
 {
-	uint64_t w = 0, counted = 0;
-	int first = -1;
+	uint64_t w = 0;
 
-	if (n == 0)
-		return;
-	for (uint16_t i = 0; i < n; i++)
-		w += pl_weight(pkts[i]);
-	for (unsigned int r = 0; r < nreasons; r++) {
-		uint64_t d = now[r] - seen[r];
+	for (uint16_t i = 0; i < n; i++) {
+		uint32_t wi = pl_weight(pkts[i]);
 
-		seen[r] = now[r];
-		if (d != 0 && first < 0)
-			first = (int)r;
-		pl->st.drop_reason[base + r] += d;
-		counted += d;
+		pl->st.drop_reason[base + why[i]] += wi;
+		w += wi;
 	}
-	/* Frames of TSO packets beyond one per mbuf (and, defensively, any
-	 * drop the library did not count) go to the first reason. */
-	if (w > counted)
-		pl->st.drop_reason[base + (first < 0 ? 0 : (unsigned int)first)] +=
-			w - counted;
 	pl->st.drop += w;
 	free_group(pl, TP_DROP, pkts, n);
 }

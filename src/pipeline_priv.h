@@ -59,10 +59,6 @@ struct tp_pipeline {
 	struct tp_pipeline_stats st;
 	struct tp_dsa_stats dsa_rx, dsa_tx;
 	struct tp_vlan_stats vlan_rx, vlan_tx;
-	/* The library drop counters as last accounted for: a stage's drops
-	 * are the difference, read only when the stage dropped something. */
-	uint64_t dsa_rx_seen[TP_DSA_DROP_MAX], dsa_tx_seen[TP_DSA_DROP_MAX];
-	uint64_t vlan_rx_seen[TP_VLAN_DROP_MAX], vlan_tx_seen[TP_VLAN_DROP_MAX];
 
 	/* Redirect grouping: per map key, the burst stamp and group index. */
 	uint32_t *rd_stamp;
@@ -88,6 +84,7 @@ struct tp_pipeline {
 	uint16_t *gcount;
 	uint16_t *gof;
 	uint8_t *verdict;
+	uint8_t *why;                     /* library drop reason of drops[j] */
 
 	/* Egress scratch: one chunk (a merged packet may split into up to
 	 * TP_EGRESS_MAX_SEGS frames); touched only by TX / REDIRECT. */
@@ -96,6 +93,7 @@ struct tp_pipeline {
 	struct rte_mbuf **eg_drops;
 	uint32_t *eg_len;
 	uint32_t *eg_w;
+	uint8_t *eg_why;                  /* library drop reason of eg_drops[j] */
 
 	TAILQ_ENTRY(tp_pipeline) next;    /* telemetry list */
 };
@@ -126,13 +124,10 @@ void pl_drop(struct tp_pipeline *pl, enum tp_drop_reason r,
 /* The same with their weights already summed in w. */
 void pl_drop_w(struct tp_pipeline *pl, enum tp_drop_reason r,
 	       struct rte_mbuf **pkts, uint16_t n, uint64_t w);
-/* Free n mbufs a library stage dropped: per-reason counts are the change
- * of the library's counters since last accounted for (seen -> now; seen
- * is then updated), frames beyond one per mbuf (TSO packets) go to the
- * first reason that changed. */
-void pl_drop_lib(struct tp_pipeline *pl, unsigned int base, uint64_t *seen,
-		 const uint64_t *now, unsigned int nreasons,
-		 struct rte_mbuf **pkts, uint16_t n);
+/* Free n mbufs a library stage dropped, each counted (its frames) under
+ * drop reason base + why[i], the library's reason for pkts[i]. */
+void pl_drop_lib(struct tp_pipeline *pl, unsigned int base,
+		 struct rte_mbuf **pkts, const uint8_t *why, uint16_t n);
 
 /* Verdict actions on pkts[0..n) with pl->verdict/pl->key (pipeline_rx.c);
  * each packet's weight is computed once, here, into pl->wt.

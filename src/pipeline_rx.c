@@ -57,10 +57,10 @@ stage_dsa(struct tp_pipeline *pl, struct pl_port *pp, struct rte_mbuf **pkts,
 {
 	uint16_t k;
 
-	k = tp_dsa_strip_burst(pp->tagger, pkts, n, &pp->dsa, pl->drops, &pl->dsa_rx);
+	k = tp_dsa_strip_burst_reasons(pp->tagger, pkts, n, &pp->dsa, pl->drops,
+				       pl->why, &pl->dsa_rx);
 	if (unlikely(k < n))
-		pl_drop_lib(pl, TP_DROP_DSA_BASE, pl->dsa_rx_seen, pl->dsa_rx.drop,
-			    TP_DSA_DROP_MAX, pl->drops, n - k);
+		pl_drop_lib(pl, TP_DROP_DSA_BASE, pl->drops, pl->why, n - k);
 	return k;
 }
 
@@ -70,10 +70,10 @@ stage_vlan(struct tp_pipeline *pl, struct pl_port *pp, struct rte_mbuf **pkts,
 {
 	uint16_t k;
 
-	k = tp_vlan_strip_burst(&pp->vlan, pkts, n, pl->drops, &pl->vlan_rx);
+	k = tp_vlan_strip_burst_reasons(&pp->vlan, pkts, n, pl->drops, pl->why,
+					&pl->vlan_rx);
 	if (unlikely(k < n))
-		pl_drop_lib(pl, TP_DROP_VLAN_BASE, pl->vlan_rx_seen, pl->vlan_rx.drop,
-			    TP_VLAN_DROP_MAX, pl->drops, n - k);
+		pl_drop_lib(pl, TP_DROP_VLAN_BASE, pl->drops, pl->why, n - k);
 	return k;
 }
 
@@ -322,22 +322,37 @@ finish(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 	uint16_t npass = 0;
 
 	if (pl->conf.hook == TP_HOOK_AFTER_GRO) {
-		run_prog(pl, port, queue, pkts, n);
-		stage_add(pl, TP_STAGE_VERDICT, n, n, 0, t);
-		pl_actions(pl, port, queue, pkts, n, pass_out, &npass);
-	} else {
-		/* Verdict ran before GRO: what GRO gives back is PASS. */
-		uint64_t w = 0;
+		/* GRO can give back up to 2 * max_burst packets (aged
+		 * aggregates plus this burst's): the program is promised at
+		 * most TP_PIPELINE_MAX_BURST per call (tp_prog.h), so the
+		 * program and the actions run once per such slice, in order
+		 * (once, as before, for an empty burst). */
+		uint16_t o = 0;
 
-		for (uint16_t i = 0; i < n; i++)
-			w += pl_weight(pkts[i]);
-		pl->st.pass += w;
-		if (n > 0 && pl->conf.pass_cb != NULL)
-			pl->conf.pass_cb(pl->conf.pass_arg, port, queue, pkts, n);
-		else if (n > 0 && pass_out != pkts)
-			memmove(pass_out, pkts, n * sizeof(*pkts));
-		npass = pl->conf.pass_cb != NULL ? 0 : n;
+		do {
+			uint16_t len = (uint16_t)RTE_MIN(n - o, TP_PIPELINE_MAX_BURST);
+
+			run_prog(pl, port, queue, pkts + o, len);
+			stage_add(pl, TP_STAGE_VERDICT, len, len, 0, t);
+			pl_actions(pl, port, queue, pkts + o, len, pass_out, &npass);
+			freed = pl->st.drop + pl->st.aborted - freed;
+			stage_add(pl, TP_STAGE_ACTIONS, len, len, (uint32_t)freed, t);
+			freed = pl->st.drop + pl->st.aborted;
+			o = (uint16_t)(o + len);
+		} while (o < n);
+		return npass;
 	}
+	/* Verdict ran before GRO: what GRO gives back is PASS. */
+	uint64_t w = 0;
+
+	for (uint16_t i = 0; i < n; i++)
+		w += pl_weight(pkts[i]);
+	pl->st.pass += w;
+	if (n > 0 && pl->conf.pass_cb != NULL)
+		pl->conf.pass_cb(pl->conf.pass_arg, port, queue, pkts, n);
+	else if (n > 0 && pass_out != pkts)
+		memmove(pass_out, pkts, n * sizeof(*pkts));
+	npass = pl->conf.pass_cb != NULL ? 0 : n;
 	freed = pl->st.drop + pl->st.aborted - freed;
 	stage_add(pl, TP_STAGE_ACTIONS, n, n, (uint32_t)freed, t);
 	return npass;

@@ -34,6 +34,10 @@
 #ifndef TP_ACL_H
 #define TP_ACL_H
 
+/* Declared here = exported: the library is built with -fvisibility=hidden
+ * and its version.map lists these names (GCC manual, Visibility Pragmas). */
+#pragma GCC visibility push(default)
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,5 +67,7 @@ uint8_t tp_acl_classify(const struct tp_acl *a, const struct rte_mbuf *m,
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* TP_ACL_H */

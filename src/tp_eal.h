@@ -16,6 +16,10 @@
 #ifndef TP_EAL_H
 #define TP_EAL_H
 
+/* Declared here = exported: the library is built with -fvisibility=hidden
+ * and its version.map lists these names (GCC manual, Visibility Pragmas). */
+#pragma GCC visibility push(default)
+
 #include <stdbool.h>
 
 /* Free 2 MiB or 1 GiB hugepages on this machine (any size). */
@@ -45,5 +49,7 @@ int tp_eal_init(int argc, char **argv, const char *const *defaults,
  * @return the result of rte_eal_cleanup().
  */
 int tp_eal_cleanup(void);
+
+#pragma GCC visibility pop
 
 #endif /* TP_EAL_H */

@@ -28,9 +28,25 @@
  *     pointer from an earlier lookup (after every lcore finished its burst).
  *   - creating and freeing maps is control plane only, with no reader left.
  * One writer (control-plane thread) at a time per map.
+ *
+ * Sharing across datapath lcores (pipelines on several lcores, one map):
+ *   - reading a map from several lcores is safe (the rules above);
+ *   - a redirect entry names a target, not an owner: every pipeline whose
+ *     program picks it sends there. Two lcores must never transmit on one
+ *     ethdev (port, queue) at once (rte_eth_tx_burst is not thread-safe
+ *     per queue, lib/ethdev/rte_ethdev.h): with a shared map, give each
+ *     lcore its own TX queue (its own map entries), or share only ring
+ *     targets;
+ *   - ring targets must be multi-producer: tp_redirect_map_set_ring()
+ *     refuses a ring created with RING_F_SP_ENQ (-EINVAL), even for a map
+ *     one lcore uses, since the map cannot know who will share it.
  */
 #ifndef TP_MAP_H
 #define TP_MAP_H
+
+/* Declared here = exported: the library is built with -fvisibility=hidden
+ * and its version.map lists these names (GCC manual, Visibility Pragmas). */
+#pragma GCC visibility push(default)
 
 #include <stdint.h>
 #include <string.h>
@@ -124,9 +140,10 @@ void tp_redirect_map_free(struct tp_redirect_map *m);
  * the packet's own (-1). 0, -ENOENT (key >= n), -EINVAL (switch_port). */
 int tp_redirect_map_set_port(struct tp_redirect_map *m, uint32_t key,
 			     uint16_t port, uint16_t queue, int switch_port);
-/* Point key at a worker ring (multi- or single-producer as the ring was
- * made; the pipeline enqueues with rte_ring_enqueue_burst). 0, -ENOENT,
- * -EINVAL (NULL ring), -ENOSPC (more than TP_REDIRECT_MAX_RINGS rings). */
+/* Point key at a worker ring (the pipeline enqueues with
+ * rte_ring_enqueue_burst; the ring must be multi-producer, see above). 0,
+ * -ENOENT, -EINVAL (NULL ring, or a single-producer ring), -ENOSPC (more
+ * than TP_REDIRECT_MAX_RINGS rings). */
 int tp_redirect_map_set_ring(struct tp_redirect_map *m, uint32_t key,
 			     struct rte_ring *ring);
 /* Empty the entry. 0 or -ENOENT. */
@@ -147,5 +164,7 @@ tp_redirect_map_word(const struct tp_redirect_map *m, uint32_t key)
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* TP_MAP_H */

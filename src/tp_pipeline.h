@@ -54,6 +54,10 @@
 #ifndef TP_PIPELINE_H
 #define TP_PIPELINE_H
 
+/* Declared here = exported: the library is built with -fvisibility=hidden
+ * and its version.map lists these names (GCC manual, Visibility Pragmas). */
+#pragma GCC visibility push(default)
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -273,5 +277,7 @@ const char *tp_pipeline_name(const struct tp_pipeline *pl);
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* TP_PIPELINE_H */

@@ -91,6 +91,10 @@
 #ifndef TP_PROG_H
 #define TP_PROG_H
 
+/* Declared here = exported: the library is built with -fvisibility=hidden
+ * and its version.map lists these names (GCC manual, Visibility Pragmas). */
+#pragma GCC visibility push(default)
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -300,5 +304,7 @@ int tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len);
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* TP_PROG_H */

@@ -24,6 +24,10 @@
 #ifndef TP_STATS_H
 #define TP_STATS_H
 
+/* Declared here = exported: the library is built with -fvisibility=hidden
+ * and its version.map lists these names (GCC manual, Visibility Pragmas). */
+#pragma GCC visibility push(default)
+
 #include <stdint.h>
 
 #include "tp_dsa_tag.h"
@@ -132,5 +136,7 @@ struct tp_pipeline_stats {
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* TP_STATS_H */

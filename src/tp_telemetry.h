@@ -16,6 +16,10 @@
 #ifndef TP_TELEMETRY_H
 #define TP_TELEMETRY_H
 
+/* Declared here = exported: the library is built with -fvisibility=hidden
+ * and its version.map lists these names (GCC manual, Visibility Pragmas). */
+#pragma GCC visibility push(default)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -27,5 +31,7 @@ int tp_telemetry_register(void);
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* TP_TELEMETRY_H */

@@ -119,18 +119,13 @@ tp_dsa_tagger_names(char *buf, size_t len)
 int
 tp_dsa_meta_register(void)
 {
-	static const struct rte_mbuf_dynfield desc = {
-		.name = "tp_dsa_meta",
-		.size = sizeof(struct tp_dsa_meta),
-		.align = __alignof__(struct tp_dsa_meta),
-	};
 	int off;
 
 	if (tp_dsa_meta_offset >= 0)
 		return 0;
-	off = rte_mbuf_dynfield_register(&desc);
+	off = tp_dsa_meta_field_register();
 	if (off < 0)
-		return -rte_errno;
+		return off;
 	tp_dsa_meta_offset = off;
 	return 0;
 }

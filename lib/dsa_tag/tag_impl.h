@@ -144,14 +144,17 @@ tag_tx_tail(struct rte_mbuf *m, uint16_t len)
 #define TP_KEEP(pkts, i, k, m) do { if ((k) != (i)) (pkts)[k] = (m); (k)++; } while (0)
 
 static __rte_always_inline void
-tag_drop(struct rte_mbuf *m, struct rte_mbuf **drops, uint16_t *nd,
-	 struct tp_dsa_stats *st, int reason)
+tag_drop(struct rte_mbuf *m, struct rte_mbuf **drops, uint8_t *reasons,
+	 uint16_t *nd, struct tp_dsa_stats *st, int reason)
 {
 	st->drop[reason]++;
-	if (drops != NULL)
+	if (drops != NULL) {
+		if (reasons != NULL)
+			reasons[*nd] = (uint8_t)reason;
 		drops[(*nd)++] = m;
-	else
+	} else {
 		rte_pktmbuf_free(m);
+	}
 }
 
 static __rte_always_inline int
@@ -245,7 +248,8 @@ tag_prefetch(const struct rte_mbuf *m, enum tp_dsa_position pos, int off)
 
 static __rte_always_inline uint16_t
 tag_strip_loop(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *conf,
-	       struct rte_mbuf **drops, struct tp_dsa_stats *st, uint8_t proto,
+	       struct rte_mbuf **drops, uint8_t *reasons, struct tp_dsa_stats *st,
+	       uint8_t proto,
 	       enum tp_dsa_position pos, uint32_t len, tag_dec_fn dec, uint8_t side_flag)
 {
 	const int off = tp_dsa_meta_offset;
@@ -289,7 +293,7 @@ tag_strip_loop(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *con
 		if (off >= 0)
 			memcpy(RTE_MBUF_DYNFIELD(m, off, void *), &md, sizeof(md));
 		if (unlikely(r < 0)) {
-			tag_drop(m, drops, &nd, st, TAG_REASON(r));
+			tag_drop(m, drops, reasons, &nd, st, TAG_REASON(r));
 			continue;
 		}
 		TP_KEEP(pkts, i, k, m);
@@ -300,7 +304,7 @@ tag_strip_loop(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *con
 
 static __rte_always_inline uint16_t
 tag_insert_loop(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *c,
-		struct rte_mbuf **drops, struct tp_dsa_stats *st,
+		struct rte_mbuf **drops, uint8_t *reasons, struct tp_dsa_stats *st,
 		enum tp_dsa_position pos, uint16_t tx_ports, uint8_t devices,
 		tag_enc_fn enc)
 {
@@ -331,7 +335,7 @@ tag_insert_loop(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *c,
 			dev = md->device;
 			prio = md->prio;
 		} else {
-			tag_drop(m, drops, &nd, st, TP_DSA_DROP_NO_DEST);
+			tag_drop(m, drops, reasons, &nd, st, TP_DSA_DROP_NO_DEST);
 			continue;
 		}
 		if (port >= tx_ports || (c->n_ports != 0 && port >= c->n_ports))
@@ -345,7 +349,7 @@ tag_insert_loop(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *c,
 		else
 			r = enc(m, port, dev, prio, c);
 		if (unlikely(r < 0)) {
-			tag_drop(m, drops, &nd, st, TAG_REASON(r));
+			tag_drop(m, drops, reasons, &nd, st, TAG_REASON(r));
 			continue;
 		}
 		TP_KEEP(pkts, i, k, m);
@@ -379,23 +383,27 @@ tag_no_pre(struct rte_mbuf **pkts, uint16_t n)
 				 PAD, rx, sw, tx, pre)                                \
 	static uint16_t var##_strip(struct rte_mbuf **pkts, uint16_t n,                 \
 				    const struct tp_dsa_conf *c,                       \
-				    struct rte_mbuf **drops, struct tp_dsa_stats *st)  \
+				    struct rte_mbuf **drops, uint8_t *reasons,         \
+				    struct tp_dsa_stats *st)                           \
 	{                                                                               \
 		if (c == NULL)                                                          \
 			c = &tp_dsa_default_conf;                                       \
 		if (c->flags & TP_DSA_CONF_F_SWITCH_SIDE)                               \
-			return tag_strip_loop(pkts, n, c, drops, st, PROTO, POS, TXLEN, \
-					      sw, TP_DSA_META_F_SWITCH_SIDE);           \
+			return tag_strip_loop(pkts, n, c, drops, reasons, st, PROTO,    \
+					      POS, TXLEN, sw, TP_DSA_META_F_SWITCH_SIDE); \
 		pre(pkts, n);                                                           \
-		return tag_strip_loop(pkts, n, c, drops, st, PROTO, POS, RXLEN, rx, 0); \
+		return tag_strip_loop(pkts, n, c, drops, reasons, st, PROTO, POS,       \
+				      RXLEN, rx, 0);                                    \
 	}                                                                               \
 	static uint16_t var##_insert(struct rte_mbuf **pkts, uint16_t n,                \
 				     const struct tp_dsa_conf *c,                      \
-				     struct rte_mbuf **drops, struct tp_dsa_stats *st) \
+				     struct rte_mbuf **drops, uint8_t *reasons,        \
+				     struct tp_dsa_stats *st)                          \
 	{                                                                               \
 		if (c == NULL)                                                          \
 			c = &tp_dsa_default_conf;                                       \
-		return tag_insert_loop(pkts, n, c, drops, st, POS, TXP, DEVS, tx);      \
+		return tag_insert_loop(pkts, n, c, drops, reasons, st, POS, TXP,        \
+				       DEVS, tx);                                       \
 	}                                                                               \
 	static const struct tp_dsa_tagger var = {                                       \
 		.name = NAME,                                                           \

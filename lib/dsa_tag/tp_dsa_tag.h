@@ -70,7 +70,9 @@
  * length/position. Kept mbufs are compacted to the front of pkts[] in order
  * and their count is returned. Dropped mbufs go to drops[] (room for n), in
  * order, owned by the caller; with drops == NULL they are freed. Each drop
- * is counted in stats->drop[reason]. stats must not be NULL.
+ * is counted in stats->drop[reason]. stats must not be NULL. The
+ * *_reasons variants also write each drop's reason next to it (reasons[j]
+ * for drops[j]), so a caller can account drops per packet.
  *
  * Strip moves only bytes before the tag (12 MAC bytes for after-SA tags,
  * nothing for prepended tags) and trims tail tags; the payload never moves.
@@ -92,41 +94,23 @@
 #ifndef TP_DSA_TAG_H
 #define TP_DSA_TAG_H
 
+/* Declared here = exported: the library is built with -fvisibility=hidden
+ * and its version.map lists these names (GCC manual, Visibility Pragmas). */
+#pragma GCC visibility push(default)
+
 #include <stddef.h>
 #include <stdint.h>
 
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 
+#include "tp_dsa_meta.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* ---- metadata ---------------------------------------------------------- */
-
-/* Metadata a tag carries, stored in a registered mbuf dynamic field (8 bytes). */
-struct tp_dsa_meta {
-	uint16_t tag_vid;    /* VLAN ID carried inside the tag (dsa/edsa; ocelot classified VID), else 0 */
-	uint8_t  port;       /* source switch port on RX, destination port on TX */
-	uint8_t  device;     /* switch/device index in a cascade, 0 when none */
-	uint8_t  prio;       /* priority / traffic class from the tag (0 when none) */
-	uint8_t  frame_type; /* enum tp_dsa_frame_type */
-	uint8_t  flags;      /* TP_DSA_META_F_* */
-	uint8_t  proto;      /* tagger protocol id (enum tp_dsa_proto) */
-};
-
-#define TP_DSA_META_F_VALID       0x01 /* a tag was stripped into this meta */
-#define TP_DSA_META_F_TRUNK       0x02 /* dsa/edsa: source is a trunk; port = trunk id */
-#define TP_DSA_META_F_TAG_VLAN    0x04 /* tag says the frame was 802.1Q tagged (dsa/edsa, qca) */
-#define TP_DSA_META_F_SWITCH_SIDE 0x08 /* decoded a CPU-to-switch frame: port = destination */
-
-enum tp_dsa_frame_type {
-	TP_DSA_FT_NONE = 0,   /* tag carries no frame type */
-	TP_DSA_FT_TO_CPU,     /* trapped / sent to the CPU by the switch */
-	TP_DSA_FT_FROM_CPU,   /* CPU-to-switch frame (switch-side decode) */
-	TP_DSA_FT_TO_SNIFFER, /* mirror copy */
-	TP_DSA_FT_FORWARD,    /* forwarded by the switch (kernel sets the fwd mark) */
-};
 
 /* Register the dynamic field (idempotent). Needs the EAL. Returns 0 or
  * -errno (rte_errno of rte_mbuf_dynfield_register). */
@@ -261,7 +245,7 @@ enum tp_dsa_position {
 /* Burst function of a tagger; see the top of this file for the contract. */
 typedef uint16_t (*tp_dsa_burst_fn)(struct rte_mbuf **pkts, uint16_t n,
 				    const struct tp_dsa_conf *conf,
-				    struct rte_mbuf **drops,
+				    struct rte_mbuf **drops, uint8_t *reasons,
 				    struct tp_dsa_stats *stats);
 
 /* A tagger. Read-only; the fields describe the usual case (doc §2). */
@@ -301,7 +285,7 @@ tp_dsa_strip_burst(const struct tp_dsa_tagger *t, struct rte_mbuf **pkts,
 		   uint16_t n, const struct tp_dsa_conf *conf,
 		   struct rte_mbuf **drops, struct tp_dsa_stats *stats)
 {
-	return t->strip_burst(pkts, n, conf, drops, stats);
+	return t->strip_burst(pkts, n, conf, drops, NULL, stats);
 }
 
 /* Insert the tag into n frames (see the top). Returns the kept count 0..n. */
@@ -310,7 +294,28 @@ tp_dsa_insert_burst(const struct tp_dsa_tagger *t, struct rte_mbuf **pkts,
 		    uint16_t n, const struct tp_dsa_conf *conf,
 		    struct rte_mbuf **drops, struct tp_dsa_stats *stats)
 {
-	return t->insert_burst(pkts, n, conf, drops, stats);
+	return t->insert_burst(pkts, n, conf, drops, NULL, stats);
+}
+
+/* The same, also writing reasons[j] = the enum tp_dsa_drop reason of
+ * drops[j] for each dropped mbuf (reasons has room for n; drops must not
+ * be NULL). The stats are counted as above. */
+static inline uint16_t
+tp_dsa_strip_burst_reasons(const struct tp_dsa_tagger *t, struct rte_mbuf **pkts,
+			   uint16_t n, const struct tp_dsa_conf *conf,
+			   struct rte_mbuf **drops, uint8_t *reasons,
+			   struct tp_dsa_stats *stats)
+{
+	return t->strip_burst(pkts, n, conf, drops, reasons, stats);
+}
+
+static inline uint16_t
+tp_dsa_insert_burst_reasons(const struct tp_dsa_tagger *t, struct rte_mbuf **pkts,
+			    uint16_t n, const struct tp_dsa_conf *conf,
+			    struct rte_mbuf **drops, uint8_t *reasons,
+			    struct tp_dsa_stats *stats)
+{
+	return t->insert_burst(pkts, n, conf, drops, reasons, stats);
 }
 
 /* Registration, used by the tag_*.c files (constructor; link_whole keeps them). */
@@ -321,5 +326,7 @@ void tp_dsa_tagger_register(const struct tp_dsa_tagger *t);
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* TP_DSA_TAG_H */

@@ -101,6 +101,13 @@ tp_gro_create(const struct tp_gro_conf *conf)
 	g->kernel = c.order == TP_GRO_ORDER_KERNEL;
 	g->st.sw_csum_off = c.no_sw_csum != 0;
 	g->dsa_off = gro_dsa_offset();
+	if (g->dsa_off < 0) {
+		int err = -g->dsa_off;
+
+		rte_free(g);
+		rte_errno = err;
+		return NULL;
+	}
 	g->fixedid_flag = gro_fixedid_flag();
 	g->buckets = rte_zmalloc_socket("tp_gro_b", sizeof(*g->buckets) * nb_buckets,
 					RTE_CACHE_LINE_SIZE, socket);

@@ -8,9 +8,10 @@
  * one mbuf chain, with the same-flow keys and flush rules of Linux GRO
  * (shared/docs/gro-rules.md §1, net/ipv4/tcp_offload.c, net/core/gro.c):
  *
- *  - flow key: switch source port and device (struct tp_dsa_meta, when
- *    lib/dsa_tag marked it valid; the "tp_dsa_meta" dynfield must be
- *    registered before tp_gro_create(), which looks it up), stripped VLAN
+ *  - flow key: switch source port and device (struct tp_dsa_meta of
+ *    tp_dsa_meta.h, when lib/dsa_tag marked it valid; tp_gro_create()
+ *    registers the dynfield itself, so the order of tp_gro_create() and
+ *    tp_dsa_meta_register() does not matter), stripped VLAN
  *    TCIs (RTE_MBUF_F_RX_VLAN_STRIPPED / RTE_MBUF_F_RX_QINQ_STRIPPED:
  *    presence and full TCI in vlan_tci / vlan_tci_outer), the whole MAC
  *    header byte for byte including up to two in-frame 802.1Q/802.1ad tags,
@@ -99,6 +100,10 @@
  */
 #ifndef TP_GRO_H
 #define TP_GRO_H
+
+/* Declared here = exported: the library is built with -fvisibility=hidden
+ * and its version.map lists these names (GCC manual, Visibility Pragmas). */
+#pragma GCC visibility push(default)
 
 #include <stdint.h>
 
@@ -206,8 +211,11 @@ struct tp_gro;
 /* Convert microseconds to TSC cycles for conf.age_tsc. */
 uint64_t tp_gro_usec_to_tsc(uint64_t usec);
 
-/* Create a table. Returns NULL with rte_errno = EINVAL (a field out of range;
- * the message is logged naming it) or ENOMEM. conf NULL = defaults. */
+/* Create a table. Registers the tp_dsa_meta dynfield (idempotent). Returns
+ * NULL with rte_errno = EINVAL (a field out of range; the message is logged
+ * naming it), ENOMEM, or rte_mbuf_dynfield_register()'s errno (no room for
+ * the field: GRO is not created rather than silently keying without the
+ * switch port). conf NULL = defaults. */
 struct tp_gro *tp_gro_create(const struct tp_gro_conf *conf);
 
 /* Free the table. Held mbufs are freed too (use tp_gro_flush_all first to
@@ -307,5 +315,7 @@ int tp_gro_segment(struct rte_mbuf *m, struct rte_mbuf **out, uint16_t max,
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* TP_GRO_H */

@@ -61,6 +61,10 @@
 #ifndef TP_VLAN_H
 #define TP_VLAN_H
 
+/* Declared here = exported: the library is built with -fvisibility=hidden
+ * and its version.map lists these names (GCC manual, Visibility Pragmas). */
+#pragma GCC visibility push(default)
+
 #include <stdint.h>
 
 #include <rte_mbuf.h>
@@ -108,9 +112,9 @@ struct tp_vlan_stats {
 #define TP_VLAN_TX_OFFLOAD_QINQ 0x2 /* port inserts double tags (TX_QINQ) */
 
 struct tp_vlan_conf {
-	/* Accepted TPIDs, host order. Set with tp_vlan_conf_set_tpids(): it
-	 * also fills the unused slots with copies of the first, which the strip
-	 * loop relies on (it compares against all TP_VLAN_MAX_TPIDS slots). */
+	/* Accepted TPIDs, host order: tpid[0..n_tpid-1]; slots past n_tpid
+	 * are ignored (n_tpid 0 = strip no tag). Set with
+	 * tp_vlan_conf_set_tpids(), which checks the values, or by hand. */
 	uint16_t tpid[TP_VLAN_MAX_TPIDS];
 	uint8_t n_tpid;
 	uint8_t tx_offload;       /* TP_VLAN_TX_OFFLOAD_* */
@@ -144,8 +148,22 @@ uint16_t tp_vlan_insert_burst(const struct tp_vlan_conf *conf,
 			      struct rte_mbuf **pkts, uint16_t n,
 			      struct rte_mbuf **drops, struct tp_vlan_stats *stats);
 
+/* Strip / insert that also write reasons[j] = the enum tp_vlan_drop reason
+ * of drops[j] for each dropped mbuf (reasons has room for n, drops must not
+ * be NULL), so a caller accounts drops per packet. */
+uint16_t tp_vlan_strip_burst_reasons(const struct tp_vlan_conf *conf,
+				     struct rte_mbuf **pkts, uint16_t n,
+				     struct rte_mbuf **drops, uint8_t *reasons,
+				     struct tp_vlan_stats *stats);
+uint16_t tp_vlan_insert_burst_reasons(const struct tp_vlan_conf *conf,
+				      struct rte_mbuf **pkts, uint16_t n,
+				      struct rte_mbuf **drops, uint8_t *reasons,
+				      struct tp_vlan_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* TP_VLAN_H */

@@ -20,8 +20,10 @@ open_gap(struct rte_mbuf *m, uint16_t len)
 }
 
 uint16_t
-tp_vlan_insert_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
-		     uint16_t n, struct rte_mbuf **drops, struct tp_vlan_stats *st)
+tp_vlan_insert_burst_reasons(const struct tp_vlan_conf *conf,
+			     struct rte_mbuf **pkts, uint16_t n,
+			     struct rte_mbuf **drops, uint8_t *reasons,
+			     struct tp_vlan_stats *st)
 {
 	uint16_t i, k = 0, nd = 0;
 
@@ -51,11 +53,11 @@ tp_vlan_insert_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
 			continue;
 		}
 		if (m->data_len < TP_VLAN_MACS) {
-			tp_vlan_drop(m, drops, &nd, st, TP_VLAN_DROP_SEGMENTED);
+			tp_vlan_drop(m, drops, reasons, &nd, st, TP_VLAN_DROP_SEGMENTED);
 			continue;
 		}
 		if (rte_pktmbuf_headroom(m) < len) {
-			tp_vlan_drop(m, drops, &nd, st, TP_VLAN_DROP_NO_HEADROOM);
+			tp_vlan_drop(m, drops, reasons, &nd, st, TP_VLAN_DROP_NO_HEADROOM);
 			continue;
 		}
 		tag = open_gap(m, len);
@@ -74,4 +76,11 @@ tp_vlan_insert_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
 	}
 	st->out += k;
 	return k;
+}
+
+uint16_t
+tp_vlan_insert_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
+		 uint16_t n, struct rte_mbuf **drops, struct tp_vlan_stats *st)
+{
+	return tp_vlan_insert_burst_reasons(conf, pkts, n, drops, NULL, st);
 }

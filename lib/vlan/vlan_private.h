@@ -68,14 +68,17 @@ tp_vlan_set_len_tci(struct rte_mbuf *m, uint32_t pkt_len, uint16_t data_len, uin
 
 /* Hand dropped mbufs to the caller, or free them (drops == NULL). */
 static inline void
-tp_vlan_drop(struct rte_mbuf *m, struct rte_mbuf **drops, uint16_t *nd,
-	     struct tp_vlan_stats *st, unsigned int reason)
+tp_vlan_drop(struct rte_mbuf *m, struct rte_mbuf **drops, uint8_t *reasons,
+	     uint16_t *nd, struct tp_vlan_stats *st, unsigned int reason)
 {
 	st->drop[reason]++;
-	if (drops != NULL)
+	if (drops != NULL) {
+		if (reasons != NULL)
+			reasons[*nd] = (uint8_t)reason;
 		drops[(*nd)++] = m;
-	else
+	} else {
 		rte_pktmbuf_free(m);
+	}
 }
 
 #endif /* TP_VLAN_PRIVATE_H */

@@ -48,18 +48,26 @@ pull(struct rte_mbuf *m, uint8_t *p, uint16_t by, uint16_t tci)
 }
 
 uint16_t
-tp_vlan_strip_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
-		    uint16_t n, struct rte_mbuf **drops, struct tp_vlan_stats *st)
+tp_vlan_strip_burst_reasons(const struct tp_vlan_conf *conf,
+			    struct rte_mbuf **pkts, uint16_t n,
+			    struct rte_mbuf **drops, uint8_t *reasons,
+			    struct tp_vlan_stats *st)
 {
 	struct tpid_set s;
 	uint16_t i, k = 0, nd = 0;
 	uint64_t n_nic = 0, n_untagged = 0, n_single = 0, n_qinq = 0;
 	unsigned int j;
+	int none;
 
 	if (conf == NULL)
 		conf = &tp_vlan_default_conf;
+	/* Only the first n_tpid slots count: the rest become copies of the
+	 * first, so the loop's four-way compare accepts nothing else. A set
+	 * with no TPID (n_tpid 0) strips no tag; one over the array's size is
+	 * read as the whole array. */
 	for (j = 0; j < TP_VLAN_MAX_TPIDS; j++)
-		s.t[j] = rte_cpu_to_be_16(conf->tpid[j]);
+		s.t[j] = rte_cpu_to_be_16(conf->tpid[j < conf->n_tpid ? j : 0]);
+	none = conf->n_tpid == 0;
 	st->in += n;
 
 	for (i = 0; i < n; i++) {
@@ -74,9 +82,9 @@ tp_vlan_strip_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
 			TP_KEEP(pkts, i, k, m);
 			continue;
 		}
-		if (dl < 14 || !is_tpid(&s, ld16(p + 12))) {
+		if (dl < 14 || none || !is_tpid(&s, ld16(p + 12))) {
 			if (dl < 14 && m->pkt_len >= 14) {
-				tp_vlan_drop(m, drops, &nd, st, TP_VLAN_DROP_SEGMENTED);
+				tp_vlan_drop(m, drops, reasons, &nd, st, TP_VLAN_DROP_SEGMENTED);
 				continue;
 			}
 			if (ol & RTE_MBUF_F_RX_VLAN_STRIPPED)
@@ -87,7 +95,7 @@ tp_vlan_strip_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
 			continue;
 		}
 		if (dl < 18) {
-			tp_vlan_drop(m, drops, &nd, st, short_reason(m, 18));
+			tp_vlan_drop(m, drops, reasons, &nd, st, short_reason(m, 18));
 			continue;
 		}
 		if (ol & RTE_MBUF_F_RX_VLAN_STRIPPED) {
@@ -107,7 +115,7 @@ tp_vlan_strip_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
 			continue;
 		}
 		if (dl < 22) {
-			tp_vlan_drop(m, drops, &nd, st, short_reason(m, 22));
+			tp_vlan_drop(m, drops, reasons, &nd, st, short_reason(m, 22));
 			continue;
 		}
 		m->vlan_tci_outer = tp_vlan_rd16(p + 14);
@@ -122,4 +130,11 @@ tp_vlan_strip_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
 	st->qinq += n_qinq;
 	st->out += k;
 	return k;
+}
+
+uint16_t
+tp_vlan_strip_burst(const struct tp_vlan_conf *conf, struct rte_mbuf **pkts,
+		 uint16_t n, struct rte_mbuf **drops, struct tp_vlan_stats *st)
+{
+	return tp_vlan_strip_burst_reasons(conf, pkts, n, drops, NULL, st);
 }

@@ -909,6 +909,7 @@ test_ranges_and_burst(void **state)
 	};
 	struct rte_mbuf *m[6], *orig[6], *drops[6];
 	struct tp_dsa_stats st = { 0 };
+	uint8_t why[6];
 	unsigned int i;
 
 	(void)state;
@@ -918,7 +919,14 @@ test_ranges_and_burst(void **state)
 
 		m[i] = orig[i] = tp_test_mbuf_from_bytes(mp, f, (uint32_t)len);
 	}
-	assert_int_equal(tp_dsa_strip_burst(t, m, 6, &c, drops, &st), 2);
+	memset(why, 0xFF, sizeof(why));
+	assert_int_equal(tp_dsa_strip_burst_reasons(t, m, 6, &c, drops, why, &st), 2);
+	/* Each drop's own reason, next to it (and nothing written past). */
+	assert_int_equal(why[0], TP_DSA_DROP_PORT_RANGE);
+	assert_int_equal(why[1], TP_DSA_DROP_DEVICE_RANGE);
+	assert_int_equal(why[2], TP_DSA_DROP_TRUNK);
+	assert_int_equal(why[3], TP_DSA_DROP_BAD_TYPE);
+	assert_int_equal(why[4], 0xFF);
 	assert_ptr_equal(m[0], orig[0]);
 	assert_ptr_equal(m[1], orig[4]);
 	assert_int_equal(tp_dsa_meta(m[1])->port, 2);
@@ -940,8 +948,10 @@ test_ranges_and_burst(void **state)
 	assert_int_equal(tp_dsa_insert_burst(tagger("brcm"), m, 1, &c, drops, &st), 0);
 	assert_int_equal(st.drop[TP_DSA_DROP_PORT_RANGE], 1);
 	c.tx_port = 1;
-	assert_int_equal(tp_dsa_insert_burst(tagger("ocelot"), &drops[0], 1, &c, &drops[1], &st), 0);
+	assert_int_equal(tp_dsa_insert_burst_reasons(tagger("ocelot"), &drops[0], 1, &c,
+						     &drops[1], why, &st), 0);
 	assert_int_equal(st.drop[TP_DSA_DROP_NO_CONFIG], 1);
+	assert_int_equal(why[0], TP_DSA_DROP_NO_CONFIG);
 	rte_pktmbuf_free(drops[1]);
 	rte_pktmbuf_free(m[1]);
 	{

@@ -253,6 +253,88 @@ test_conf(void **state)
 	assert_int_equal(tp_vlan_conf_init(NULL), -EINVAL);
 }
 
+/* n_tpid bounds the set: a conf from tp_vlan_conf_init() narrowed by hand
+ * to { 0x9100 } leaves 0x8100 and 0x88A8 frames byte for byte untouched
+ * (slots 1..3 still hold 0x88A8 and copies) and strips 0x9100; n_tpid 0
+ * strips nothing. */
+static void
+test_strip_n_tpid(void **state)
+{
+	unsigned int start = tp_test_pool_in_use(mp);
+	const uint16_t tp[3] = { 0x8100, 0x88A8, 0x9100 };
+	struct tp_vlan_stats st = { 0 };
+	struct tp_vlan_conf c;
+	uint8_t f[3][128];
+	size_t len[3];
+	struct rte_mbuf *m[3];
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(tp_vlan_conf_init(&c), 0);
+	c.n_tpid = 1;
+	c.tpid[0] = 0x9100;
+	for (i = 0; i < 3; i++) {
+		len[i] = tagged(f[i], &tp[i], (const uint16_t[]){ 0x0064 }, 1);
+		m[i] = tp_test_mbuf_from_bytes(mp, f[i], (uint32_t)len[i]);
+	}
+	assert_int_equal(tp_vlan_strip_burst(&c, m, 3, NULL, &st), 3);
+	tp_test_assert_mbuf_bytes(m[0], f[0], (uint32_t)len[0]);
+	tp_test_assert_mbuf_bytes(m[1], f[1], (uint32_t)len[1]);
+	tp_test_assert_mbuf_bytes(m[2], base, (uint32_t)base_len);
+	assert_int_equal(m[0]->ol_flags & F_RX_ALL, 0);
+	assert_int_equal(m[1]->ol_flags & F_RX_ALL, 0);
+	assert_int_equal(m[2]->vlan_tci, 0x0064);
+	assert_int_equal(st.untagged, 2);
+	assert_int_equal(st.single, 1);
+	for (i = 0; i < 3; i++)
+		rte_pktmbuf_free(m[i]);
+
+	memset(&st, 0, sizeof(st));
+	c.n_tpid = 0;
+	m[0] = tp_test_mbuf_from_bytes(mp, f[2], (uint32_t)len[2]);
+	assert_int_equal(tp_vlan_strip_burst(&c, m, 1, NULL, &st), 1);
+	tp_test_assert_mbuf_bytes(m[0], f[2], (uint32_t)len[2]);
+	assert_int_equal(st.untagged, 1);
+	assert_int_equal(st.single, 0);
+	rte_pktmbuf_free(m[0]);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+}
+
+/* The _reasons variants: each dropped mbuf's reason next to it. */
+static void
+test_drop_reasons(void **state)
+{
+	unsigned int start = tp_test_pool_in_use(mp);
+	struct tp_vlan_stats st = { 0 };
+	uint8_t f[128], why[3];
+	size_t len = tagged(f, (const uint16_t[]){ 0x8100 }, (const uint16_t[]){ 0x0064 }, 1);
+	struct rte_mbuf *m[3], *drops[3];
+
+	(void)state;
+	m[0] = tp_test_mbuf_from_bytes(mp, f, 16);               /* TPID, half a TCI */
+	m[1] = tp_test_mbuf_from_bytes(mp, f, (uint32_t)len);    /* kept */
+	m[2] = tp_test_mbuf_from_bytes(mp, f, 17);
+	memset(why, 0xFF, sizeof(why));
+	assert_int_equal(tp_vlan_strip_burst_reasons(NULL, m, 3, drops, why, &st), 1);
+	assert_int_equal(why[0], TP_VLAN_DROP_TOO_SHORT);
+	assert_int_equal(why[1], TP_VLAN_DROP_TOO_SHORT);
+	assert_int_equal(why[2], 0xFF);
+	assert_int_equal(st.drop[TP_VLAN_DROP_TOO_SHORT], 2);
+	rte_pktmbuf_free_bulk(drops, 2);
+
+	/* Insert: the kept frame (now m[0]) with 2 bytes of headroom cannot
+	 * take a tag. */
+	m[0]->ol_flags = RTE_MBUF_F_TX_VLAN;
+	m[0]->vlan_tci = 0x0064;
+	m[0]->data_off = 2;
+	memset(why, 0xFF, sizeof(why));
+	assert_int_equal(tp_vlan_insert_burst_reasons(NULL, m, 1, drops, why, &st), 0);
+	assert_int_equal(why[0], TP_VLAN_DROP_NO_HEADROOM);
+	assert_int_equal(why[1], 0xFF);
+	rte_pktmbuf_free(drops[0]);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+}
+
 /* Insert: software single/double, TX offload, nothing asked, no headroom. */
 static void
 test_insert(void **state)
@@ -404,6 +486,8 @@ main(void)
 		cmocka_unit_test(test_strip_third_and_unknown),
 		cmocka_unit_test(test_strip_nic_stripped),
 		cmocka_unit_test(test_strip_bad_input),
+		cmocka_unit_test(test_strip_n_tpid),
+		cmocka_unit_test(test_drop_reasons),
 		cmocka_unit_test(test_conf),
 		cmocka_unit_test(test_insert),
 		cmocka_unit_test(test_roundtrip_all_vids),

@@ -8,38 +8,7 @@
 
 #include <rte_mbuf_dyn.h>
 
-#if defined(__has_include)
-#if __has_include("tp_dsa_tag.h")
 #include "tp_dsa_tag.h"
-#define HAVE_DSA 1
-#endif
-#endif
-
-#ifndef HAVE_DSA
-/* lib/dsa_tag not built: register the same field (name and 8 bytes) here. */
-struct tp_dsa_meta {
-	uint16_t tag_vid;
-	uint8_t port, device, prio, frame_type, flags, proto;
-};
-#define TP_DSA_META_F_VALID 0x01
-static int dsa_off = -1;
-static int
-tp_dsa_meta_register(void)
-{
-	static const struct rte_mbuf_dynfield d = {
-		.name = "tp_dsa_meta", .size = 8, .align = 2,
-	};
-
-	if (dsa_off < 0)
-		dsa_off = rte_mbuf_dynfield_register(&d);
-	return dsa_off < 0 ? -1 : 0;
-}
-static struct tp_dsa_meta *
-tp_dsa_meta(struct rte_mbuf *m)
-{
-	return RTE_MBUF_DYNFIELD(m, dsa_off, struct tp_dsa_meta *);
-}
-#endif
 
 void
 gro_test_dsa_set(struct rte_mbuf *m, int valid, uint8_t port, uint8_t dev)

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """meson install into a staging directory under the build dir, then build
-apps/examples/vrouter.c with cc and nothing but
-`pkg-config --cflags --libs libtagpipe`, and run it on pcaps/demo.pcap.
+apps/examples/vrouter.c with cc every supported way (shared and static,
+umbrella pkg-config and per-library -l names) and run each on
+pcaps/demo.pcap: one copy of each library (no multiple definitions, every
+tagger registered once, libtagpipe.so needing the libtp_*.so).
 Expected counts come from reading the pcap here (IPv4/IPv6 frames pass,
 the rest drop)."""
 import glob
@@ -24,18 +26,40 @@ def run(cmd, **kw):
     return r
 
 
-def relocate_pc(pc, stage, out_dir):
-    """The staged libtagpipe.pc names the final prefix. Unless meson made it
-    relocatable (prefix=${pcfiledir}/...), point a copy of it at the staging
-    directory, as a packager's sysroot would."""
-    text = open(pc).read()
-    m = re.search(r'^prefix=(.*)$', text, re.M)
-    if m and '${pcfiledir}' not in m.group(1):
-        text = text.replace('prefix=' + m.group(1),
-                            'prefix=' + stage + m.group(1), 1)
+TP_PCS = ('libtagpipe.pc', 'libtagpipe-libs.pc', 'libtp_vlan.pc',
+          'libtp_dsa_tag.pc', 'libtp_gro.pc')
+TP_LIBS = ('tagpipe', 'tp_gro', 'tp_dsa_tag', 'tp_vlan')
+
+
+def relocate_pcs(pc_dir, stage, out_dir):
+    """The staged .pc files name the final prefix. Unless meson made them
+    relocatable (prefix=${pcfiledir}/...), point copies of them at the
+    staging directory, as a packager's sysroot would."""
     os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, 'libtagpipe.pc'), 'w') as f:
-        f.write(text)
+    for name in TP_PCS:
+        text = open(os.path.join(pc_dir, name)).read()
+        m = re.search(r'^prefix=(.*)$', text, re.M)
+        if m and '${pcfiledir}' not in m.group(1):
+            text = text.replace('prefix=' + m.group(1),
+                                'prefix=' + stage + m.group(1), 1)
+        with open(os.path.join(out_dir, name), 'w') as f:
+            f.write(text)
+    return out_dir
+
+
+def shared_dpdk_pcs(env, out_dir):
+    """Debian's static DPDK needs -lsystemd (libsystemd-dev, not a build
+    dependency here): for the static modes, DPDK stays shared. Copies of
+    libdpdk.pc / libdpdk-libs.pc without their private (static-only) lines
+    make `pkg-config --static libtagpipe` give our archives and DPDK's .so."""
+    os.makedirs(out_dir, exist_ok=True)
+    for name in ('libdpdk', 'libdpdk-libs'):
+        src = os.path.join(run(['pkg-config', '--variable=pcfiledir', name],
+                               env=env).stdout.strip(), name + '.pc')
+        lines = [ln for ln in open(src).read().splitlines()
+                 if not ln.startswith(('Libs.private:', 'Requires.private:'))]
+        with open(os.path.join(out_dir, name + '.pc'), 'w') as f:
+            f.write('\n'.join(lines) + '\n')
     return out_dir
 
 
@@ -59,58 +83,97 @@ def main():
 
     pcs = staged('libtagpipe.pc')
     c.eq('one libtagpipe.pc installed', len(pcs), 1)
+    for name in TP_PCS:
+        c.eq(name + ' installed', len(staged(name)), 1)
     for h in ('tagpipe.h', 'tp_pipeline.h', 'tp_prog.h', 'tp_stats.h', 'tp_eal.h',
-              'tp_vlan.h', 'tp_dsa_tag.h', 'tp_gro.h'):
+              'tp_vlan.h', 'tp_dsa_tag.h', 'tp_dsa_meta.h', 'tp_gro.h'):
         c.true('header tagpipe/%s installed' % h,
                any(p.endswith('/tagpipe/' + h) for p in staged(h)))
-    c.true('static libtagpipe.a installed', len(staged('libtagpipe.a')) == 1)
-    c.true('shared libtagpipe.so installed', len(staged('libtagpipe.so')) == 1)
+    for lib in TP_LIBS:
+        c.eq('static lib%s.a installed' % lib, len(staged('lib%s.a' % lib)), 1)
+        c.eq('shared lib%s.so installed' % lib, len(staged('lib%s.so' % lib)), 1)
     c.true('AQC plugin librte_net_aqc.so installed', len(staged('librte_net_aqc.so*')) >= 1)
-    if len(pcs) != 1:
+    if len(pcs) != 1 or c.failures:
         c.exit()
+    libdir = os.path.dirname(staged('libtagpipe.so')[0])
+
+    # One copy of each library: libtagpipe.so needs the libtp_*.so (and
+    # holds none of their symbols); libtagpipe.a holds only its own objects.
+    needed = run(['readelf', '-d', staged('libtagpipe.so')[0]]).stdout
+    nm_so = run(['nm', '-D', '--defined-only', staged('libtagpipe.so')[0]]).stdout
+    nm_a = run(['nm', '--defined-only', os.path.join(libdir, 'libtagpipe.a')]).stdout
+    for lib in TP_LIBS[1:]:
+        c.true('libtagpipe.so NEEDED lib%s.so' % lib,
+               re.search(r'NEEDED.*\[lib%s\.so\.' % lib, needed) is not None)
+        prefix = lib + '_'
+        c.eq('libtagpipe.so defines no %s* symbol' % prefix,
+             re.findall(r' [TDRB] (%s\w+)' % prefix, nm_so), [])
+        c.eq('libtagpipe.a defines no %s* symbol' % prefix,
+             re.findall(r' [TDRB] (%s\w+)' % prefix, nm_a), [])
 
     env = dict(os.environ)
-    env['PKG_CONFIG_PATH'] = relocate_pc(pcs[0], stage, os.path.join(work, 'pkgconfig'))
-    flags = run(['pkg-config', '--cflags', '--libs', 'libtagpipe'], env=env)
-    c.eq('pkg-config libtagpipe exit status', flags.returncode, 0)
-    exe = os.path.join(work, 'vrouter')
-    example = os.path.join(src, 'apps', 'examples', 'vrouter.c')
-    r = run(['cc', '-O2', '-Wall', '-Wextra', '-Werror', example, '-o', exe] +
-            flags.stdout.split(), env=env)
-    c.eq('example builds with cc + pkg-config', r.returncode, 0)
-    if r.returncode != 0:
-        c.exit()
-    # Only the staged library may satisfy -ltagpipe at run time.
-    libdir = os.path.dirname(staged('libtagpipe.so')[0])
-    env['LD_LIBRARY_PATH'] = libdir
-    ldd = run(['ldd', exe], env=env)
-    c.true('vrouter uses the staged libtagpipe.so', libdir in ldd.stdout)
+    pc_path = relocate_pcs(os.path.dirname(pcs[0]), stage, os.path.join(work, 'pkgconfig'))
+    env['PKG_CONFIG_PATH'] = pc_path
+    senv = dict(env)
+    senv['PKG_CONFIG_PATH'] = pc_path + ':' + shared_dpdk_pcs(env, os.path.join(work, 'dpdkpc'))
 
-    # The static library too: the whole archive (taggers and programs
-    # register from their own objects), found through pkg-config's libdir.
-    static_lib = os.path.join(run(['pkg-config', '--variable=libdir', 'libtagpipe'],
-                                  env=env).stdout.strip(), 'libtagpipe.a')
-    exe_static = exe + '-static'
-    r = run(['cc', '-O2', '-Wall', '-Wextra', '-Werror', example, '-o', exe_static] +
-            run(['pkg-config', '--cflags', 'libtagpipe'], env=env).stdout.split() +
-            ['-Wl,--whole-archive', static_lib, '-Wl,--no-whole-archive'] +
-            run(['pkg-config', '--libs', 'libdpdk', 'libbpf', 'libelf'],
-                env=env).stdout.split() +
-            ['-pthread', '-lm', '-ldl'], env=env)
-    c.eq('example links the static libtagpipe.a', r.returncode, 0)
+    def pkg(e, *args):
+        r = run(['pkg-config'] + list(args), env=e)
+        c.eq('pkg-config %s exit status' % ' '.join(args), r.returncode, 0)
+        return r.stdout.split()
+
+    cflags = pkg(env, '--cflags', 'libtagpipe')
+    whole = lambda libs: (['-Wl,--whole-archive'] +   # noqa: E731
+                          [os.path.join(libdir, 'lib%s.a' % x) for x in libs] +
+                          ['-Wl,--no-whole-archive'])
+    # name -> link arguments after the source file
+    modes = [
+        ('shared, umbrella (pkg-config --libs libtagpipe)',
+         'vrouter', pkg(env, '--libs', 'libtagpipe')),
+        ('shared, per library (-ltp_dsa_tag -ltagpipe ...)',
+         'vrouter-perlib',
+         ['-L' + libdir, '-ltp_dsa_tag', '-ltagpipe', '-ltp_gro', '-ltp_vlan'] +
+         pkg(env, '--libs', 'libdpdk')),
+        ('static, umbrella (pkg-config --static --libs libtagpipe)',
+         'vrouter-static', pkg(senv, '--static', '--libs', 'libtagpipe')),
+        ('static, per library (each archive named once, whole)',
+         'vrouter-static-perlib',
+         whole(['tp_dsa_tag', 'tagpipe', 'tp_gro', 'tp_vlan']) +
+         pkg(senv, '--libs', 'libdpdk', 'libbpf', 'libelf') + ['-pthread', '-lm', '-ldl']),
+    ]
+    example = os.path.join(src, 'apps', 'examples', 'vrouter.c')
+    env['LD_LIBRARY_PATH'] = libdir      # only the staged libraries at run time
+    built = []
+    for what, name, libs in modes:
+        exe = os.path.join(work, name)
+        r = run(['cc', '-O2', '-Wall', '-Wextra', '-Werror', example, '-o', exe] +
+                cflags + libs, env=env)
+        c.eq(what + ': builds', r.returncode, 0)
+        c.true(what + ': no multiple definition', 'multiple definition' not in r.stderr)
+        if r.returncode != 0:
+            continue
+        ldd = run(['ldd', exe], env=env).stdout
+        for lib in TP_LIBS:
+            n = len(re.findall(r'^\s*lib%s\.so\S* =>' % lib, ldd, re.M))
+            c.eq('%s: lib%s.so loaded' % (what, lib), n, 0 if 'static' in name else 1)
+            if n:
+                c.true('%s: lib%s.so is the staged one' % (what, lib),
+                       os.path.join(libdir, 'lib%s.so' % lib) in ldd)
+        built.append((what, exe))
 
     demo = os.path.join(src, 'pcaps', 'demo.pcap')
     frames = fwdlib.read_pcap(demo)
     ip = sum(1 for f in frames if Ether(f).type in (0x0800, 0x86dd))
-    for name, binary in (('vrouter', exe), ('vrouter-static', exe_static)):
-        if not os.path.exists(binary):
-            continue
+    for name, binary in built:
         eal = ['-l', '0', '--no-huge', '--no-shconf', '-m', '256', '--no-pci',
                '--file-prefix=tp_vrouter_%d' % os.getpid(),
                '--vdev', 'net_pcap0,rx_pcap=%s,tx_pcap=/dev/null' % demo]
         r = run([binary] + eal + ['--', '300'], env=env, timeout=120)
         fwdlib.cleanup_runtime(eal)
         c.eq(name + ' exit status', r.returncode, 0)
+        # A second copy of lib/dsa_tag would register every tagger twice.
+        c.eq(name + ': each tagger registered once',
+             re.findall(r'cannot register tagger.*', r.stdout + r.stderr), [])
         m = re.search(r'rx (\d+) frames, pass (\d+) packets \((\d+) frames\), '
                       r'drop (\d+) frames', r.stdout)
         c.true(name + ' printed its counters', m is not None)
@@ -122,7 +185,9 @@ def main():
             c.true(name + ' got merged packets (%d packets for %d frames)' % (pkts, pframes),
                    0 < pkts < pframes)
         c.true(name + ': no mbuf left in use', 'mbufs in use 0' in r.stdout)
-    shutil.rmtree(work, ignore_errors=True)
+    c.eq('every link mode built', len(built), len(modes))
+    if not c.failures:
+        shutil.rmtree(work, ignore_errors=True)
     c.exit()
 
 

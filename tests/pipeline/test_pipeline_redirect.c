@@ -158,7 +158,7 @@ test_redirect_updates_and_ring_full(void **state)
 	unsigned int start = tp_test_pool_in_use(mp);
 	struct tp_redirect_map *rm = tp_redirect_map_create(8);
 	struct rte_ring *ring = rte_ring_create("plr_small", 4, SOCKET_ID_ANY,
-						RING_F_SP_ENQ | RING_F_SC_DEQ);
+						RING_F_SC_DEQ);
 	struct pl_cap cap = { .n = 0 };
 	struct tp_pipeline_conf c;
 	struct tp_pipeline_stats st;
@@ -297,6 +297,18 @@ test_map_api(void **state)
 	assert_int_equal(tp_redirect_map_set_port(rm, 4, 0, 0, -1), -ENOENT);
 	assert_int_equal(tp_redirect_map_set_port(rm, 0, 0, 0, 256), -EINVAL);
 	assert_int_equal(tp_redirect_map_set_ring(rm, 0, NULL), -EINVAL);
+	{
+		/* A single-producer ring cannot be a (shareable) target. */
+		struct rte_ring *sp = rte_ring_create("plr_sp", 4, SOCKET_ID_ANY,
+						      RING_F_SP_ENQ);
+
+		assert_non_null(sp);
+		assert_int_equal(tp_redirect_map_set_ring(rm, 0, sp), -EINVAL);
+		assert_int_equal(tp_redirect_map_get(rm, 0, &t), 0);
+		assert_int_equal(t.kind, TP_REDIRECT_NONE);
+		assert_int_equal(rm->nb_rings, 0);
+		rte_ring_free(sp);
+	}
 	assert_int_equal(tp_redirect_map_set_port(rm, 1, 17, 3, 9), 0);
 	assert_int_equal(tp_redirect_map_get(rm, 1, &t), 0);
 	assert_int_equal(t.kind, TP_REDIRECT_PORT);

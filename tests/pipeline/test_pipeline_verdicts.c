@@ -361,6 +361,118 @@ test_age_room(void **state)
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 }
 
+/* A program that records the largest burst it is given. */
+static unsigned int seen_max, seen_total, seen_calls;
+
+static void
+count_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
+	    uint8_t *verdict, uint32_t *key)
+{
+	(void)env;
+	(void)pkts;
+	(void)key;
+	seen_max = RTE_MAX(seen_max, (unsigned int)n);
+	seen_total += n;
+	seen_calls++;
+	memset(verdict, TP_PASS, n);
+}
+
+static const struct tp_prog_ops count_ops = {
+	.name = "test-count-burst",
+	.usage = "test-count-burst  PASS all, record the burst sizes",
+	.burst = count_burst,
+};
+
+struct order_cap {
+	unsigned int n;
+	uint16_t sport[2 * TP_PIPELINE_MAX_BURST];
+};
+
+static void
+free_pass(void *arg, uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
+	  uint16_t n)
+{
+	struct order_cap *oc = arg;
+
+	(void)port;
+	(void)queue;
+	for (uint16_t i = 0; i < n; i++) {
+		const uint8_t *l4 = rte_pktmbuf_mtod_offset(pkts[i], const uint8_t *,
+							    14 + 20);
+
+		oc->sport[oc->n++] = (uint16_t)(l4[0] << 8 | l4[1]);
+	}
+	rte_pktmbuf_free_bulk(pkts, n);
+}
+
+/* GRO age mode with pass_cb gives one rx_burst 256 aged aggregates plus
+ * 256 frames it passes (UDP): 512 packets, which the program must see in
+ * calls of at most TP_PIPELINE_MAX_BURST, in GRO's order. */
+static void
+test_prog_burst_bounded(void **state)
+{
+	struct rte_mempool *big = tp_test_pool_create("plv_big", 1024, 0);
+	unsigned int start = tp_test_pool_in_use(big);
+	static struct rte_mbuf *pkts[TP_PIPELINE_MAX_BURST];
+	struct order_cap oc = { .n = 0 };
+	struct tp_pipeline_conf c;
+	struct tp_pipeline_stats st;
+	struct tp_pipeline *pl;
+	struct pl_spec s;
+
+	(void)state;
+	assert_int_equal(tp_prog_register(&count_ops), 0);
+	conf_edsa(&c, "test-count-burst");
+	c.gro.mode = TP_GRO_AGE;
+	c.gro.age_usec = 1;
+	c.gro.max_flows = 1024;
+	c.pass_cb = free_pass;
+	c.pass_arg = &oc;
+	pl = pl_make(&c);
+	for (unsigned int i = 0; i < TP_PIPELINE_MAX_BURST; i++) {
+		seg_spec(&s, 1, 0);
+		s.sport = (uint16_t)(2000 + i); /* 256 flows, one segment each */
+		pkts[i] = pl_mbuf(big, &s);
+	}
+	assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, pkts, TP_PIPELINE_MAX_BURST), 0);
+	assert_int_equal(tp_pipeline_held(pl), TP_PIPELINE_MAX_BURST);
+	assert_int_equal(seen_calls, 0);
+	rte_delay_us_block(100);
+	for (unsigned int i = 0; i < TP_PIPELINE_MAX_BURST; i++) {
+		seg_spec(&s, 1, 0);
+		s.proto = 17;
+		s.sport = (uint16_t)(5000 + i);
+		pkts[i] = pl_mbuf(big, &s);
+	}
+	assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, pkts, TP_PIPELINE_MAX_BURST), 0);
+	assert_int_equal(seen_total, 2 * TP_PIPELINE_MAX_BURST);
+	assert_int_equal(seen_max, TP_PIPELINE_MAX_BURST);
+	assert_int_equal(seen_calls, 2);
+	assert_int_equal(oc.n, 2 * TP_PIPELINE_MAX_BURST);
+	/* Every packet once, each kind in its input order (GRO puts what it
+	 * passes through ahead of the aged aggregates). */
+	{
+		unsigned int next_tcp = 2000, next_udp = 5000;
+
+		for (unsigned int i = 0; i < oc.n; i++) {
+			if (oc.sport[i] < 5000)
+				assert_int_equal(oc.sport[i], next_tcp++);
+			else
+				assert_int_equal(oc.sport[i], next_udp++);
+		}
+		assert_int_equal(next_tcp, 2000 + TP_PIPELINE_MAX_BURST);
+		assert_int_equal(next_udp, 5000 + TP_PIPELINE_MAX_BURST);
+	}
+	tp_pipeline_stats_get(pl, &st);
+	assert_int_equal(st.pass, 2 * TP_PIPELINE_MAX_BURST);
+	assert_int_equal(st.stage[TP_STAGE_VERDICT].in, 2 * TP_PIPELINE_MAX_BURST);
+	assert_int_equal(st.held_in_gro, 0);
+	pl_assert_conservation(pl);
+	tp_pipeline_destroy(pl);
+	TP_TEST_ASSERT_POOL_BACK(big, start);
+	rte_mempool_free(big);
+}
+
 static void
 test_unconfigured_port_and_big_burst(void **state)
 {
@@ -466,6 +578,7 @@ main(void)
 		cmocka_unit_test_setup(test_hook_before_gro, setup),
 		cmocka_unit_test_setup(test_age_and_flush, setup),
 		cmocka_unit_test_setup(test_age_room, setup),
+		cmocka_unit_test_setup(test_prog_burst_bounded, setup),
 		cmocka_unit_test_setup(test_unconfigured_port_and_big_burst, setup),
 		cmocka_unit_test_setup(test_stage_drops, setup),
 	};
