@@ -64,7 +64,8 @@ replay_usage(FILE *f, const char *prog)
 		"  -i, --input FILE        pcap to replay (repeatable, up to %d)\n"
 		"  --burst N               frames per burst (1..%d, default 32)\n"
 		"  --loops N               replay the input N times (default 1)\n"
-		"  --tagger NAME           DSA tagger to strip (default none)\n"
+		"  --tagger NAME           DSA tagger to strip (default: the one a DSA\n"
+		"                          link type names, else none)\n"
 		"  --switch-cpu-port N     the switch's CPU port (taggers whose TX tag\n"
 		"                          needs it: ocelot, seville, mxl862xx)\n"
 		"  --vlan strip|keep       VLAN/QinQ stage (default strip)\n"
@@ -85,12 +86,15 @@ replay_usage(FILE *f, const char *prog)
 		"                          redirect map entry (repeatable)\n"
 		"  --write VERDICT=FILE    write frames leaving with VERDICT (pass, tx,\n"
 		"                          redirect, drop) to a pcap; repeatable\n"
-		"  --meta FILE.jsonl       one JSON object per output frame\n"
+		"  --meta FILE.jsonl|-     one JSON object per output frame\n"
 		"  --stats FILE.json|-     final counters as JSON\n"
 		"  --compare dpdk-gro      also run DPDK's librte_gro on the same frames\n"
 		"                          after tagpipe's untag stages\n"
 		"  --via-port VDEV[,ARGS]  replay through a loopback port (net_ring0, ...)\n"
 		"  --json FILE|-           benchmark figures as JSON\n"
+		"                          (with '-' for one of --meta, --stats, --json,\n"
+		"                          stdout holds only that; the summary goes to stderr)\n"
+		"  -q, --quiet             no human summary\n"
 		"  -h, --help              this text\n",
 		prog, REPLAY_MAX_INPUTS, TP_PIPELINE_MAX_BURST);
 }
@@ -119,10 +123,33 @@ parse_tagger(const char *val, struct replay_opts *o)
 
 	if (tp_dsa_tagger_find(val) != NULL) {
 		o->tagger = val;
+		o->tagger_given = true;
 		return 0;
 	}
 	tp_dsa_tagger_names(names, sizeof(names));
 	replay_err("--tagger: unknown tagger '%s' (valid: %s)", val, names);
+	return -EINVAL;
+}
+
+static int check_tagger_conf(const struct replay_opts *o);
+
+int
+replay_tagger_from_input(struct replay_opts *o, const struct replay_input *in)
+{
+	const char *want = replay_linktype_tagger(in->dlt);
+	char name[128];
+
+	if (want == NULL)
+		return 0;
+	if (!o->tagger_given) {
+		o->tagger = want;
+		return check_tagger_conf(o);
+	}
+	if (strcmp(o->tagger, want) == 0)
+		return 0;
+	replay_err("--tagger %s: the input's link type is %s, whose frames carry the "
+		   "'%s' tag (leave out --tagger, or give --tagger %s)", o->tagger,
+		   replay_linktype_name(in->dlt, name, sizeof(name)), want, want);
 	return -EINVAL;
 }
 
@@ -340,6 +367,35 @@ enum {
 	OPT_BPF_UNVERIFIED,
 };
 
+static bool
+is_stdout(const char *path)
+{
+	return path != NULL && strcmp(path, "-") == 0;
+}
+
+/* At most one document on stdout, so that it parses as one; the human
+ * summary moves to stderr then. */
+static int
+choose_stdout(struct replay_opts *o, bool quiet)
+{
+	const char *const names[] = { "--meta", "--stats", "--json" };
+	const char *const paths[] = { o->meta, o->stats, o->json };
+	const char *first = NULL;
+
+	for (unsigned int i = 0; i < RTE_DIM(names); i++) {
+		if (!is_stdout(paths[i]))
+			continue;
+		if (first != NULL) {
+			replay_err("%s - and %s - both want stdout; give one a FILE", first,
+				   names[i]);
+			return -EINVAL;
+		}
+		first = names[i];
+	}
+	o->summary = quiet ? NULL : first != NULL ? stderr : stdout;
+	return 0;
+}
+
 int
 replay_parse_args(int argc, char **argv, struct replay_opts *o)
 {
@@ -364,9 +420,11 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		{ "gro-order", required_argument, NULL, OPT_GRO_ORDER },
 		{ "bpf-unverified", no_argument, NULL, OPT_BPF_UNVERIFIED },
 		{ "switch-cpu-port", required_argument, NULL, OPT_CPU_PORT },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool quiet = false;
 	unsigned long v;
 	int c;
 
@@ -390,7 +448,7 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 			tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:hq", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (o->nb_inputs == REPLAY_MAX_INPUTS) {
@@ -486,6 +544,9 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		case OPT_JSON:
 			o->json = optarg;
 			break;
+		case 'q':
+			quiet = true;
+			break;
 		case 'h':
 			replay_usage(stdout, argv[0]);
 			exit(0);
@@ -501,11 +562,8 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		replay_err("unexpected argument '%s' (inputs go after -i)", argv[optind]);
 		return -EINVAL;
 	}
-	if (o->stats != NULL && o->json != NULL && strcmp(o->stats, "-") == 0 &&
-	    strcmp(o->json, "-") == 0) {
-		replay_err("--stats - and --json - both want stdout; give one a FILE");
+	if (choose_stdout(o, quiet) < 0)
 		return -EINVAL;
-	}
 	if (check_tagger_conf(o) < 0)
 		return -EINVAL;
 	/* librte_gro checks no checksum: a comparison trusts them on both

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <pcap/dlt.h>
+
 #include "replay.h"
 #include "tp_dsa_tag.h"
 #include "tp_gro.h"
@@ -39,14 +41,29 @@ replay_out_abort(struct replay_out *out)
 	memset(out, 0, sizeof(*out));
 }
 
+/* The link type of what leaves with verdict v. Without a tagger frames
+ * keep what they came with; with one, PASS and DROP leave untagged (a drop
+ * at the tagger's own stage too: written as Ethernet, its tag shows as an
+ * unknown EtherType) and TX/REDIRECT carry the tagger's re-inserted tag. */
+static int
+out_linktype(const struct replay_opts *o, const struct replay_input *in, int v)
+{
+	if (strcmp(o->tagger, "none") == 0)
+		return in->dlt;
+	if (v == REPLAY_TX || v == REPLAY_REDIRECT)
+		return replay_tagger_linktype(o->tagger);
+	return DLT_EN10MB;
+}
+
 int
-replay_out_open(const struct replay_opts *o, struct replay_out *out)
+replay_out_open(const struct replay_opts *o, const struct replay_input *in,
+		struct replay_out *out)
 {
 	memset(out, 0, sizeof(*out));
 	for (int v = 0; v < REPLAY_NB_VERDICTS; v++) {
 		if (o->write[v] == NULL)
 			continue;
-		out->pcap[v] = replay_writer_open(o->write[v]);
+		out->pcap[v] = replay_writer_open(o->write[v], out_linktype(o, in, v), in->nsec);
 		if (out->pcap[v] == NULL)
 			goto fail;
 	}

@@ -56,6 +56,7 @@ struct replay_opts {
 	unsigned int burst;
 	unsigned long loops;
 	const char *tagger;
+	bool tagger_given;                     /* --tagger on the command line */
 	const char *vlan;
 	const char *gro;
 	unsigned int gro_flows;                /* --gro-flows N (default 1024) */
@@ -69,9 +70,13 @@ struct replay_opts {
 	const char *verdict;
 	struct tp_prog *prog;                  /* --verdict, opened (tp_prog.h) */
 	const char *write[REPLAY_NB_VERDICTS]; /* --write VERDICT=FILE */
-	const char *meta;                      /* --meta FILE.jsonl */
+	const char *meta;                      /* --meta FILE.jsonl or "-" */
 	const char *stats;                     /* --stats FILE.json or "-" */
 	const char *json;                      /* --json FILE or "-" */
+	/* Where the human summary goes: stdout, or stderr when one of --json,
+	 * --stats, --meta writes stdout (which then holds only that), or
+	 * nowhere with --quiet (NULL). */
+	FILE *summary;
 	bool compare_dpdk_gro;                 /* --compare dpdk-gro */
 	bool gro_csum_given;                   /* --gro-csum on the command line */
 	const char *via_port;                  /* --via-port VDEV */
@@ -84,12 +89,15 @@ struct replay_opts {
 struct replay_frame {
 	uint8_t *data;
 	uint32_t len;
+	uint64_t ts_ns;   /* capture timestamp, ns since the epoch */
 };
 
 struct replay_input {
 	struct replay_frame *frames;
 	uint32_t nb_frames;
 	uint64_t bytes;
+	int dlt;          /* libpcap DLT_ of the inputs (all the same) */
+	bool nsec;        /* an input has nanosecond timestamps (or is pcapng) */
 };
 
 /* An output pcap written to FILE.part and renamed on success. */
@@ -211,10 +219,29 @@ struct replay_counters {
 int replay_parse_args(int argc, char **argv, struct replay_opts *o);
 void replay_usage(FILE *f, const char *prog);
 
+/* linktype.c: pcap link types (libpcap DLT_ values) and the taggers. */
+/* The tagger whose tag a DSA link type names, or NULL. */
+const char *replay_linktype_tagger(int dlt);
+/* The DSA link type of a tagger's tag, else DLT_EN10MB. */
+int replay_tagger_linktype(const char *tagger);
+/* Frames start with an Ethernet header (possibly switch-tagged). */
+bool replay_linktype_is_ethernet(int dlt);
+/* "Raw IP (LINKTYPE_RAW)", as libpcap names it, into buf. */
+const char *replay_linktype_name(int dlt, char *buf, size_t size);
+/* After loading: a DSA link type picks the tagger when --tagger was not
+ * given; a --tagger that names another tag is refused. 0 or -EINVAL. */
+int replay_tagger_from_input(struct replay_opts *o, const struct replay_input *in);
+
 /* capture.c */
 int replay_load(const char *const *paths, unsigned int n, struct replay_input *in);
 void replay_input_free(struct replay_input *in);
-struct replay_writer *replay_writer_open(const char *path);
+/* The capture timestamp a frame's mbuf carries (DPDK's RX timestamp
+ * dynfield, copied into the segments GSO makes); registered by
+ * replay_timestamp_init. */
+int replay_timestamp_init(void);
+void replay_timestamp_set(struct rte_mbuf *m, uint64_t ts_ns);
+/* A pcap of link type dlt (libpcap DLT_), nanosecond timestamps if nsec. */
+struct replay_writer *replay_writer_open(const char *path, int dlt, bool nsec);
 int replay_writer_put(struct replay_writer *w, const struct rte_mbuf *m);
 int replay_writer_commit(struct replay_writer *w);  /* close + rename */
 void replay_writer_abort(struct replay_writer *w);  /* close + unlink */
@@ -258,7 +285,8 @@ struct replay_out {
 	uint64_t *hist;   /* merge-size histogram to count into, or NULL */
 	int error;        /* first write error (-EIO); later frames are skipped */
 };
-int replay_out_open(const struct replay_opts *o, struct replay_out *out);
+int replay_out_open(const struct replay_opts *o, const struct replay_input *in,
+		    struct replay_out *out);
 /* Write/record n frames leaving with verdict v (read-only; not freed).
  * merged_hist: count them in out->hist by segment count. */
 void replay_out_emit(struct replay_out *out, enum replay_verdict v,
