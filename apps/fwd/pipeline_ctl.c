@@ -184,8 +184,11 @@ print_stats(const struct tp_pipeline_stats *st, unsigned int nb)
 		printf(" %s=%" PRIu64, tp_verdict_name(v), st->verdict_pkts[v]);
 	printf("\n  GRO-in: %" PRIu64 "  GRO-out: %" PRIu64 "  Merge-ratio: %.2f\n",
 	       gro->in, gro->out, gro->out ? (double)gro->in / (double)gro->out : 0.0);
+	/* Merged packets that left as several frames: split in software
+	 * (GSO; TX/REDIRECT in the pipeline, PASS by this program) or handed to
+	 * the port's TSO (TX/REDIRECT only: PASS is split in software). */
 	printf("  Segmented: %" PRIu64 "  TSO: %" PRIu64 "  TX-retries: %" PRIu64 "\n",
-	       st->segmented, st->tso, st->tx_retries);
+	       st->segmented + fwd_streams_segmented(), st->tso, st->tx_retries);
 	for (unsigned int s = 0; s < TP_STAGE_MAX; s++) {
 		const struct tp_stage_stats *t = &st->stage[s];
 
