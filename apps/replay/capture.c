@@ -9,6 +9,7 @@
 
 #include <pcap/pcap.h>
 
+#include <rte_errno.h>
 #include <rte_mbuf_dyn.h>
 
 #include "replay.h"
@@ -132,13 +133,34 @@ replay_input_free(struct replay_input *in)
 }
 
 static int ts_offset = -1;
+static int id_offset = -1;
 
 int
 replay_timestamp_init(void)
 {
+	static const struct rte_mbuf_dynfield id_desc = {
+		.name = "tagpipe_replay_frame_id",
+		.size = sizeof(uint32_t),
+		.align = __alignof__(uint32_t),
+	};
 	uint64_t flag;
 
+	id_offset = rte_mbuf_dynfield_register(&id_desc);
+	if (id_offset < 0)
+		return -rte_errno;
 	return rte_mbuf_dyn_rx_timestamp_register(&ts_offset, &flag);
+}
+
+void
+replay_frame_id_set(struct rte_mbuf *m, uint32_t id)
+{
+	*RTE_MBUF_DYNFIELD(m, id_offset, uint32_t *) = id;
+}
+
+uint32_t
+replay_frame_id(const struct rte_mbuf *m)
+{
+	return *RTE_MBUF_DYNFIELD(m, id_offset, const uint32_t *);
 }
 
 void

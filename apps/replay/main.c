@@ -51,6 +51,9 @@ pool_create(const struct replay_input *in)
 				       (uint16_t)room, (int)rte_socket_id());
 }
 
+/* Numbers the frames in the order they are made (replay_frame_id). */
+static uint32_t next_frame_id;
+
 /* Copy one frame into a (possibly chained) mbuf. */
 static struct rte_mbuf *
 frame_to_mbuf(struct rte_mempool *mp, const struct replay_frame *f)
@@ -79,6 +82,7 @@ frame_to_mbuf(struct rte_mempool *mp, const struct replay_frame *f)
 		}
 	} while (off < f->len);
 	replay_timestamp_set(head, f->ts_ns);
+	replay_frame_id_set(head, next_frame_id++);
 	return head;
 }
 
@@ -328,6 +332,7 @@ main(int argc, char **argv)
 		replay_err("writing an output file failed: %s", strerror(-out.error));
 		rc = out.error;
 	}
+	replay_out_hist_flush(&out);
 	replay_tp_counters(t, &c);
 	replay_tp_destroy(t);
 	if (rc == 0 && o.compare_dpdk_gro)

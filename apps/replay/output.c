@@ -75,6 +75,14 @@ fail:
 	return -EINVAL;
 }
 
+void
+replay_out_hist_flush(struct replay_out *out)
+{
+	if (out->hist != NULL && out->seg_run > 0)
+		replay_hist_add(out->hist, out->seg_run);
+	out->seg_run = 0;
+}
+
 int
 replay_out_commit(struct replay_out *out)
 {
@@ -95,14 +103,23 @@ replay_out_emit(struct replay_out *out, enum replay_verdict v,
 		int out_port, uint16_t out_queue)
 {
 	struct replay_writer *w = out->pcap[v == REPLAY_ABORTED ? REPLAY_DROP : v];
+	bool egress = v == REPLAY_TX || v == REPLAY_REDIRECT;
 
 	for (uint16_t i = 0; i < n; i++) {
 		struct replay_frame_meta fm;
 
 		if (out->error)
 			return;
-		if (merged_hist && out->hist != NULL)
+		if (out->hist != NULL && merged_hist) {
 			replay_hist_add(out->hist, tp_gro_segs(pkts[i]));
+		} else if (out->hist != NULL && egress) {
+			uint32_t id = replay_frame_id(pkts[i]);
+
+			if (out->seg_run > 0 && id != out->seg_id)
+				replay_out_hist_flush(out);
+			out->seg_id = id;
+			out->seg_run += tp_gro_segs(pkts[i]);
+		}
 		if (w != NULL && replay_writer_put(w, pkts[i]) < 0)
 			out->error = -EIO;
 		if (out->meta != NULL) {

@@ -240,6 +240,12 @@ void replay_input_free(struct replay_input *in);
  * replay_timestamp_init. */
 int replay_timestamp_init(void);
 void replay_timestamp_set(struct rte_mbuf *m, uint64_t ts_ns);
+/* A number per input frame in a second dynfield (registered with the
+ * timestamp): a merged packet keeps its first frame's, and the segments GSO
+ * makes of it their packet's, so the segments of one packet are known on
+ * egress (merge-size histogram of TX and REDIRECT). */
+void replay_frame_id_set(struct rte_mbuf *m, uint32_t id);
+uint32_t replay_frame_id(const struct rte_mbuf *m);
 /* A pcap of link type dlt (libpcap DLT_), nanosecond timestamps if nsec. */
 struct replay_writer *replay_writer_open(const char *path, int dlt, bool nsec);
 int replay_writer_put(struct replay_writer *w, const struct rte_mbuf *m);
@@ -283,15 +289,23 @@ struct replay_out {
 	struct replay_writer *pcap[REPLAY_NB_VERDICTS];
 	struct replay_meta *meta;
 	uint64_t *hist;   /* merge-size histogram to count into, or NULL */
+	/* Egress: the packet whose segments are being counted (its frame id)
+	 * and how many came so far; counted when another packet starts. */
+	uint32_t seg_id;
+	uint32_t seg_run;
 	int error;        /* first write error (-EIO); later frames are skipped */
 };
 int replay_out_open(const struct replay_opts *o, const struct replay_input *in,
 		    struct replay_out *out);
 /* Write/record n frames leaving with verdict v (read-only; not freed).
- * merged_hist: count them in out->hist by segment count. */
+ * merged_hist: count them in out->hist by segment count (PASS: the packets
+ * as they are); TX and REDIRECT frames are egress segments, counted per
+ * packet by frame id; DROP is not counted. */
 void replay_out_emit(struct replay_out *out, enum replay_verdict v,
 		     struct rte_mbuf *const *pkts, uint16_t n, bool merged_hist,
 		     int out_port, uint16_t out_queue);
+/* Count the packet whose egress segments were last seen (end of run). */
+void replay_out_hist_flush(struct replay_out *out);
 int replay_out_commit(struct replay_out *out);
 void replay_out_abort(struct replay_out *out);
 

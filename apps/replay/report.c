@@ -121,6 +121,13 @@ stats_json(FILE *f, const void *arg)
 	fprintf(f, "{\"rx\":%lu,\"rx_bytes\":%lu", c->rx, c->rx_bytes);
 	for (int v = 0; v < REPLAY_NB_VERDICTS; v++)
 		fprintf(f, ",\"%s\":%lu", replay_verdict_names[v], c->verdict[v]);
+	/* The keys above count input frames (rx = their sum); the program's
+	 * verdicts are per packet, a merged one counting once. */
+	fputs(",\"verdict_packets\":{", f);
+	for (int v = 0; v < REPLAY_NB_VERDICTS; v++)
+		fprintf(f, "%s\"%s\":%lu", v ? "," : "", replay_verdict_names[v],
+			c->verdict_pkts[v]);
+	fputc('}', f);
 	fputs(",\"drop_reasons\":", f);
 	replay_json_named(f, c->drop_reasons, c->nb_drop_reasons, true);
 	fprintf(f, ",\"gro\":{\"in\":%lu,\"out\":%lu}", c->gro_in, c->gro_out);

@@ -87,7 +87,7 @@ def case_stdout_json(tmp):
     p = run(["-i", DEMO, "--stats", "-"] + IDENTITY)
     st = json.loads(p.stdout)
     assert st["rx"] == len(frames) and st["pass"] == len(frames), st
-    assert "Mpps" in p.stderr and "verdicts:" in p.stderr, p.stderr
+    assert "Mpps" in p.stderr and "verdicts (packets):" in p.stderr, p.stderr
     p = run(["-i", DEMO, "--json", "-"] + IDENTITY)
     doc = json.loads(p.stdout)
     assert doc["tagpipe"]["packets"] == len(frames), doc["tagpipe"]
@@ -196,6 +196,30 @@ def case_dsa_linktype_gro(tmp):
         sorted((p, stamps[p]) for p in range(4) for _ in range(4)), got[:2]
     _, want = tpgen.read_pcap(EDSA_TX)
     assert sorted(g[1] for g in got) == sorted(want)
+
+
+def case_counters_packets(tmp):
+    """Verdicts in packets and in frames, both labelled; the merge-size
+    histogram for PASS, TX and REDIRECT alike. The edsa input is 4 flows of
+    4 segments that GRO merges into 4 packets (by construction)."""
+    src, frames, _ = edsa_input(tmp, nsec=False)
+    hist = {"1": 0, "2": 0, "3-4": 4, "5-8": 0, "9-16": 0, "17-32": 0, "33-64": 0,
+            "65+": 0}
+    for verdict, extra in (("pass", []), ("tx", []),
+                           ("redirect:7", ["--redirect", "7=port:0"])):
+        key = verdict.split(":")[0]
+        p = run(["-i", src, "--verdict", verdict, "--json", "-"] + extra)
+        tp = json.loads(p.stdout)["tagpipe"]
+        assert tp["gro"]["hist"] == hist and tp["gro"]["hist_of"] == "pass,tx,redirect", \
+            (verdict, tp["gro"])
+        assert tp["verdict_packets"][key] == 4 and tp["verdicts"][key] == len(frames), tp
+        lines = p.stderr.splitlines()
+        for label, n in (("verdicts (packets):", 4), ("  in input frames:", 16)):
+            want = {"pass": 0, "tx": 0, "redirect": 0, key: n}
+            assert (label + " pass %(pass)d, tx %(tx)d, redirect %(redirect)d, "
+                    "drop 0, aborted 0" % want) in lines, (label, lines)
+        assert "  merge sizes tagpipe  1:0 2:0 3-4:4 5-8:0 9-16:0 17-32:0 33-64:0 65+:0" \
+            in lines, lines
 
 
 def case_dsa_linktype_conflict(tmp):
