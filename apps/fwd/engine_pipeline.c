@@ -90,7 +90,7 @@ pipeline_fwd(struct fwd_stream *fs)
 	struct rte_mbuf *pkts[FWD_MAX_BURST];
 	uint16_t n = rte_eth_rx_burst(fs->rx_port, fs->rx_queue, pkts, fwd.opt.burst);
 
-	/* An empty burst still completes aged aggregates (--gro-age). */
+	/* An empty burst still completes aged aggregates (--gro age:USEC). */
 	if (n == 0 && (fwd.opt.gro.age_usec == 0 || tp_pipeline_held(fs->ctx) == 0))
 		return;
 	fs->rx_pkts += n;

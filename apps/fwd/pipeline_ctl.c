@@ -11,6 +11,7 @@
 
 #include <rte_ethdev.h>
 
+#include "cli_syntax.h"
 #include "pipeline_ctl.h"
 
 static struct tp_redirect_map *maps[FWD_MAX_STREAMS];
@@ -25,10 +26,11 @@ fwd_pipeline_check_options(const struct fwd_options *o)
 	for (unsigned int p = 0; p < FWD_MAX_PORTS; p++) {
 		const char *t = o->port[p].tagger;
 
-		if (t[0] != '\0' && tp_dsa_tagger_find(t) == NULL) {
-			snprintf(err, sizeof(err), "--port-tagger %u:%s: unknown tagger '%s'",
-				 p, t, t);
-			fwd_options_fail(err);
+		char terr[1200], msg[sizeof(terr) + 64];
+
+		if (t[0] != '\0' && cli_check_tagger(t, terr, sizeof(terr)) < 0) {
+			snprintf(msg, sizeof(msg), "--port-tagger %u:%s: %s", p, t, terr);
+			fwd_options_fail(msg);
 		}
 	}
 	if (o->verdict[0] != '\0') {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_syntax.h"
 #include "replay.h"
 #include "tp_dsa_tag.h"
 #include "tp_prog.h"
@@ -119,16 +120,15 @@ parse_ulong(const char *opt, const char *s, unsigned long lo, unsigned long hi,
 static int
 parse_tagger(const char *val, struct replay_opts *o)
 {
-	char names[1024];
+	char err[1200];
 
-	if (tp_dsa_tagger_find(val) != NULL) {
-		o->tagger = val;
-		o->tagger_given = true;
-		return 0;
+	if (cli_check_tagger(val, err, sizeof(err)) < 0) {
+		replay_err("--tagger: %s", err);
+		return -EINVAL;
 	}
-	tp_dsa_tagger_names(names, sizeof(names));
-	replay_err("--tagger: unknown tagger '%s' (valid: %s)", val, names);
-	return -EINVAL;
+	o->tagger = val;
+	o->tagger_given = true;
+	return 0;
 }
 
 static int check_tagger_conf(const struct replay_opts *o);
@@ -222,28 +222,22 @@ parse_tpids(const char *val, struct replay_opts *o)
 	}
 }
 
-/* off | burst | age:USEC (1..1000000, tp_pipeline_gro.age_usec). */
+/* off | burst | age:USEC (cli_syntax.h; "on" is burst). */
 static int
 parse_gro(const char *val, struct replay_opts *o)
 {
-	unsigned long us;
+	enum cli_gro_mode mode;
+	uint32_t us;
+	char err[160];
 
-	if (strcmp(val, "off") == 0) {
-		o->gro_conf.mode = TP_GRO_OFF;
-		o->gro_age_us = 0;
-	} else if (strcmp(val, "burst") == 0) {
-		o->gro_conf.mode = TP_GRO_BURST;
-		o->gro_age_us = 0;
-	} else if (strncmp(val, "age:", 4) == 0) {
-		if (parse_ulong("--gro age", val + 4, 1, 1000000, &us) < 0)
-			return -EINVAL;
-		o->gro_conf.mode = TP_GRO_AGE;
-		o->gro_conf.age_usec = (uint32_t)us;
-		o->gro_age_us = us;
-	} else {
-		replay_err("--gro: '%s' is not off, burst or age:USEC", val);
+	if (cli_parse_gro(val, &mode, &us, err, sizeof(err)) < 0) {
+		replay_err("--gro: %s", err);
 		return -EINVAL;
 	}
+	o->gro_conf.mode = mode == CLI_GRO_OFF ? TP_GRO_OFF :
+			   mode == CLI_GRO_BURST ? TP_GRO_BURST : TP_GRO_AGE;
+	o->gro_conf.age_usec = us;
+	o->gro_age_us = us;
 	o->gro = val;
 	return 0;
 }
@@ -275,65 +269,31 @@ parse_verdict(const char *val, struct replay_opts *o)
 	return -EINVAL;
 }
 
-/* KEY=port:P[,queue:Q][,switch_port:S] */
+/* KEY=port:P[,queue:Q][,switch_port:S] (cli_syntax.h) */
 static int
 parse_redirect(const char *val, struct replay_opts *o)
 {
-	struct replay_redirect r = { .switch_port = -1 };
-	unsigned long v;
-	char *end;
-	const char *s;
-	bool have_port = false;
+	struct cli_redirect r;
+	char err[256];
 
 	if (o->nb_redirects == REPLAY_MAX_REDIRECTS) {
 		replay_err("--redirect: more than %d entries", REPLAY_MAX_REDIRECTS);
 		return -EINVAL;
 	}
-	errno = 0;
-	v = strtoul(val, &end, 10);
-	if (end == val || *end != '=' || errno != 0 || *val == '-' || v > 65535) {
-		replay_err("--redirect: '%s' is not KEY=port:P[,queue:Q][,switch_port:S]"
-			   " (KEY 0..65535)", val);
+	if (cli_parse_redirect(val, TP_PIPELINE_MAX_PORTS - 1, &r, err, sizeof(err)) < 0) {
+		replay_err("--redirect: %s", err);
 		return -EINVAL;
 	}
-	r.key = (uint32_t)v;
-	for (s = end + 1; *s != '\0'; s = *end ? end + 1 : end) {
-		size_t klen = strcspn(s, ":");
-		unsigned long lim;
-
-		if (strncmp(s, "port:", 5) == 0)
-			lim = TP_PIPELINE_MAX_PORTS - 1;
-		else if (strncmp(s, "queue:", 6) == 0)
-			lim = 65535;
-		else if (strncmp(s, "switch_port:", 12) == 0)
-			lim = 255;
-		else
-			goto bad_field;
-		errno = 0;
-		v = strtoul(s + klen + 1, &end, 10);
-		if (end == s + klen + 1 || (*end != ',' && *end != '\0') || errno != 0 ||
-		    s[klen + 1] == '-' || v > lim)
-			goto bad_field;
-		if (s[0] == 'p') {
-			r.port = (uint16_t)v;
-			have_port = true;
-		} else if (s[0] == 'q') {
-			r.queue = (uint16_t)v;
-		} else {
-			r.switch_port = (int)v;
-		}
-	}
-	if (!have_port) {
-		replay_err("--redirect: '%s' names no port:P", val);
-		return -EINVAL;
-	}
-	o->redirects[o->nb_redirects++] = r;
+	if (r.old_syntax && r.switch_port >= 0)
+		fprintf(stderr, "tagpipe-replay: note: --redirect %s: old spelling, write "
+			"%u=port:%u,switch_port:%d\n", val, r.key, r.port, r.switch_port);
+	else if (r.old_syntax)
+		fprintf(stderr, "tagpipe-replay: note: --redirect %s: old spelling, write "
+			"%u=port:%u\n", val, r.key, r.port);
+	o->redirects[o->nb_redirects++] = (struct replay_redirect){
+		.key = r.key, .port = r.port, .queue = r.queue, .switch_port = r.switch_port,
+	};
 	return 0;
-bad_field:
-	replay_err("--redirect: bad field '%.*s' in '%s' (port:0..%d, queue:N, "
-		   "switch_port:0..255)", (int)strcspn(s, ","), s, val,
-		   TP_PIPELINE_MAX_PORTS - 1);
-	return -EINVAL;
 }
 
 static int

@@ -199,9 +199,9 @@ def run_pipeline(c, tmp, case, in0, in1_path, in1):
     if case == 'tx':
         app += ['--verdict', 'tx']
     elif case == 'redirect':
-        app += ['--verdict', 'redirect:7', '--redirect', '7:0']
+        app += ['--verdict', 'redirect:7', '--redirect', '7=port:0']
     elif case == 'age':
-        app += ['--gro-age', '2000']
+        app += ['--gro', 'age:2000']
     elif case == 'segs2':
         app += ['--gro-max-segs', '2', '--gro-max-flows', '4']
 

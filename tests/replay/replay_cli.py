@@ -224,8 +224,8 @@ def case_bad_vlan(tmp):
 
 def case_bad_gro(tmp):
     bad(tmp, ["-i", DEMO, "--gro", "sometimes"], ["--gro", "'sometimes'"])
-    bad(tmp, ["-i", DEMO, "--gro", "age:0"], ["--gro", "'0'"])
-    bad(tmp, ["-i", DEMO, "--gro", "age:"], ["--gro", "''"])
+    bad(tmp, ["-i", DEMO, "--gro", "age:0"], ["--gro", "'age:0'"])
+    bad(tmp, ["-i", DEMO, "--gro", "age:"], ["--gro", "'age:'"])
     bad(tmp, ["-i", DEMO, "--gro-flows", "70000"], ["--gro-flows", "'70000'"])
 
 
