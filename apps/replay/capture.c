@@ -171,7 +171,8 @@ replay_timestamp_set(struct rte_mbuf *m, uint64_t ts_ns)
 
 struct replay_writer {
 	pcap_t *dead;
-	pcap_dumper_t *dump;
+	pcap_dumper_t *dump;   /* pcap, through libpcap */
+	FILE *ng;              /* or pcapng (pcapng.c) */
 	char *path;
 	char *part;
 	bool nsec;
@@ -179,7 +180,7 @@ struct replay_writer {
 };
 
 struct replay_writer *
-replay_writer_open(const char *path, int dlt, bool nsec)
+replay_writer_open(const char *path, int dlt, bool nsec, bool pcapng)
 {
 	struct replay_writer *w = calloc(1, sizeof(*w));
 
@@ -193,6 +194,20 @@ replay_writer_open(const char *path, int dlt, bool nsec)
 	if (w->path == NULL || w->part == NULL || w->dead == NULL)
 		goto fail;
 	sprintf(w->part, "%s.part", path);
+	if (pcapng) {
+		/* The DLT_ values we write (Ethernet, the DSA ones) are their
+		 * LINKTYPE_ numbers too (pcap/dlt.h: the "matching" range). */
+		w->ng = fopen(w->part, "wb");
+		if (w->ng == NULL || replay_pcapng_header(w->ng, dlt, UINT16_MAX) < 0) {
+			replay_err("%s: %s", path, strerror(errno));
+			if (w->ng != NULL) {
+				fclose(w->ng);
+				unlink(w->part);
+			}
+			goto fail;
+		}
+		return w;
+	}
 	w->dump = pcap_dump_open(w->dead, w->part);
 	if (w->dump == NULL) {
 		replay_err("%s: %s", path, pcap_geterr(w->dead));
@@ -221,6 +236,8 @@ replay_writer_put(struct replay_writer *w, const struct rte_mbuf *m)
 		memcpy(w->buf + off, rte_pktmbuf_mtod(s, const uint8_t *), s->data_len);
 		off += s->data_len;
 	}
+	if (w->ng != NULL)
+		return replay_pcapng_packet(w->ng, ts, w->buf, off);
 	/* The capture's own timestamp (a merged packet has its first
 	 * segment's, a GSO segment its packet's); tv_usec holds nanoseconds
 	 * in a nanosecond dump (pcap_open_dead_with_tstamp_precision). */
@@ -246,9 +263,14 @@ replay_writer_commit(struct replay_writer *w)
 {
 	int rc = 0;
 
-	if (pcap_dump_flush(w->dump) != 0)
-		rc = -EIO;
-	pcap_dump_close(w->dump);
+	if (w->ng != NULL) {
+		if (fclose(w->ng) != 0)
+			rc = -errno;
+	} else {
+		if (pcap_dump_flush(w->dump) != 0)
+			rc = -EIO;
+		pcap_dump_close(w->dump);
+	}
 	if (rc == 0 && rename(w->part, w->path) != 0)
 		rc = -errno;
 	if (rc < 0) {
@@ -264,7 +286,10 @@ replay_writer_abort(struct replay_writer *w)
 {
 	if (w == NULL)
 		return;
-	pcap_dump_close(w->dump);
+	if (w->ng != NULL)
+		fclose(w->ng);
+	else
+		pcap_dump_close(w->dump);
 	unlink(w->part);
 	writer_free(w);
 }

@@ -87,6 +87,8 @@ replay_usage(FILE *f, const char *prog)
 		"                          redirect map entry (repeatable)\n"
 		"  --write VERDICT=FILE    write frames leaving with VERDICT (pass, tx,\n"
 		"                          redirect, drop) to a pcap; repeatable\n"
+		"  --write-format pcap|pcapng  format of every --write file (default:\n"
+		"                          pcapng for FILE.pcapng, else pcap)\n"
 		"  --meta FILE.jsonl|-     one JSON object per output frame\n"
 		"  --stats FILE.json|-     final counters as JSON\n"
 		"  --compare dpdk-gro      also run DPDK's librte_gro on the same frames\n"
@@ -324,7 +326,7 @@ enum {
 	OPT_BURST = 256, OPT_LOOPS, OPT_TAGGER, OPT_VLAN, OPT_GRO, OPT_VERDICT,
 	OPT_WRITE, OPT_META, OPT_STATS, OPT_GRO_FLOWS, OPT_COMPARE, OPT_JSON,
 	OPT_VLAN_TPID, OPT_REDIRECT, OPT_VIA_PORT, OPT_GRO_CSUM, OPT_GRO_ORDER, OPT_CPU_PORT,
-	OPT_BPF_UNVERIFIED,
+	OPT_BPF_UNVERIFIED, OPT_WRITE_FORMAT,
 };
 
 static bool
@@ -381,6 +383,7 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		{ "bpf-unverified", no_argument, NULL, OPT_BPF_UNVERIFIED },
 		{ "switch-cpu-port", required_argument, NULL, OPT_CPU_PORT },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "write-format", required_argument, NULL, OPT_WRITE_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -401,6 +404,7 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 	o->gro_flows = 1024;
 	o->gro_conf.max_flows = 1024;
 	o->switch_cpu_port = -1;
+	o->write_format = -1;
 
 	/* --bpf-unverified must hold for a --verdict given before it too. */
 	for (int a = 1; a < argc && strcmp(argv[a], "--") != 0; a++)
@@ -482,6 +486,13 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 			break;
 		case OPT_META:
 			o->meta = optarg;
+			break;
+		case OPT_WRITE_FORMAT:
+			if (strcmp(optarg, "pcap") != 0 && strcmp(optarg, "pcapng") != 0) {
+				replay_err("--write-format: '%s' is not pcap or pcapng", optarg);
+				return -EINVAL;
+			}
+			o->write_format = strcmp(optarg, "pcapng") == 0;
 			break;
 		case OPT_STATS:
 			o->stats = optarg;

@@ -55,6 +55,16 @@ out_linktype(const struct replay_opts *o, const struct replay_input *in, int v)
 	return DLT_EN10MB;
 }
 
+static bool
+want_pcapng(const struct replay_opts *o, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (o->write_format >= 0)
+		return o->write_format == 1;
+	return n >= 7 && strcmp(path + n - 7, ".pcapng") == 0;
+}
+
 int
 replay_out_open(const struct replay_opts *o, const struct replay_input *in,
 		struct replay_out *out)
@@ -63,7 +73,8 @@ replay_out_open(const struct replay_opts *o, const struct replay_input *in,
 	for (int v = 0; v < REPLAY_NB_VERDICTS; v++) {
 		if (o->write[v] == NULL)
 			continue;
-		out->pcap[v] = replay_writer_open(o->write[v], out_linktype(o, in, v), in->nsec);
+		out->pcap[v] = replay_writer_open(o->write[v], out_linktype(o, in, v), in->nsec,
+						  want_pcapng(o, o->write[v]));
 		if (out->pcap[v] == NULL)
 			goto fail;
 	}

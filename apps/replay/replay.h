@@ -70,6 +70,9 @@ struct replay_opts {
 	const char *verdict;
 	struct tp_prog *prog;                  /* --verdict, opened (tp_prog.h) */
 	const char *write[REPLAY_NB_VERDICTS]; /* --write VERDICT=FILE */
+	/* --write-format: 0 pcap, 1 pcapng, -1 from each file's suffix
+	 * (".pcapng": pcapng, else pcap). */
+	int write_format;
 	const char *meta;                      /* --meta FILE.jsonl or "-" */
 	const char *stats;                     /* --stats FILE.json or "-" */
 	const char *json;                      /* --json FILE or "-" */
@@ -246,8 +249,15 @@ void replay_timestamp_set(struct rte_mbuf *m, uint64_t ts_ns);
  * egress (merge-size histogram of TX and REDIRECT). */
 void replay_frame_id_set(struct rte_mbuf *m, uint32_t id);
 uint32_t replay_frame_id(const struct rte_mbuf *m);
-/* A pcap of link type dlt (libpcap DLT_), nanosecond timestamps if nsec. */
-struct replay_writer *replay_writer_open(const char *path, int dlt, bool nsec);
+/* A pcap of link type dlt (libpcap DLT_), nanosecond timestamps if nsec;
+ * or a pcapng (always nanoseconds). */
+struct replay_writer *replay_writer_open(const char *path, int dlt, bool nsec,
+					 bool pcapng);
+
+/* pcapng.c: a Section Header and one Interface Description Block of that
+ * link type; then one Enhanced Packet Block per frame. 0 or -EIO. */
+int replay_pcapng_header(FILE *f, int linktype, uint32_t snaplen);
+int replay_pcapng_packet(FILE *f, uint64_t ts_ns, const uint8_t *data, uint32_t len);
 int replay_writer_put(struct replay_writer *w, const struct rte_mbuf *m);
 int replay_writer_commit(struct replay_writer *w);  /* close + rename */
 void replay_writer_abort(struct replay_writer *w);  /* close + unlink */

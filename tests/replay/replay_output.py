@@ -72,6 +72,35 @@ def read_pcap_ts(path):
     return magic, lt, out
 
 
+def read_pcapng(path):
+    """(linktype, tsresol, [(ts_ns, bytes)]) of a one-interface
+    little-endian pcapng, by the blocks of draft-ietf-opsawg-pcapng."""
+    data = open(path, "rb").read()
+    off, lt, res, out = 0, None, None, []
+    while off < len(data):
+        btype, blen = struct.unpack_from("<II", data, off)
+        body = data[off + 8:off + blen - 4]
+        assert struct.unpack_from("<I", data, off + blen - 4)[0] == blen, "trailer"
+        if btype == 0x0A0D0D0A:
+            assert struct.unpack_from("<IHH", body)[0:3] == (0x1A2B3C4D, 1, 0)
+        elif btype == 1:
+            lt = struct.unpack_from("<H", body)[0]
+            o = 8
+            while o < len(body):
+                code, ln = struct.unpack_from("<HH", body, o)
+                if code == 9:
+                    res = body[o + 4]
+                o += 4 + ln + (-ln % 4)
+                if code == 0:
+                    break
+        elif btype == 6:
+            _, hi, lo, cap, orig = struct.unpack_from("<IIIII", body)
+            assert cap == orig
+            out.append(((hi << 32 | lo), body[20:20 + cap]))
+        off += blen
+    return lt, res, out
+
+
 def need(*paths):
     for p in paths:
         if not os.path.exists(p):
@@ -161,6 +190,34 @@ def case_dsa_linktype_tx(tmp):
         assert l.startswith(f"{ts // 10**9}.{ts % 10**9:09d} "), (i, l)
         assert f"Marvell EDSA ethertype 0xdada (Unknown), rsvd 0 0, mode From CPU, " \
                f"target dev 0, port {i % 4}, untagged, VID 0" in l, (i, l)
+
+
+def case_pcapng_out(tmp):
+    """--write FILE.pcapng (or --write-format pcapng): pcapng with the DSA
+    link type and nanosecond timestamps; --write-format pcap overrides the
+    suffix."""
+    src, frames, stamps = edsa_input(tmp, nsec=False)
+    out = os.path.join(tmp, "tx.pcapng")
+    run(["-i", src, "--gro", "off", "--verdict", "tx", "--write", "tx=" + out])
+    _, want = tpgen.read_pcap(EDSA_TX)
+    lt, res, got = read_pcapng(out)
+    assert (lt, res) == (LINKTYPE_DSA_TAG_EDSA, 9), (lt, res)
+    assert [g[1] for g in got] == want
+    assert [g[0] for g in got] == stamps
+    info, lines = tcpdump(out)
+    assert "link-type DSA_TAG_EDSA (Marvell EDSA)" in info, info
+    assert len(lines) == len(want) and "mode From CPU" in lines[0], lines[:1]
+    assert lines[1].startswith("1700000000.001001000 "), lines[1]
+    other = os.path.join(tmp, "x.out")
+    run(["-i", src, "--gro", "off", "--write-format", "pcapng", "--write", "pass=" + other])
+    lt, _, got = read_pcapng(other)
+    assert lt == 1 and [g[1] for g in got] == [f[:12] + f[20:] for f in frames]
+    classic = os.path.join(tmp, "c.pcapng")
+    run(["-i", src, "--gro", "off", "--write-format", "pcap", "--write", "pass=" + classic])
+    assert read_pcap_ts(classic)[0] == MAGIC_US
+    p = run(["-i", src, "--write-format", "pcapx"], expect_rc=2)
+    assert errors(p.stderr) == \
+        "tagpipe-replay: error: --write-format: 'pcapx' is not pcap or pcapng", p.stderr
 
 
 def case_dsa_linktype_pass(tmp):
