@@ -25,6 +25,25 @@ number(const char *s, size_t len, unsigned long max, unsigned long *out)
 
 #define REDIRECT_FORM "KEY=port:P[,queue:Q][,switch_port:S]"
 
+static int
+bad_redirect(const char *val, unsigned int max_port, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "bad value '%s' (expected " REDIRECT_FORM
+		 ": KEY 0..%u, P 0..%u, Q 0..65535, S 0..%u)", val, CLI_REDIRECT_KEY_MAX,
+		 max_port, CLI_SWITCH_PORT_MAX);
+	return -EINVAL;
+}
+
+void
+cli_redirect_form(const struct cli_redirect *r, char *buf, size_t size)
+{
+	if (r->switch_port >= 0)
+		snprintf(buf, size, "%u=port:%u,switch_port:%d", r->key, r->port,
+			 r->switch_port);
+	else
+		snprintf(buf, size, "%u=port:%u", r->key, r->port);
+}
+
 /* KEY:PORT[:SWITCH_PORT], tagpipe-fwd's first spelling. */
 static int
 redirect_old(const char *val, unsigned int max_port, struct cli_redirect *r,
@@ -53,10 +72,7 @@ redirect_old(const char *val, unsigned int max_port, struct cli_redirect *r,
 	r->old_syntax = true;
 	return 0;
 bad:
-	snprintf(err, errlen, "bad value '%s' (expected " REDIRECT_FORM
-		 ": KEY 0..%u, P 0..%u, Q 0..65535, S 0..%u)", val, CLI_REDIRECT_KEY_MAX,
-		 max_port, CLI_SWITCH_PORT_MAX);
-	return -EINVAL;
+	return bad_redirect(val, max_port, err, errlen);
 }
 
 int
@@ -116,10 +132,7 @@ bad_field:
 	snprintf(err, errlen, "'%s' names no port:P (expected " REDIRECT_FORM ")", val);
 	return -EINVAL;
 bad:
-	snprintf(err, errlen, "bad value '%s' (expected " REDIRECT_FORM
-		 ": KEY 0..%u, P 0..%u, Q 0..65535, S 0..%u)", val, CLI_REDIRECT_KEY_MAX,
-		 max_port, CLI_SWITCH_PORT_MAX);
-	return -EINVAL;
+	return bad_redirect(val, max_port, err, errlen);
 }
 
 int

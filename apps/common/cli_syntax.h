@@ -35,6 +35,9 @@ struct cli_redirect {
 int cli_parse_redirect(const char *val, unsigned int max_port, struct cli_redirect *r,
 		       char *err, size_t errlen);
 
+/* The entry r in the current spelling (for the note on an old one). */
+void cli_redirect_form(const struct cli_redirect *r, char *buf, size_t size);
+
 enum cli_gro_mode { CLI_GRO_OFF, CLI_GRO_BURST, CLI_GRO_AGE };
 
 /* off | burst | on | age:USEC (1..CLI_GRO_AGE_MAX_US). 0 or -EINVAL. */

@@ -141,12 +141,11 @@ parse_redirect(struct fwd_options *o, const char *s)
 	if (cr.queue_given)
 		usage_exit("--redirect: '%s': queue: is not for tagpipe-fwd (each "
 			   "forwarding lcore sends on its own TX queue)", s);
-	if (cr.old_syntax && cr.switch_port >= 0)
-		fprintf(stderr, "tagpipe-fwd: note: --redirect %s: old spelling, write "
-			"%u=port:%u,switch_port:%d\n", s, cr.key, cr.port, cr.switch_port);
-	else if (cr.old_syntax)
-		fprintf(stderr, "tagpipe-fwd: note: --redirect %s: old spelling, write "
-			"%u=port:%u\n", s, cr.key, cr.port);
+	if (cr.old_syntax) {
+		cli_redirect_form(&cr, err, sizeof(err));
+		fprintf(stderr, "tagpipe-fwd: note: --redirect %s: old spelling, write %s\n",
+			s, err);
+	}
 	r = &o->redirect[o->nb_redirects++];
 	r->key = cr.key;
 	r->port = cr.port;

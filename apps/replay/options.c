@@ -286,12 +286,11 @@ parse_redirect(const char *val, struct replay_opts *o)
 		replay_err("--redirect: %s", err);
 		return -EINVAL;
 	}
-	if (r.old_syntax && r.switch_port >= 0)
-		fprintf(stderr, "tagpipe-replay: note: --redirect %s: old spelling, write "
-			"%u=port:%u,switch_port:%d\n", val, r.key, r.port, r.switch_port);
-	else if (r.old_syntax)
-		fprintf(stderr, "tagpipe-replay: note: --redirect %s: old spelling, write "
-			"%u=port:%u\n", val, r.key, r.port);
+	if (r.old_syntax) {
+		cli_redirect_form(&r, err, sizeof(err));
+		fprintf(stderr, "tagpipe-replay: note: --redirect %s: old spelling, write %s\n",
+			val, err);
+	}
 	o->redirects[o->nb_redirects++] = (struct replay_redirect){
 		.key = r.key, .port = r.port, .queue = r.queue, .switch_port = r.switch_port,
 	};

@@ -14,6 +14,9 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "gen"))
 import tpgen  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(__file__))
+import cases  # noqa: E402
+
 SRC = os.environ.get("TP_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
 DEMO = os.path.join(SRC, "pcaps", "demo.pcap")
 REPLAY = sys.argv[1]
@@ -493,16 +496,5 @@ def case_compare_tagged(tmp):
     check_compare_doc(doc, bare, 3, merged_per_loop=4)
 
 
-def main():
-    case = globals().get("case_" + sys.argv[2])
-    if case is None:
-        sys.exit(f"unknown case {sys.argv[2]}")
-    with tempfile.TemporaryDirectory() as tmp:
-        work = os.path.join(tmp, "w")
-        os.mkdir(work)
-        case(work)
-    print(f"{sys.argv[2]}: ok")
-
-
 if __name__ == "__main__":
-    main()
+    cases.main(globals())
