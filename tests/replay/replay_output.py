@@ -321,6 +321,27 @@ def case_timestamps_demo(tmp):
     assert got == want, "frames or timestamps differ"
 
 
+def case_timestamps_via_port(tmp):
+    """Through the AQC model on a loopback wire: the frames the driver
+    delivers carry their capture timestamps too; merged packets counted
+    once each in the histogram (sum = packets out of GRO)."""
+    out = os.path.join(tmp, "o.pcap")
+    run(["-i", DEMO, "--via-port", "net_aqc_sim0,wire=loop", "--write", "pass=" + out]
+        + IDENTITY)
+    _, _, want = read_pcap_ts(DEMO)
+    _, _, got = read_pcap_ts(out)
+    assert got == want, "frames or timestamps differ"
+    src, frames, stamps = edsa_input(tmp, nsec=True)
+    txo = os.path.join(tmp, "tx.pcap")
+    p = run(["-i", src, "--via-port", "net_ring0", "--verdict", "tx", "--write", "tx=" + txo,
+             "--json", "-"])
+    tp = json.loads(p.stdout)["tagpipe"]
+    assert tp["gro"]["hist"]["3-4"] == 4 and sum(tp["gro"]["hist"].values()) == 4, tp["gro"]
+    _, _, got = read_pcap_ts(txo)
+    assert sorted((g[1][17] >> 3, g[0]) for g in got) == \
+        sorted((p, stamps[p]) for p in range(4) for _ in range(4)), got[:2]
+
+
 # --- 3. --via-port errors ---------------------------------------------------
 
 def case_via_port_driver_error(tmp):
