@@ -12,7 +12,9 @@
  * One pipeline instance per stream, made on the main lcore before start and
  * used only by the stream's lcore; its TX queue is that lcore's.
  * Counters: fs->rx_pkts frames received, fs->passed PASS packets (a merged
- * packet counts once), fs->tx_pkts frames sent for PASS, fs->dropped PASS
+ * packet counts once) and fs->passed_frames the frames they were made of,
+ * fs->segmented merged PASS packets split by GSO here (the pipeline counts
+ * the TX/REDIRECT ones), fs->tx_pkts frames sent for PASS, fs->dropped PASS
  * frames freed (TX ring full, GSO failure, VLAN insert drop).
  */
 #include <rte_ethdev.h>
@@ -55,6 +57,7 @@ fwd_pipeline_pass(void *arg, uint16_t port, uint16_t queue,
 		struct rte_mbuf *m = pkts[i];
 		int r;
 
+		fs->passed_frames += tp_gro_segs(m);
 		if (!fwd.opt.gso || !(m->ol_flags & RTE_MBUF_F_RX_LRO)) {
 			out[k++] = m;
 		} else {
@@ -69,6 +72,7 @@ fwd_pipeline_pass(void *arg, uint16_t port, uint16_t queue,
 				rte_pktmbuf_free(m);
 				continue;
 			}
+			fs->segmented++;
 			k += (uint16_t)r;
 		}
 		/* Keep room for the next packet's segments. */
@@ -86,7 +90,7 @@ pipeline_fwd(struct fwd_stream *fs)
 	struct rte_mbuf *pkts[FWD_MAX_BURST];
 	uint16_t n = rte_eth_rx_burst(fs->rx_port, fs->rx_queue, pkts, fwd.opt.burst);
 
-	/* An empty burst still completes aged aggregates (--gro-age). */
+	/* An empty burst still completes aged aggregates (--gro age:USEC). */
 	if (n == 0 && (fwd.opt.gro.age_usec == 0 || tp_pipeline_held(fs->ctx) == 0))
 		return;
 	fs->rx_pkts += n;

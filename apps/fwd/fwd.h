@@ -55,7 +55,9 @@ struct fwd_stream {
 	uint64_t rx_pkts;
 	uint64_t tx_pkts;
 	uint64_t dropped;         /* freed by the engine (TX ring full, drops) */
-	uint64_t passed;          /* handed to the application (pipeline PASS) */
+	uint64_t passed;          /* PASS packets handed to us (a merged one: 1) */
+	uint64_t passed_frames;   /* the frames those packets were made of */
+	uint64_t segmented;       /* PASS packets split by tp_gro_segment (GSO) */
 } __rte_cache_aligned;
 
 struct fwd_engine {
@@ -178,6 +180,8 @@ void fwd_stop(void);
 int fwd_set_engine(const char *name);
 void fwd_show_fwd_stats(void);
 void fwd_clear_stats(void);
+/* Merged PASS packets the streams split by GSO since the last clear. */
+uint64_t fwd_streams_segmented(void);
 unsigned int fwd_pool_in_use(void);
 
 /* Pipeline mode (engine_pipeline.c); return 0 or -errno. */

@@ -15,6 +15,7 @@
 
 #include "tp_eal.h"
 
+#include "cli_syntax.h"
 #include "fwd.h"
 #include "tp_prog.h"
 
@@ -65,10 +66,10 @@ usage(void)
 	       "  --eth-peer PORT,MAC        peer address for mac and txonly modes\n"
 	       "  --port-tagger PORT:NAME    DSA tagger on PORT (pipeline mode)\n"
 	       "  --port-vlan PORT:strip|keep  VLAN/QinQ on PORT (pipeline mode, default strip)\n"
-	       "  --gro on|off               GRO (pipeline mode, default on)\n"
-	       "  --gro-max-flows N, --gro-max-segs N   GRO limits\n"
-	       "  --gro-age USEC             hold merges across bursts up to USEC (default 0:\n"
-	       "                             within a burst)\n"
+	       "  --gro off|burst|age:USEC   GRO (pipeline mode, default burst: merges\n"
+	       "                             within a burst; age: held across bursts up\n"
+	       "                             to USEC, 1..%u; on = burst)\n"
+	       "  --gro-flows N (1..65535), --gro-max-segs N (1..64)   GRO limits\n"
 	       "  --gro-order flow|kernel    output order: each flow in arrival order\n"
 	       "                             (default), or exactly the Linux kernel's\n"
 	       "  --gso on|off               re-segment merged packets on egress (default on)\n"
@@ -76,10 +77,10 @@ usage(void)
 	       "                             redirect:N, by-switch-port, acl:FILE, ...\n"
 	       "                             or an XDP object FILE.o[:SECTION] (docs/xdp.md)\n"
 	       "  --bpf-unverified           run XDP objects without asking the kernel verifier\n"
-	       "  --redirect KEY:PORT[:SWITCH_PORT] redirect map entry (repeatable)\n"
+	       "  --redirect KEY=port:P[,switch_port:S]   redirect map entry (repeatable)\n"
 	       "  -h, --help                 this text\n",
 	       fwd_engine_list(modes, sizeof(modes), '|'), fwd_engines[0]->name,
-	       FWD_MAX_QUEUES, FWD_MAX_BURST);
+	       FWD_MAX_QUEUES, FWD_MAX_BURST, CLI_GRO_AGE_MAX_US);
 }
 
 static unsigned long
@@ -122,29 +123,33 @@ parse_port_prefix(const char *opt, const char *s, char sep, const char **rest)
 	return (uint16_t)parse_num(opt, buf, 0, FWD_MAX_PORTS - 1);
 }
 
+/* KEY=port:P[,switch_port:S] (cli_syntax.h); KEY:PORT[:SWITCH_PORT], the
+ * first spelling, still works with a note. */
 static void
 parse_redirect(struct fwd_options *o, const char *s)
 {
 	struct fwd_redirect *r;
-	char buf[64], *f[4], *save = NULL;
-	int nf = 0;
+	struct cli_redirect cr;
+	char err[256];
 
 	if (o->nb_redirects == FWD_MAX_REDIRECTS)
 		usage_exit("--redirect: too many entries at '%s' (at most %d)", s,
 			   FWD_MAX_REDIRECTS);
-	if (strlen(s) >= sizeof(buf))
-		usage_exit("--redirect: bad value '%s'", s);
-	strcpy(buf, s);
-	for (char *t = strtok_r(buf, ":", &save); t != NULL && nf < 4;
-	     t = strtok_r(NULL, ":", &save))
-		f[nf++] = t;
-	if (nf < 2 || nf > 3)
-		usage_exit("--redirect: bad value '%s' (expected KEY:PORT[:SWITCH_PORT])", s);
+	if (cli_parse_redirect(s, FWD_MAX_PORTS - 1, &cr, err, sizeof(err)) < 0)
+		usage_exit("--redirect: %s", err);
+	/* Each forwarding lcore transmits on its own TX queue. */
+	if (cr.queue_given)
+		usage_exit("--redirect: '%s': queue: is not for tagpipe-fwd (each "
+			   "forwarding lcore sends on its own TX queue)", s);
+	if (cr.old_syntax) {
+		cli_redirect_form(&cr, err, sizeof(err));
+		fprintf(stderr, "tagpipe-fwd: note: --redirect %s: old spelling, write %s\n",
+			s, err);
+	}
 	r = &o->redirect[o->nb_redirects++];
-	/* Keys index an array map: keep them small. */
-	r->key = (uint32_t)parse_num("--redirect", f[0], 0, 65535);
-	r->port = (uint16_t)parse_num("--redirect", f[1], 0, FWD_MAX_PORTS - 1);
-	r->switch_port = nf == 3 ? (int)parse_num("--redirect", f[2], 0, 255) : -1;
+	r->key = cr.key;
+	r->port = cr.port;
+	r->switch_port = cr.switch_port;
 }
 
 enum {
@@ -174,6 +179,7 @@ static const struct option long_opts[] = {
 	{ "port-vlan", required_argument, NULL, OPT_PORT_VLAN },
 	{ "gro", required_argument, NULL, OPT_GRO },
 	{ "gro-max-flows", required_argument, NULL, OPT_GRO_FLOWS },
+	{ "gro-flows", required_argument, NULL, OPT_GRO_FLOWS },
 	{ "gro-max-segs", required_argument, NULL, OPT_GRO_SEGS },
 	{ "gro-age", required_argument, NULL, OPT_GRO_AGE },
 	{ "gro-order", required_argument, NULL, OPT_GRO_ORDER },
@@ -252,16 +258,31 @@ parse_one(struct fwd_options *o, int c, const char *a)
 			usage_exit("--port-vlan: bad value '%s' (strip or keep)", rest);
 		o->port_set[port] = true;
 		break;
-	case OPT_GRO: o->gro.on = parse_onoff("--gro", a); break;
+	case OPT_GRO: {
+		enum cli_gro_mode mode;
+		uint32_t us;
+		char err[160];
+
+		if (cli_parse_gro(a, &mode, &us, err, sizeof(err)) < 0)
+			usage_exit("--gro: %s", err);
+		o->gro.on = mode != CLI_GRO_OFF;
+		if (mode != CLI_GRO_BURST || strcmp(a, "burst") == 0)
+			o->gro.age_usec = us;
+		break;
+	}
 	case OPT_GRO_FLOWS:
-		o->gro.max_flows = (uint32_t)parse_num("--gro-max-flows", a, 1, 1u << 20);
+		/* tp_gro_conf.max_flows' range, as tagpipe-replay's --gro-flows. */
+		o->gro.max_flows = (uint32_t)parse_num("--gro-flows", a, 1, 65535);
 		break;
 	case OPT_GRO_SEGS:
 		o->gro.max_segs = (uint32_t)parse_num("--gro-max-segs", a, 1, 64);
 		break;
 	case OPT_GRO_AGE:
-		/* The pipeline's range for age mode (tp_pipeline.h). */
-		o->gro.age_usec = (uint32_t)parse_num("--gro-age", a, 0, 1000000);
+		/* The first spelling of --gro age:USEC (0: within a burst). */
+		o->gro.age_usec = (uint32_t)parse_num("--gro-age", a, 0, CLI_GRO_AGE_MAX_US);
+		fprintf(stderr, "tagpipe-fwd: note: --gro-age %s: old spelling, write "
+			"--gro %s%s\n", a, o->gro.age_usec ? "age:" : "burst",
+			o->gro.age_usec ? a : "");
 		break;
 	case OPT_GRO_ORDER:
 		if (strcmp(a, "flow") != 0 && strcmp(a, "kernel") != 0)

@@ -11,6 +11,7 @@
 
 #include <rte_ethdev.h>
 
+#include "cli_syntax.h"
 #include "pipeline_ctl.h"
 
 static struct tp_redirect_map *maps[FWD_MAX_STREAMS];
@@ -25,10 +26,11 @@ fwd_pipeline_check_options(const struct fwd_options *o)
 	for (unsigned int p = 0; p < FWD_MAX_PORTS; p++) {
 		const char *t = o->port[p].tagger;
 
-		if (t[0] != '\0' && tp_dsa_tagger_find(t) == NULL) {
-			snprintf(err, sizeof(err), "--port-tagger %u:%s: unknown tagger '%s'",
-				 p, t, t);
-			fwd_options_fail(err);
+		char terr[1200], msg[sizeof(terr) + 64];
+
+		if (t[0] != '\0' && cli_check_tagger(t, terr, sizeof(terr)) < 0) {
+			snprintf(msg, sizeof(msg), "--port-tagger %u:%s: %s", p, t, terr);
+			fwd_options_fail(msg);
 		}
 	}
 	if (o->verdict[0] != '\0') {
@@ -184,8 +186,11 @@ print_stats(const struct tp_pipeline_stats *st, unsigned int nb)
 		printf(" %s=%" PRIu64, tp_verdict_name(v), st->verdict_pkts[v]);
 	printf("\n  GRO-in: %" PRIu64 "  GRO-out: %" PRIu64 "  Merge-ratio: %.2f\n",
 	       gro->in, gro->out, gro->out ? (double)gro->in / (double)gro->out : 0.0);
+	/* Merged packets that left as several frames: split in software
+	 * (GSO; TX/REDIRECT in the pipeline, PASS by this program) or handed to
+	 * the port's TSO (TX/REDIRECT only: PASS is split in software). */
 	printf("  Segmented: %" PRIu64 "  TSO: %" PRIu64 "  TX-retries: %" PRIu64 "\n",
-	       st->segmented, st->tso, st->tx_retries);
+	       st->segmented + fwd_streams_segmented(), st->tso, st->tx_retries);
 	for (unsigned int s = 0; s < TP_STAGE_MAX; s++) {
 		const struct tp_stage_stats *t = &st->stage[s];
 

@@ -100,6 +100,8 @@ lcore_main(void *arg)
 	return 0;
 }
 
+static void clear_fwd_counters(void);
+
 int
 fwd_start(void)
 {
@@ -120,6 +122,12 @@ fwd_start(void)
 			return rc;
 		}
 	}
+	/* As testpmd's start: forward statistics count this run only (port
+	 * statistics are kept; "clear stats" resets those). */
+	clear_fwd_counters();
+#ifdef FWD_HAVE_PIPELINE
+	fwd_pipeline_clear_stats();
+#endif
 	printf("%s packet forwarding - ports=%u - cores=%u - streams=%u\n", e->name,
 	       fwd.nb_ports, fwd.nb_fwd_lcores, fwd.nb_streams);
 	for (unsigned int l = 0; l < fwd.nb_fwd_lcores; l++) {
@@ -185,7 +193,7 @@ load(const uint64_t *p)
 void
 fwd_show_fwd_stats(void)
 {
-	uint64_t rx = 0, tx = 0, dropped = 0, passed = 0;
+	uint64_t rx = 0, tx = 0, dropped = 0, passed = 0, passed_frames = 0;
 
 	for (unsigned int s = 0; s < fwd.nb_streams; s++) {
 		const struct fwd_stream *fs = &fwd.streams[s], *c = &fwd.cleared[s];
@@ -193,25 +201,32 @@ fwd_show_fwd_stats(void)
 		uint64_t t = load(&fs->tx_pkts) - c->tx_pkts;
 		uint64_t d = load(&fs->dropped) - c->dropped;
 		uint64_t p = load(&fs->passed) - c->passed;
+		uint64_t pf = load(&fs->passed_frames) - c->passed_frames;
 
 		printf("  ------- Forward Stats for RX Port=%2u/Queue=%2u -> TX Port=%2u/Queue=%2u -------\n",
 		       fs->rx_port, fs->rx_queue, fs->tx_port, fs->tx_queue);
+		/* RX, TX and Dropped count frames; PASS is shown in both
+		 * (GRO merges frames into fewer packets). */
 		printf("  RX-packets: %-14" PRIu64 " TX-packets: %-14" PRIu64
-		       " Dropped: %-14" PRIu64 " Passed: %-14" PRIu64 "\n", r, t, d, p);
+		       " Dropped: %-14" PRIu64 " Passed-frames: %-14" PRIu64
+		       " Passed-packets: %-14" PRIu64 "\n", r, t, d, pf, p);
 		rx += r;
 		tx += t;
 		dropped += d;
 		passed += p;
+		passed_frames += pf;
 	}
 	printf("  +++++++++++++++ Accumulated forward statistics for all ports +++++++++++++++\n");
 	printf("  RX-packets: %-14" PRIu64 " TX-packets: %-14" PRIu64
-	       " Dropped: %-14" PRIu64 " Passed: %-14" PRIu64 "\n", rx, tx, dropped, passed);
+	       " Dropped: %-14" PRIu64 " Passed-frames: %-14" PRIu64
+	       " Passed-packets: %-14" PRIu64 "\n", rx, tx, dropped, passed_frames, passed);
 	printf("  ++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++\n");
 	fflush(stdout);
 }
 
-void
-fwd_clear_stats(void)
+/* Forward counters count from now on (the streams' own only grow). */
+static void
+clear_fwd_counters(void)
 {
 	for (unsigned int s = 0; s < fwd.nb_streams; s++) {
 		const struct fwd_stream *fs = &fwd.streams[s];
@@ -221,7 +236,25 @@ fwd_clear_stats(void)
 		c->tx_pkts = load(&fs->tx_pkts);
 		c->dropped = load(&fs->dropped);
 		c->passed = load(&fs->passed);
+		c->passed_frames = load(&fs->passed_frames);
+		c->segmented = load(&fs->segmented);
 	}
+}
+
+uint64_t
+fwd_streams_segmented(void)
+{
+	uint64_t n = 0;
+
+	for (unsigned int s = 0; s < fwd.nb_streams; s++)
+		n += load(&fwd.streams[s].segmented) - fwd.cleared[s].segmented;
+	return n;
+}
+
+void
+fwd_clear_stats(void)
+{
+	clear_fwd_counters();
 	for (uint16_t i = 0; i < fwd.nb_ports; i++)
 		fwd_port_clear_stats(fwd.port_ids[i]);
 #ifdef FWD_HAVE_PIPELINE

@@ -190,7 +190,7 @@ tagpipe_json(FILE *f, const struct replay_counters *c, uint64_t tsc_hz, bool x_v
 		fprintf(f, ",\"port_cycles_per_packet\":%.2f,\"port_lost\":%lu",
 			c->rx ? (double)c->port_cycles / (double)c->rx : 0.0, c->port_lost);
 	fprintf(f, ",\"gro\":{\"in\":%lu,\"out\":%lu,\"merge_ratio\":%.3f,"
-		"\"hist_of\":\"pass\",\"hist\":", c->tp.in, c->tp.out, t.ratio);
+		"\"hist_of\":\"pass,tx,redirect\",\"hist\":", c->tp.in, c->tp.out, t.ratio);
 	hist_json(f, c->tp.hist);
 	fputs("},\"verdicts\":{", f);
 	for (int v = 0; v < REPLAY_NB_VERDICTS; v++)
@@ -391,6 +391,14 @@ compare_print(FILE *f, const struct replay_opts *o, const struct replay_counters
 		      f);
 }
 
+static void
+verdicts_print(FILE *f, const char *label, const uint64_t *v)
+{
+	fprintf(f, "%s pass %lu, tx %lu, redirect %lu, drop %lu, aborted %lu\n", label,
+		v[REPLAY_PASS], v[REPLAY_TX], v[REPLAY_REDIRECT], v[REPLAY_DROP],
+		v[REPLAY_ABORTED]);
+}
+
 void
 replay_summary(FILE *f, const struct replay_opts *o,
 	       const struct replay_counters *c, uint64_t tsc_hz)
@@ -419,9 +427,11 @@ replay_summary(FILE *f, const struct replay_opts *o,
 		fprintf(f, "  through port %s: %.1f cycles/packet (TX + RX, not in the figure above),"
 			" %lu frames lost in the port\n", o->via_port,
 			c->rx ? (double)c->port_cycles / (double)c->rx : 0.0, c->port_lost);
-	fprintf(f, "verdicts: pass %lu, tx %lu, redirect %lu, drop %lu, aborted %lu\n",
-		c->verdict[REPLAY_PASS], c->verdict[REPLAY_TX], c->verdict[REPLAY_REDIRECT],
-		c->verdict[REPLAY_DROP], c->verdict[REPLAY_ABORTED]);
+	/* The program gives a verdict per packet (a merged one counts once);
+	 * the frames they were made of are shown too when GRO merged any. */
+	verdicts_print(f, "verdicts (packets):", c->verdict_pkts);
+	if (memcmp(c->verdict_pkts, c->verdict, sizeof(c->verdict)) != 0)
+		verdicts_print(f, "  in input frames:", c->verdict);
 	if (c->tp.out > 0) {
 		fprintf(f, "gro: %lu in, %lu out, merge ratio %.2f\n", c->tp.in, c->tp.out,
 			t.ratio);

@@ -9,15 +9,28 @@
 
 #include <pcap/pcap.h>
 
+#include <rte_errno.h>
+#include <rte_mbuf_dyn.h>
+
 #include "replay.h"
 
-/* Link types whose frames start with an Ethernet header (possibly with a
- * switch tag in it): libpcap's DLT_EN10MB and the DSA ones, pcap/dlt.h
- * 281 DSA_TAG_BRCM, 282 DSA_TAG_BRCM_PREPEND, 284 DSA_TAG_DSA, 285 DSA_TAG_EDSA. */
-static int
-linktype_ok(int dlt)
+/* Does the file at path store nanosecond timestamps? The pcap magic
+ * 0xa1b23c4d (either byte order) says so; pcapng gives each interface its
+ * own resolution, so its timestamps are kept to the nanosecond too. */
+static bool
+file_is_nsec(const char *path)
 {
-	return dlt == DLT_EN10MB || dlt == 281 || dlt == 282 || dlt == 284 || dlt == 285;
+	uint8_t m[4] = { 0 };
+	FILE *f = fopen(path, "rb");
+
+	if (f == NULL)
+		return false;
+	if (fread(m, 1, sizeof(m), f) != sizeof(m))
+		m[0] = 0;
+	fclose(f);
+	return (m[0] == 0x4d && m[1] == 0x3c && m[2] == 0xb2 && m[3] == 0xa1) ||
+	       (m[0] == 0xa1 && m[1] == 0xb2 && m[2] == 0x3c && m[3] == 0x4d) ||
+	       (m[0] == 0x0a && m[1] == 0x0d && m[2] == 0x0d && m[3] == 0x0a);
 }
 
 static int
@@ -26,19 +39,31 @@ load_one(const char *path, struct replay_input *in, uint32_t *cap)
 	char err[PCAP_ERRBUF_SIZE];
 	struct pcap_pkthdr *h;
 	const u_char *data;
+	char name[128], name0[128];
 	pcap_t *p;
 	int rc;
 
-	p = pcap_open_offline(path, err);
+	/* Timestamps are read to the nanosecond whatever the file stores. */
+	p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, err);
 	if (p == NULL) {
 		replay_err("%s: %s", path, err);
 		return -EINVAL;
 	}
-	if (!linktype_ok(pcap_datalink(p))) {
-		replay_err("%s: link type %d is not Ethernet", path, pcap_datalink(p));
+	if (!replay_linktype_is_ethernet(pcap_datalink(p))) {
+		replay_err("%s: link type %s is not Ethernet", path,
+			   replay_linktype_name(pcap_datalink(p), name, sizeof(name)));
 		pcap_close(p);
 		return -EINVAL;
 	}
+	if (in->nb_frames > 0 && pcap_datalink(p) != in->dlt) {
+		replay_err("%s: link type %s differs from the inputs before it (%s)", path,
+			   replay_linktype_name(pcap_datalink(p), name, sizeof(name)),
+			   replay_linktype_name(in->dlt, name0, sizeof(name0)));
+		pcap_close(p);
+		return -EINVAL;
+	}
+	in->dlt = pcap_datalink(p);
+	in->nsec = in->nsec || file_is_nsec(path);
 	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
 		struct replay_frame *f;
 
@@ -63,6 +88,7 @@ load_one(const char *path, struct replay_input *in, uint32_t *cap)
 			goto nomem;
 		memcpy(f->data, data, h->caplen);
 		f->len = h->caplen;
+		f->ts_ns = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
 		in->nb_frames++;
 		in->bytes += h->caplen;
 	}
@@ -85,6 +111,7 @@ replay_load(const char *const *paths, unsigned int n, struct replay_input *in)
 	uint32_t cap = 0;
 
 	memset(in, 0, sizeof(*in));
+	in->dlt = DLT_EN10MB;
 	for (unsigned int i = 0; i < n; i++) {
 		int rc = load_one(paths[i], in, &cap);
 
@@ -105,17 +132,55 @@ replay_input_free(struct replay_input *in)
 	memset(in, 0, sizeof(*in));
 }
 
+static int ts_offset = -1;
+static int id_offset = -1;
+
+int
+replay_timestamp_init(void)
+{
+	static const struct rte_mbuf_dynfield id_desc = {
+		.name = "tagpipe_replay_frame_id",
+		.size = sizeof(uint32_t),
+		.align = __alignof__(uint32_t),
+	};
+	uint64_t flag;
+
+	id_offset = rte_mbuf_dynfield_register(&id_desc);
+	if (id_offset < 0)
+		return -rte_errno;
+	return rte_mbuf_dyn_rx_timestamp_register(&ts_offset, &flag);
+}
+
+void
+replay_frame_id_set(struct rte_mbuf *m, uint32_t id)
+{
+	*RTE_MBUF_DYNFIELD(m, id_offset, uint32_t *) = id;
+}
+
+uint32_t
+replay_frame_id(const struct rte_mbuf *m)
+{
+	return *RTE_MBUF_DYNFIELD(m, id_offset, const uint32_t *);
+}
+
+void
+replay_timestamp_set(struct rte_mbuf *m, uint64_t ts_ns)
+{
+	*RTE_MBUF_DYNFIELD(m, ts_offset, rte_mbuf_timestamp_t *) = ts_ns;
+}
+
 struct replay_writer {
 	pcap_t *dead;
-	pcap_dumper_t *dump;
+	pcap_dumper_t *dump;   /* pcap, through libpcap */
+	FILE *ng;              /* or pcapng (pcapng.c) */
 	char *path;
 	char *part;
+	bool nsec;
 	uint8_t buf[UINT16_MAX + 1];
-	uint64_t ts_us;
 };
 
 struct replay_writer *
-replay_writer_open(const char *path)
+replay_writer_open(const char *path, int dlt, bool nsec, bool pcapng)
 {
 	struct replay_writer *w = calloc(1, sizeof(*w));
 
@@ -123,10 +188,26 @@ replay_writer_open(const char *path)
 		return NULL;
 	w->path = strdup(path);
 	w->part = malloc(strlen(path) + 6);
-	w->dead = pcap_open_dead(DLT_EN10MB, UINT16_MAX);
+	w->nsec = nsec;
+	w->dead = pcap_open_dead_with_tstamp_precision(dlt, UINT16_MAX, nsec ?
+		PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO);
 	if (w->path == NULL || w->part == NULL || w->dead == NULL)
 		goto fail;
 	sprintf(w->part, "%s.part", path);
+	if (pcapng) {
+		/* The DLT_ values we write (Ethernet, the DSA ones) are their
+		 * LINKTYPE_ numbers too (pcap/dlt.h: the "matching" range). */
+		w->ng = fopen(w->part, "wb");
+		if (w->ng == NULL || replay_pcapng_header(w->ng, dlt, UINT16_MAX) < 0) {
+			replay_err("%s: %s", path, strerror(errno));
+			if (w->ng != NULL) {
+				fclose(w->ng);
+				unlink(w->part);
+			}
+			goto fail;
+		}
+		return w;
+	}
 	w->dump = pcap_dump_open(w->dead, w->part);
 	if (w->dump == NULL) {
 		replay_err("%s: %s", path, pcap_geterr(w->dead));
@@ -145,6 +226,7 @@ fail:
 int
 replay_writer_put(struct replay_writer *w, const struct rte_mbuf *m)
 {
+	uint64_t ts = *RTE_MBUF_DYNFIELD(m, ts_offset, const rte_mbuf_timestamp_t *);
 	struct pcap_pkthdr h;
 	uint32_t off = 0;
 
@@ -154,10 +236,14 @@ replay_writer_put(struct replay_writer *w, const struct rte_mbuf *m)
 		memcpy(w->buf + off, rte_pktmbuf_mtod(s, const uint8_t *), s->data_len);
 		off += s->data_len;
 	}
-	/* Output timestamps only order the frames: 1 us apart from 0. */
-	h.ts.tv_sec = (time_t)(w->ts_us / 1000000);
-	h.ts.tv_usec = (suseconds_t)(w->ts_us % 1000000);
-	w->ts_us++;
+	if (w->ng != NULL)
+		return replay_pcapng_packet(w->ng, ts, w->buf, off);
+	/* The capture's own timestamp (a merged packet has its first
+	 * segment's, a GSO segment its packet's); tv_usec holds nanoseconds
+	 * in a nanosecond dump (pcap_open_dead_with_tstamp_precision). */
+	h.ts.tv_sec = (time_t)(ts / 1000000000u);
+	h.ts.tv_usec = (suseconds_t)(w->nsec ? ts % 1000000000u
+				    : ts % 1000000000u / 1000u);
 	h.caplen = h.len = off;
 	pcap_dump((u_char *)w->dump, &h, w->buf);
 	return 0;
@@ -177,9 +263,14 @@ replay_writer_commit(struct replay_writer *w)
 {
 	int rc = 0;
 
-	if (pcap_dump_flush(w->dump) != 0)
-		rc = -EIO;
-	pcap_dump_close(w->dump);
+	if (w->ng != NULL) {
+		if (fclose(w->ng) != 0)
+			rc = -errno;
+	} else {
+		if (pcap_dump_flush(w->dump) != 0)
+			rc = -EIO;
+		pcap_dump_close(w->dump);
+	}
 	if (rc == 0 && rename(w->part, w->path) != 0)
 		rc = -errno;
 	if (rc < 0) {
@@ -195,7 +286,10 @@ replay_writer_abort(struct replay_writer *w)
 {
 	if (w == NULL)
 		return;
-	pcap_dump_close(w->dump);
+	if (w->ng != NULL)
+		fclose(w->ng);
+	else
+		pcap_dump_close(w->dump);
 	unlink(w->part);
 	writer_free(w);
 }

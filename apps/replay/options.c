@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_syntax.h"
 #include "replay.h"
 #include "tp_dsa_tag.h"
 #include "tp_prog.h"
@@ -64,7 +65,8 @@ replay_usage(FILE *f, const char *prog)
 		"  -i, --input FILE        pcap to replay (repeatable, up to %d)\n"
 		"  --burst N               frames per burst (1..%d, default 32)\n"
 		"  --loops N               replay the input N times (default 1)\n"
-		"  --tagger NAME           DSA tagger to strip (default none)\n"
+		"  --tagger NAME           DSA tagger to strip (default: the one a DSA\n"
+		"                          link type names, else none)\n"
 		"  --switch-cpu-port N     the switch's CPU port (taggers whose TX tag\n"
 		"                          needs it: ocelot, seville, mxl862xx)\n"
 		"  --vlan strip|keep       VLAN/QinQ stage (default strip)\n"
@@ -85,12 +87,17 @@ replay_usage(FILE *f, const char *prog)
 		"                          redirect map entry (repeatable)\n"
 		"  --write VERDICT=FILE    write frames leaving with VERDICT (pass, tx,\n"
 		"                          redirect, drop) to a pcap; repeatable\n"
-		"  --meta FILE.jsonl       one JSON object per output frame\n"
+		"  --write-format pcap|pcapng  format of every --write file (default:\n"
+		"                          pcapng for FILE.pcapng, else pcap)\n"
+		"  --meta FILE.jsonl|-     one JSON object per output frame\n"
 		"  --stats FILE.json|-     final counters as JSON\n"
 		"  --compare dpdk-gro      also run DPDK's librte_gro on the same frames\n"
 		"                          after tagpipe's untag stages\n"
 		"  --via-port VDEV[,ARGS]  replay through a loopback port (net_ring0, ...)\n"
 		"  --json FILE|-           benchmark figures as JSON\n"
+		"                          (with '-' for one of --meta, --stats, --json,\n"
+		"                          stdout holds only that; the summary goes to stderr)\n"
+		"  -q, --quiet             no human summary\n"
 		"  -h, --help              this text\n",
 		prog, REPLAY_MAX_INPUTS, TP_PIPELINE_MAX_BURST);
 }
@@ -115,14 +122,36 @@ parse_ulong(const char *opt, const char *s, unsigned long lo, unsigned long hi,
 static int
 parse_tagger(const char *val, struct replay_opts *o)
 {
-	char names[1024];
+	char err[1200];
 
-	if (tp_dsa_tagger_find(val) != NULL) {
-		o->tagger = val;
-		return 0;
+	if (cli_check_tagger(val, err, sizeof(err)) < 0) {
+		replay_err("--tagger: %s", err);
+		return -EINVAL;
 	}
-	tp_dsa_tagger_names(names, sizeof(names));
-	replay_err("--tagger: unknown tagger '%s' (valid: %s)", val, names);
+	o->tagger = val;
+	o->tagger_given = true;
+	return 0;
+}
+
+static int check_tagger_conf(const struct replay_opts *o);
+
+int
+replay_tagger_from_input(struct replay_opts *o, const struct replay_input *in)
+{
+	const char *want = replay_linktype_tagger(in->dlt);
+	char name[128];
+
+	if (want == NULL)
+		return 0;
+	if (!o->tagger_given) {
+		o->tagger = want;
+		return check_tagger_conf(o);
+	}
+	if (strcmp(o->tagger, want) == 0)
+		return 0;
+	replay_err("--tagger %s: the input's link type is %s, whose frames carry the "
+		   "'%s' tag (leave out --tagger, or give --tagger %s)", o->tagger,
+		   replay_linktype_name(in->dlt, name, sizeof(name)), want, want);
 	return -EINVAL;
 }
 
@@ -195,28 +224,22 @@ parse_tpids(const char *val, struct replay_opts *o)
 	}
 }
 
-/* off | burst | age:USEC (1..1000000, tp_pipeline_gro.age_usec). */
+/* off | burst | age:USEC (cli_syntax.h; "on" is burst). */
 static int
 parse_gro(const char *val, struct replay_opts *o)
 {
-	unsigned long us;
+	enum cli_gro_mode mode;
+	uint32_t us;
+	char err[160];
 
-	if (strcmp(val, "off") == 0) {
-		o->gro_conf.mode = TP_GRO_OFF;
-		o->gro_age_us = 0;
-	} else if (strcmp(val, "burst") == 0) {
-		o->gro_conf.mode = TP_GRO_BURST;
-		o->gro_age_us = 0;
-	} else if (strncmp(val, "age:", 4) == 0) {
-		if (parse_ulong("--gro age", val + 4, 1, 1000000, &us) < 0)
-			return -EINVAL;
-		o->gro_conf.mode = TP_GRO_AGE;
-		o->gro_conf.age_usec = (uint32_t)us;
-		o->gro_age_us = us;
-	} else {
-		replay_err("--gro: '%s' is not off, burst or age:USEC", val);
+	if (cli_parse_gro(val, &mode, &us, err, sizeof(err)) < 0) {
+		replay_err("--gro: %s", err);
 		return -EINVAL;
 	}
+	o->gro_conf.mode = mode == CLI_GRO_OFF ? TP_GRO_OFF :
+			   mode == CLI_GRO_BURST ? TP_GRO_BURST : TP_GRO_AGE;
+	o->gro_conf.age_usec = us;
+	o->gro_age_us = us;
 	o->gro = val;
 	return 0;
 }
@@ -248,65 +271,30 @@ parse_verdict(const char *val, struct replay_opts *o)
 	return -EINVAL;
 }
 
-/* KEY=port:P[,queue:Q][,switch_port:S] */
+/* KEY=port:P[,queue:Q][,switch_port:S] (cli_syntax.h) */
 static int
 parse_redirect(const char *val, struct replay_opts *o)
 {
-	struct replay_redirect r = { .switch_port = -1 };
-	unsigned long v;
-	char *end;
-	const char *s;
-	bool have_port = false;
+	struct cli_redirect r;
+	char err[256];
 
 	if (o->nb_redirects == REPLAY_MAX_REDIRECTS) {
 		replay_err("--redirect: more than %d entries", REPLAY_MAX_REDIRECTS);
 		return -EINVAL;
 	}
-	errno = 0;
-	v = strtoul(val, &end, 10);
-	if (end == val || *end != '=' || errno != 0 || *val == '-' || v > 65535) {
-		replay_err("--redirect: '%s' is not KEY=port:P[,queue:Q][,switch_port:S]"
-			   " (KEY 0..65535)", val);
+	if (cli_parse_redirect(val, TP_PIPELINE_MAX_PORTS - 1, &r, err, sizeof(err)) < 0) {
+		replay_err("--redirect: %s", err);
 		return -EINVAL;
 	}
-	r.key = (uint32_t)v;
-	for (s = end + 1; *s != '\0'; s = *end ? end + 1 : end) {
-		size_t klen = strcspn(s, ":");
-		unsigned long lim;
-
-		if (strncmp(s, "port:", 5) == 0)
-			lim = TP_PIPELINE_MAX_PORTS - 1;
-		else if (strncmp(s, "queue:", 6) == 0)
-			lim = 65535;
-		else if (strncmp(s, "switch_port:", 12) == 0)
-			lim = 255;
-		else
-			goto bad_field;
-		errno = 0;
-		v = strtoul(s + klen + 1, &end, 10);
-		if (end == s + klen + 1 || (*end != ',' && *end != '\0') || errno != 0 ||
-		    s[klen + 1] == '-' || v > lim)
-			goto bad_field;
-		if (s[0] == 'p') {
-			r.port = (uint16_t)v;
-			have_port = true;
-		} else if (s[0] == 'q') {
-			r.queue = (uint16_t)v;
-		} else {
-			r.switch_port = (int)v;
-		}
+	if (r.old_syntax) {
+		cli_redirect_form(&r, err, sizeof(err));
+		fprintf(stderr, "tagpipe-replay: note: --redirect %s: old spelling, write %s\n",
+			val, err);
 	}
-	if (!have_port) {
-		replay_err("--redirect: '%s' names no port:P", val);
-		return -EINVAL;
-	}
-	o->redirects[o->nb_redirects++] = r;
+	o->redirects[o->nb_redirects++] = (struct replay_redirect){
+		.key = r.key, .port = r.port, .queue = r.queue, .switch_port = r.switch_port,
+	};
 	return 0;
-bad_field:
-	replay_err("--redirect: bad field '%.*s' in '%s' (port:0..%d, queue:N, "
-		   "switch_port:0..255)", (int)strcspn(s, ","), s, val,
-		   TP_PIPELINE_MAX_PORTS - 1);
-	return -EINVAL;
 }
 
 static int
@@ -337,8 +325,37 @@ enum {
 	OPT_BURST = 256, OPT_LOOPS, OPT_TAGGER, OPT_VLAN, OPT_GRO, OPT_VERDICT,
 	OPT_WRITE, OPT_META, OPT_STATS, OPT_GRO_FLOWS, OPT_COMPARE, OPT_JSON,
 	OPT_VLAN_TPID, OPT_REDIRECT, OPT_VIA_PORT, OPT_GRO_CSUM, OPT_GRO_ORDER, OPT_CPU_PORT,
-	OPT_BPF_UNVERIFIED,
+	OPT_BPF_UNVERIFIED, OPT_WRITE_FORMAT,
 };
+
+static bool
+is_stdout(const char *path)
+{
+	return path != NULL && strcmp(path, "-") == 0;
+}
+
+/* At most one document on stdout, so that it parses as one; the human
+ * summary moves to stderr then. */
+static int
+choose_stdout(struct replay_opts *o, bool quiet)
+{
+	const char *const names[] = { "--meta", "--stats", "--json" };
+	const char *const paths[] = { o->meta, o->stats, o->json };
+	const char *first = NULL;
+
+	for (unsigned int i = 0; i < RTE_DIM(names); i++) {
+		if (!is_stdout(paths[i]))
+			continue;
+		if (first != NULL) {
+			replay_err("%s - and %s - both want stdout; give one a FILE", first,
+				   names[i]);
+			return -EINVAL;
+		}
+		first = names[i];
+	}
+	o->summary = quiet ? NULL : first != NULL ? stderr : stdout;
+	return 0;
+}
 
 int
 replay_parse_args(int argc, char **argv, struct replay_opts *o)
@@ -364,9 +381,12 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		{ "gro-order", required_argument, NULL, OPT_GRO_ORDER },
 		{ "bpf-unverified", no_argument, NULL, OPT_BPF_UNVERIFIED },
 		{ "switch-cpu-port", required_argument, NULL, OPT_CPU_PORT },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "write-format", required_argument, NULL, OPT_WRITE_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool quiet = false;
 	unsigned long v;
 	int c;
 
@@ -383,6 +403,7 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 	o->gro_flows = 1024;
 	o->gro_conf.max_flows = 1024;
 	o->switch_cpu_port = -1;
+	o->write_format = -1;
 
 	/* --bpf-unverified must hold for a --verdict given before it too. */
 	for (int a = 1; a < argc && strcmp(argv[a], "--") != 0; a++)
@@ -390,7 +411,7 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 			tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:hq", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (o->nb_inputs == REPLAY_MAX_INPUTS) {
@@ -465,6 +486,13 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		case OPT_META:
 			o->meta = optarg;
 			break;
+		case OPT_WRITE_FORMAT:
+			if (strcmp(optarg, "pcap") != 0 && strcmp(optarg, "pcapng") != 0) {
+				replay_err("--write-format: '%s' is not pcap or pcapng", optarg);
+				return -EINVAL;
+			}
+			o->write_format = strcmp(optarg, "pcapng") == 0;
+			break;
 		case OPT_STATS:
 			o->stats = optarg;
 			break;
@@ -486,6 +514,9 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		case OPT_JSON:
 			o->json = optarg;
 			break;
+		case 'q':
+			quiet = true;
+			break;
 		case 'h':
 			replay_usage(stdout, argv[0]);
 			exit(0);
@@ -501,11 +532,8 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		replay_err("unexpected argument '%s' (inputs go after -i)", argv[optind]);
 		return -EINVAL;
 	}
-	if (o->stats != NULL && o->json != NULL && strcmp(o->stats, "-") == 0 &&
-	    strcmp(o->json, "-") == 0) {
-		replay_err("--stats - and --json - both want stdout; give one a FILE");
+	if (choose_stdout(o, quiet) < 0)
 		return -EINVAL;
-	}
 	if (check_tagger_conf(o) < 0)
 		return -EINVAL;
 	/* librte_gro checks no checksum: a comparison trusts them on both

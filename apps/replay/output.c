@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <pcap/dlt.h>
+
 #include "replay.h"
 #include "tp_dsa_tag.h"
 #include "tp_gro.h"
@@ -39,14 +41,40 @@ replay_out_abort(struct replay_out *out)
 	memset(out, 0, sizeof(*out));
 }
 
+/* The link type of what leaves with verdict v. Without a tagger frames
+ * keep what they came with; with one, PASS and DROP leave untagged (a drop
+ * at the tagger's own stage too: written as Ethernet, its tag shows as an
+ * unknown EtherType) and TX/REDIRECT carry the tagger's re-inserted tag. */
+static int
+out_linktype(const struct replay_opts *o, const struct replay_input *in, int v)
+{
+	if (strcmp(o->tagger, "none") == 0)
+		return in->dlt;
+	if (v == REPLAY_TX || v == REPLAY_REDIRECT)
+		return replay_tagger_linktype(o->tagger);
+	return DLT_EN10MB;
+}
+
+static bool
+want_pcapng(const struct replay_opts *o, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (o->write_format >= 0)
+		return o->write_format == 1;
+	return n >= 7 && strcmp(path + n - 7, ".pcapng") == 0;
+}
+
 int
-replay_out_open(const struct replay_opts *o, struct replay_out *out)
+replay_out_open(const struct replay_opts *o, const struct replay_input *in,
+		struct replay_out *out)
 {
 	memset(out, 0, sizeof(*out));
 	for (int v = 0; v < REPLAY_NB_VERDICTS; v++) {
 		if (o->write[v] == NULL)
 			continue;
-		out->pcap[v] = replay_writer_open(o->write[v]);
+		out->pcap[v] = replay_writer_open(o->write[v], out_linktype(o, in, v), in->nsec,
+						  want_pcapng(o, o->write[v]));
 		if (out->pcap[v] == NULL)
 			goto fail;
 	}
@@ -56,6 +84,14 @@ replay_out_open(const struct replay_opts *o, struct replay_out *out)
 fail:
 	replay_out_abort(out);
 	return -EINVAL;
+}
+
+void
+replay_out_hist_flush(struct replay_out *out)
+{
+	if (out->hist != NULL && out->seg_run > 0)
+		replay_hist_add(out->hist, out->seg_run);
+	out->seg_run = 0;
 }
 
 int
@@ -78,14 +114,23 @@ replay_out_emit(struct replay_out *out, enum replay_verdict v,
 		int out_port, uint16_t out_queue)
 {
 	struct replay_writer *w = out->pcap[v == REPLAY_ABORTED ? REPLAY_DROP : v];
+	bool egress = v == REPLAY_TX || v == REPLAY_REDIRECT;
 
 	for (uint16_t i = 0; i < n; i++) {
 		struct replay_frame_meta fm;
 
 		if (out->error)
 			return;
-		if (merged_hist && out->hist != NULL)
+		if (out->hist != NULL && merged_hist) {
 			replay_hist_add(out->hist, tp_gro_segs(pkts[i]));
+		} else if (out->hist != NULL && egress) {
+			uint32_t id = replay_frame_id(pkts[i]);
+
+			if (out->seg_run > 0 && id != out->seg_id)
+				replay_out_hist_flush(out);
+			out->seg_id = id;
+			out->seg_run += tp_gro_segs(pkts[i]);
+		}
 		if (w != NULL && replay_writer_put(w, pkts[i]) < 0)
 			out->error = -EIO;
 		if (out->meta != NULL) {

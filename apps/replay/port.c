@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,49 @@ struct replay_port {
 	uint16_t port_id;
 };
 
+/* The driver's own reason from what was logged during a failed probe: its
+ * last line that is not the EAL's generic report, with the "func(): "
+ * prefix of the PMD's log macro cut. Empty when the driver said nothing. */
+static void
+driver_reason(char *log, char *out, size_t size)
+{
+	char *save = NULL, *line, *fn;
+
+	out[0] = '\0';
+	for (line = strtok_r(log, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "EAL:", 4) == 0 || line[0] == '\0')
+			continue;
+		fn = strstr(line, "(): ");
+		snprintf(out, size, "%s", fn != NULL ? fn + 4 : line);
+	}
+}
+
+/* rte_dev_probe with the log caught in memory: the EAL's lines about a
+ * bad device string are noise, the driver's reason is the error. */
+static int
+probe_logged(const char *vdev, char *reason, size_t size)
+{
+	FILE *prev = rte_log_get_stream();
+	char *log = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&log, &len);
+	int rc;
+
+	if (mem != NULL)
+		rte_openlog_stream(mem);
+	rc = rte_dev_probe(vdev);
+	rte_openlog_stream(prev);
+	reason[0] = '\0';
+	if (mem != NULL) {
+		fclose(mem);
+		if (rc < 0 && log != NULL)
+			driver_reason(log, reason, size);
+		free(log);
+	}
+	return rc;
+}
+
 static void
 wait_link(uint16_t port_id)
 {
@@ -57,7 +101,7 @@ replay_port_open(const char *vdev, struct rte_mempool *mp)
 	struct replay_port *p = calloc(1, sizeof(*p));
 	const char *comma = strchr(vdev, ',');
 	size_t nlen = comma ? (size_t)(comma - vdev) : strlen(vdev);
-	uint32_t lvl;
+	char reason[256];
 	int rc;
 
 	if (p == NULL)
@@ -67,15 +111,14 @@ replay_port_open(const char *vdev, struct rte_mempool *mp)
 		goto fail;
 	}
 	memcpy(p->name, vdev, nlen);
-	/* The EAL logs its own lines for a bad device string; the one-line
-	 * error below says it all. */
-	lvl = rte_log_get_global_level();
-	rte_log_set_global_level(RTE_LOG_EMERG);
-	rc = rte_dev_probe(vdev);
-	rte_log_set_global_level(lvl);
+	rc = probe_logged(vdev, reason, sizeof(reason));
+	if (rc < 0 && reason[0] != '\0') {
+		replay_err("--via-port: cannot create device '%s': %s", vdev, reason);
+		goto fail;
+	}
 	if (rc < 0) {
-		replay_err("--via-port: cannot create device '%s' (not a vdev DPDK knows,"
-			   " or bad arguments)", vdev);
+		replay_err("--via-port: cannot create device '%s' (no vdev driver of that"
+			   " name, or its driver gave no reason)", vdev);
 		goto fail;
 	}
 	if (rte_eth_dev_get_port_by_name(p->name, &p->port_id) != 0) {

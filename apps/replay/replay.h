@@ -56,6 +56,7 @@ struct replay_opts {
 	unsigned int burst;
 	unsigned long loops;
 	const char *tagger;
+	bool tagger_given;                     /* --tagger on the command line */
 	const char *vlan;
 	const char *gro;
 	unsigned int gro_flows;                /* --gro-flows N (default 1024) */
@@ -69,9 +70,16 @@ struct replay_opts {
 	const char *verdict;
 	struct tp_prog *prog;                  /* --verdict, opened (tp_prog.h) */
 	const char *write[REPLAY_NB_VERDICTS]; /* --write VERDICT=FILE */
-	const char *meta;                      /* --meta FILE.jsonl */
+	/* --write-format: 0 pcap, 1 pcapng, -1 from each file's suffix
+	 * (".pcapng": pcapng, else pcap). */
+	int write_format;
+	const char *meta;                      /* --meta FILE.jsonl or "-" */
 	const char *stats;                     /* --stats FILE.json or "-" */
 	const char *json;                      /* --json FILE or "-" */
+	/* Where the human summary goes: stdout, or stderr when one of --json,
+	 * --stats, --meta writes stdout (which then holds only that), or
+	 * nowhere with --quiet (NULL). */
+	FILE *summary;
 	bool compare_dpdk_gro;                 /* --compare dpdk-gro */
 	bool gro_csum_given;                   /* --gro-csum on the command line */
 	const char *via_port;                  /* --via-port VDEV */
@@ -84,12 +92,15 @@ struct replay_opts {
 struct replay_frame {
 	uint8_t *data;
 	uint32_t len;
+	uint64_t ts_ns;   /* capture timestamp, ns since the epoch */
 };
 
 struct replay_input {
 	struct replay_frame *frames;
 	uint32_t nb_frames;
 	uint64_t bytes;
+	int dlt;          /* libpcap DLT_ of the inputs (all the same) */
+	bool nsec;        /* an input has nanosecond timestamps (or is pcapng) */
 };
 
 /* An output pcap written to FILE.part and renamed on success. */
@@ -211,10 +222,42 @@ struct replay_counters {
 int replay_parse_args(int argc, char **argv, struct replay_opts *o);
 void replay_usage(FILE *f, const char *prog);
 
+/* linktype.c: pcap link types (libpcap DLT_ values) and the taggers. */
+/* The tagger whose tag a DSA link type names, or NULL. */
+const char *replay_linktype_tagger(int dlt);
+/* The DSA link type of a tagger's tag, else DLT_EN10MB. */
+int replay_tagger_linktype(const char *tagger);
+/* Frames start with an Ethernet header (possibly switch-tagged). */
+bool replay_linktype_is_ethernet(int dlt);
+/* "Raw IP (LINKTYPE_RAW)", as libpcap names it, into buf. */
+const char *replay_linktype_name(int dlt, char *buf, size_t size);
+/* After loading: a DSA link type picks the tagger when --tagger was not
+ * given; a --tagger that names another tag is refused. 0 or -EINVAL. */
+int replay_tagger_from_input(struct replay_opts *o, const struct replay_input *in);
+
 /* capture.c */
 int replay_load(const char *const *paths, unsigned int n, struct replay_input *in);
 void replay_input_free(struct replay_input *in);
-struct replay_writer *replay_writer_open(const char *path);
+/* The capture timestamp a frame's mbuf carries (DPDK's RX timestamp
+ * dynfield, copied into the segments GSO makes); registered by
+ * replay_timestamp_init. */
+int replay_timestamp_init(void);
+void replay_timestamp_set(struct rte_mbuf *m, uint64_t ts_ns);
+/* A number per input frame in a second dynfield (registered with the
+ * timestamp): a merged packet keeps its first frame's, and the segments GSO
+ * makes of it their packet's, so the segments of one packet are known on
+ * egress (merge-size histogram of TX and REDIRECT). */
+void replay_frame_id_set(struct rte_mbuf *m, uint32_t id);
+uint32_t replay_frame_id(const struct rte_mbuf *m);
+/* A pcap of link type dlt (libpcap DLT_), nanosecond timestamps if nsec;
+ * or a pcapng (always nanoseconds). */
+struct replay_writer *replay_writer_open(const char *path, int dlt, bool nsec,
+					 bool pcapng);
+
+/* pcapng.c: a Section Header and one Interface Description Block of that
+ * link type; then one Enhanced Packet Block per frame. 0 or -EIO. */
+int replay_pcapng_header(FILE *f, int linktype, uint32_t snaplen);
+int replay_pcapng_packet(FILE *f, uint64_t ts_ns, const uint8_t *data, uint32_t len);
 int replay_writer_put(struct replay_writer *w, const struct rte_mbuf *m);
 int replay_writer_commit(struct replay_writer *w);  /* close + rename */
 void replay_writer_abort(struct replay_writer *w);  /* close + unlink */
@@ -256,14 +299,23 @@ struct replay_out {
 	struct replay_writer *pcap[REPLAY_NB_VERDICTS];
 	struct replay_meta *meta;
 	uint64_t *hist;   /* merge-size histogram to count into, or NULL */
+	/* Egress: the packet whose segments are being counted (its frame id)
+	 * and how many came so far; counted when another packet starts. */
+	uint32_t seg_id;
+	uint32_t seg_run;
 	int error;        /* first write error (-EIO); later frames are skipped */
 };
-int replay_out_open(const struct replay_opts *o, struct replay_out *out);
+int replay_out_open(const struct replay_opts *o, const struct replay_input *in,
+		    struct replay_out *out);
 /* Write/record n frames leaving with verdict v (read-only; not freed).
- * merged_hist: count them in out->hist by segment count. */
+ * merged_hist: count them in out->hist by segment count (PASS: the packets
+ * as they are); TX and REDIRECT frames are egress segments, counted per
+ * packet by frame id; DROP is not counted. */
 void replay_out_emit(struct replay_out *out, enum replay_verdict v,
 		     struct rte_mbuf *const *pkts, uint16_t n, bool merged_hist,
 		     int out_port, uint16_t out_queue);
+/* Count the packet whose egress segments were last seen (end of run). */
+void replay_out_hist_flush(struct replay_out *out);
 int replay_out_commit(struct replay_out *out);
 void replay_out_abort(struct replay_out *out);
 

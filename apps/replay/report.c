@@ -21,6 +21,11 @@ replay_meta_open(const char *path)
 
 	if (mf == NULL)
 		return NULL;
+	/* "-": JSON lines on stdout as they are made (nothing to rename). */
+	if (strcmp(path, "-") == 0) {
+		mf->f = stdout;
+		return mf;
+	}
 	mf->path = strdup(path);
 	mf->part = malloc(strlen(path) + 6);
 	if (mf->path == NULL || mf->part == NULL)
@@ -74,6 +79,13 @@ replay_meta_commit(struct replay_meta *mf)
 {
 	int rc = 0;
 
+	if (mf->path == NULL) {
+		rc = fflush(mf->f) == 0 ? 0 : -EIO;
+		if (rc < 0)
+			replay_err("--meta -: cannot write stdout: %s", strerror(-rc));
+		meta_free(mf);
+		return rc;
+	}
 	if (fclose(mf->f) != 0)
 		rc = -errno;
 	if (rc == 0 && rename(mf->part, mf->path) != 0)
@@ -91,6 +103,11 @@ replay_meta_abort(struct replay_meta *mf)
 {
 	if (mf == NULL)
 		return;
+	if (mf->path == NULL) {
+		fflush(mf->f);
+		meta_free(mf);
+		return;
+	}
 	fclose(mf->f);
 	unlink(mf->part);
 	meta_free(mf);
@@ -104,6 +121,13 @@ stats_json(FILE *f, const void *arg)
 	fprintf(f, "{\"rx\":%lu,\"rx_bytes\":%lu", c->rx, c->rx_bytes);
 	for (int v = 0; v < REPLAY_NB_VERDICTS; v++)
 		fprintf(f, ",\"%s\":%lu", replay_verdict_names[v], c->verdict[v]);
+	/* The keys above count input frames (rx = their sum); the program's
+	 * verdicts are per packet, a merged one counting once. */
+	fputs(",\"verdict_packets\":{", f);
+	for (int v = 0; v < REPLAY_NB_VERDICTS; v++)
+		fprintf(f, "%s\"%s\":%lu", v ? "," : "", replay_verdict_names[v],
+			c->verdict_pkts[v]);
+	fputc('}', f);
 	fputs(",\"drop_reasons\":", f);
 	replay_json_named(f, c->drop_reasons, c->nb_drop_reasons, true);
 	fprintf(f, ",\"gro\":{\"in\":%lu,\"out\":%lu}", c->gro_in, c->gro_out);

@@ -36,7 +36,7 @@ CASES = [
     # Checked once the EAL has found the ports (two pcap ports here).
     (['--port-tagger', '5:dsa'], 'port 5', True),
     (['--eth-peer', '3,02:00:00:00:00:01'], 'port 3', True),
-    (['--redirect', '1:9'], 'port 9', True),
+    (['--redirect', '1=port:9'], 'port 9', True),
     (['--nb-cores', '4'], '--nb-cores 4', True),
     (['--port-tagger', '1:nosuchtag'], "'nosuchtag'", True),
     (['--verdict', 'nosuchprog'], "'nosuchprog'", True),

@@ -203,9 +203,9 @@ def run_pipeline(c, tmp, case, in0, in1_path, in1):
     if case == 'tx':
         app += ['--verdict', 'tx']
     elif case == 'redirect':
-        app += ['--verdict', 'redirect:7', '--redirect', '7:0']
+        app += ['--verdict', 'redirect:7', '--redirect', '7=port:0']
     elif case == 'age':
-        app += ['--gro-age', '2000']
+        app += ['--gro', 'age:2000']
     elif case == 'segs2':
         app += ['--gro-max-segs', '2', '--gro-max-flows', '4']
 
@@ -221,6 +221,10 @@ def run_pipeline(c, tmp, case, in0, in1_path, in1):
              ('show pipeline stats', 0.1)]
     if case == 'pass':
         cmds += [('clear stats', 0.1), ('show pipeline stats', 0.1)]
+    if case == 'tx':
+        # A second run with no traffic left: its forward stats count that
+        # run only (testpmd resets them at start).
+        cmds += [('start', 0.3), ('stop', 0.1)]
     cmds.append(('quit', 0))
     name = 'pipeline-' + case
     rc, out, err = fwdlib.run_prompt(
@@ -256,13 +260,32 @@ def run_pipeline(c, tmp, case, in0, in1_path, in1):
         c.eq(name + ': every frame passed', pl['pass'], total)
         c.true(name + ': GRO merged (merge ratio %.2f > 1)' % pl['merge_ratio'],
                pl['merge_ratio'] > 1.0)
-        fs = fwdlib.fwd_stats(out[out.find('Telling cores to stop'):])
+        tail = out[out.find('Telling cores to stop'):]
+        fs = fwdlib.fwd_stats(tail)
         for (rxp, rxq, txp, txq, rx, tx, dropped, passed) in fs[:2]:
             c.eq('%s: stream %u/%u: RX = TX + Dropped (frames)' % (name, rxp, rxq),
                  rx, tx + dropped)
+            c.eq('%s: stream %u/%u: Passed-frames = RX (PASS program)' % (name, rxp, rxq),
+                 passed, rx)
+        pkts = fwdlib.fwd_stats_passed_packets(tail)[:2]
+        c.eq(name + ': Passed-packets = the pipeline\'s PASS verdict packets',
+             sum(pkts), pl['verdict_pkts']['pass'])
+        seg = fwdlib.pipeline_segmented(out)
+        merged = sum(f[7] for f in fs[:2]) - sum(pkts)
+        # Every merged PASS packet left split by GSO (--gso on): at least
+        # one, at most one per frame GRO saved.
+        c.true('%s: Segmented %s counts the merged PASS packets (1..%d)' %
+               (name, seg[:1], merged),
+               bool(seg) and 1 <= seg[0][0] <= merged and seg[0][1] == 0)
     elif case == 'tx':
         want0, want1 = [swap_macs(f) for f in in0], [swap_macs(f) for f in in1]
         c.eq(name + ': every frame sent back', pl['tx'], total)
+        runs = out.split('Telling cores to stop')
+        first, second = fwdlib.fwd_stats(runs[1]), fwdlib.fwd_stats(runs[-1])
+        c.eq(name + ': first run: streams received every frame',
+             sum(f[4] for f in first[:2]), total)
+        c.eq(name + ': second start reset the forward stats (rx, tx, dropped, passed)',
+             [f[4:] for f in second[:2]], [(0, 0, 0, 0), (0, 0, 0, 0)])
     elif case == 'redirect':
         want0, want1 = in0 + in1, []
         c.eq(name + ': every frame redirected (map key 7 -> port 0)', pl['redirect'], total)

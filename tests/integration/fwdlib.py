@@ -173,13 +173,28 @@ def port_stats(text):
 _FWD = re.compile(r'Forward Stats for RX Port=\s*(\d+)/Queue=\s*(\d+) -> '
                   r'TX Port=\s*(\d+)/Queue=\s*(\d+)\s*-+\s*'
                   r'RX-packets:\s*(\d+)\s+TX-packets:\s*(\d+)\s+'
-                  r'Dropped:\s*(\d+)\s+Passed:\s*(\d+)')
+                  r'Dropped:\s*(\d+)\s+Passed-frames:\s*(\d+)\s+'
+                  r'Passed-packets:\s*(\d+)')
 
 
 def fwd_stats(text):
     """Every per-stream forward stats line: [(rxp, rxq, txp, txq, rx, tx,
-    dropped, passed), ...]."""
-    return [tuple(int(x) for x in m.groups()) for m in _FWD.finditer(text)]
+    dropped, passed_frames), ...] (all frames)."""
+    return [tuple(int(x) for x in m.groups())[:8] for m in _FWD.finditer(text)]
+
+
+def fwd_stats_passed_packets(text):
+    """The Passed-packets column of every per-stream line (a packet GRO
+    merged counts once)."""
+    return [int(m.group(9)) for m in _FWD.finditer(text)]
+
+
+_SEG = re.compile(r'Segmented: (\d+)\s+TSO: (\d+)')
+
+
+def pipeline_segmented(text):
+    """(Segmented, TSO) of every 'show pipeline stats' block."""
+    return [(int(a), int(b)) for a, b in _SEG.findall(text)]
 
 
 _PL = re.compile(
