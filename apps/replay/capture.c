@@ -20,12 +20,27 @@ linktype_ok(int dlt)
 	return dlt == DLT_EN10MB || dlt == 281 || dlt == 282 || dlt == 284 || dlt == 285;
 }
 
+/* Bytes of FCS at the end of every record: the pcap file header's link
+ * type field carries it in its upper bits (libpcap pcap/pcap.h
+ * LT_FCS_LENGTH_PRESENT, LT_FCS_LENGTH in 16-bit words; pcap file format,
+ * draft-ietf-opsawg-pcap section 4 "FCS len" and "f" bit). Captures from a
+ * NIC told to keep the CRC have it; the pipeline sees frames as a NIC that
+ * strips the CRC delivers them, so the loader removes it. */
+static uint32_t
+fcs_bytes(pcap_t *p)
+{
+	int ext = pcap_datalink_ext(p);
+
+	return LT_FCS_LENGTH_PRESENT(ext) ? 2u * LT_FCS_LENGTH((uint32_t)ext) : 0;
+}
+
 static int
 load_one(const char *path, struct replay_input *in, uint32_t *cap)
 {
 	char err[PCAP_ERRBUF_SIZE];
 	struct pcap_pkthdr *h;
 	const u_char *data;
+	uint32_t fcs, len;
 	pcap_t *p;
 	int rc;
 
@@ -39,6 +54,7 @@ load_one(const char *path, struct replay_input *in, uint32_t *cap)
 		pcap_close(p);
 		return -EINVAL;
 	}
+	fcs = fcs_bytes(p);
 	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
 		struct replay_frame *f;
 
@@ -48,6 +64,13 @@ load_one(const char *path, struct replay_input *in, uint32_t *cap)
 			pcap_close(p);
 			return -EINVAL;
 		}
+		if (h->caplen < fcs) {
+			replay_err("%s: record %u is shorter (%u bytes) than the %u-byte FCS "
+				   "its link type declares", path, in->nb_frames + 1, h->caplen, fcs);
+			pcap_close(p);
+			return -EINVAL;
+		}
+		len = h->caplen - fcs;
 		if (in->nb_frames == *cap) {
 			void *nf;
 
@@ -58,13 +81,13 @@ load_one(const char *path, struct replay_input *in, uint32_t *cap)
 			in->frames = nf;
 		}
 		f = &in->frames[in->nb_frames];
-		f->data = malloc(h->caplen ? h->caplen : 1);
+		f->data = malloc(len ? len : 1);
 		if (f->data == NULL)
 			goto nomem;
-		memcpy(f->data, data, h->caplen);
-		f->len = h->caplen;
+		memcpy(f->data, data, len);
+		f->len = len;
 		in->nb_frames++;
-		in->bytes += h->caplen;
+		in->bytes += len;
 	}
 	if (rc == PCAP_ERROR) {
 		replay_err("%s: %s", path, pcap_geterr(p));
@@ -110,7 +133,7 @@ struct replay_writer {
 	pcap_dumper_t *dump;
 	char *path;
 	char *part;
-	uint8_t buf[UINT16_MAX + 1];
+	uint8_t buf[REPLAY_SNAPLEN];
 	uint64_t ts_us;
 };
 
@@ -123,7 +146,7 @@ replay_writer_open(const char *path)
 		return NULL;
 	w->path = strdup(path);
 	w->part = malloc(strlen(path) + 6);
-	w->dead = pcap_open_dead(DLT_EN10MB, UINT16_MAX);
+	w->dead = pcap_open_dead(DLT_EN10MB, (int)REPLAY_SNAPLEN);
 	if (w->path == NULL || w->part == NULL || w->dead == NULL)
 		goto fail;
 	sprintf(w->part, "%s.part", path);
@@ -148,8 +171,11 @@ replay_writer_put(struct replay_writer *w, const struct rte_mbuf *m)
 	struct pcap_pkthdr h;
 	uint32_t off = 0;
 
-	if (rte_pktmbuf_pkt_len(m) > sizeof(w->buf))
+	if (rte_pktmbuf_pkt_len(m) > sizeof(w->buf)) {
+		replay_err("%s: a %u-byte frame is larger than the pcap snaplen %u",
+			   w->path, rte_pktmbuf_pkt_len(m), REPLAY_SNAPLEN);
 		return -EMSGSIZE;
+	}
 	for (const struct rte_mbuf *s = m; s != NULL; s = s->next) {
 		memcpy(w->buf + off, rte_pktmbuf_mtod(s, const uint8_t *), s->data_len);
 		off += s->data_len;
