@@ -2,6 +2,7 @@
 """Write the fuzz targets' seed corpora (tests/fuzz/corpus/<target>/).
 
 usage: gen_corpus.py [OUTDIR]   (default: the corpus/ beside this file)
+       gen_corpus.py --check      (exit 1 if the committed corpus differs)
 Deterministic: the seeds are the committed captures' frames (pcaps/tags,
 pcaps/gro, pcaps/demo.pcap) and a few hand-built edge frames, laid out as
 each target reads its input (tests/fuzz/fuzz.h). Rerun after changing a
@@ -17,7 +18,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "gen"))
 import tpgen  # noqa: E402
 
 SRC = os.path.join(HERE, "..", "..")
-OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "corpus")
+COMMITTED = os.path.join(HERE, "corpus")
+OUT = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] != "--check" else COMMITTED
 
 
 def burst(frames, split=None):
@@ -102,8 +104,29 @@ def pcap_bytes(frames, linktype=1):
     return b
 
 
+def tree(d):
+    out = {}
+    for root, _, files in os.walk(d):
+        for n in files:
+            p = os.path.join(root, n)
+            with open(p, "rb") as f:
+                out[os.path.relpath(p, d)] = f.read()
+    return out
+
+
 if __name__ == "__main__":
+    check = sys.argv[1:] == ["--check"]
+    if check:
+        import tempfile
+        tmp = tempfile.TemporaryDirectory()
+        OUT = tmp.name
     dsa()
     vlan()
     gro()
     pcap()
+    if check:
+        want, have = tree(OUT), tree(COMMITTED)
+        diff = sorted(k for k in set(want) | set(have) if want.get(k) != have.get(k))
+        if diff:
+            sys.exit("corpus out of date (rerun tests/fuzz/gen_corpus.py): " + ", ".join(diff))
+        print(f"corpus up to date: {len(want)} seeds")
