@@ -33,6 +33,20 @@ file_is_nsec(const char *path)
 	       (m[0] == 0x0a && m[1] == 0x0d && m[2] == 0x0d && m[3] == 0x0a);
 }
 
+/* Bytes of FCS at the end of every record: the pcap file header's link
+ * type field carries it in its upper bits (libpcap pcap/pcap.h
+ * LT_FCS_LENGTH_PRESENT, LT_FCS_LENGTH in 16-bit words; pcap file format,
+ * draft-ietf-opsawg-pcap section 4 "FCS len" and "f" bit). Captures from a
+ * NIC told to keep the CRC have it; the pipeline sees frames as a NIC that
+ * strips the CRC delivers them, so the loader removes it. */
+static uint32_t
+fcs_bytes(pcap_t *p)
+{
+	int ext = pcap_datalink_ext(p);
+
+	return LT_FCS_LENGTH_PRESENT(ext) ? 2u * LT_FCS_LENGTH((uint32_t)ext) : 0;
+}
+
 static int
 load_one(const char *path, struct replay_input *in, uint32_t *cap)
 {
@@ -40,6 +54,7 @@ load_one(const char *path, struct replay_input *in, uint32_t *cap)
 	struct pcap_pkthdr *h;
 	const u_char *data;
 	char name[128], name0[128];
+	uint32_t fcs, len;
 	pcap_t *p;
 	int rc;
 
@@ -64,6 +79,7 @@ load_one(const char *path, struct replay_input *in, uint32_t *cap)
 	}
 	in->dlt = pcap_datalink(p);
 	in->nsec = in->nsec || file_is_nsec(path);
+	fcs = fcs_bytes(p);
 	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
 		struct replay_frame *f;
 
@@ -73,6 +89,13 @@ load_one(const char *path, struct replay_input *in, uint32_t *cap)
 			pcap_close(p);
 			return -EINVAL;
 		}
+		if (h->caplen < fcs) {
+			replay_err("%s: record %u is shorter (%u bytes) than the %u-byte FCS "
+				   "its link type declares", path, in->nb_frames + 1, h->caplen, fcs);
+			pcap_close(p);
+			return -EINVAL;
+		}
+		len = h->caplen - fcs;
 		if (in->nb_frames == *cap) {
 			void *nf;
 
@@ -83,14 +106,14 @@ load_one(const char *path, struct replay_input *in, uint32_t *cap)
 			in->frames = nf;
 		}
 		f = &in->frames[in->nb_frames];
-		f->data = malloc(h->caplen ? h->caplen : 1);
+		f->data = malloc(len ? len : 1);
 		if (f->data == NULL)
 			goto nomem;
-		memcpy(f->data, data, h->caplen);
-		f->len = h->caplen;
+		memcpy(f->data, data, len);
+		f->len = len;
 		f->ts_ns = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
 		in->nb_frames++;
-		in->bytes += h->caplen;
+		in->bytes += len;
 	}
 	if (rc == PCAP_ERROR) {
 		replay_err("%s: %s", path, pcap_geterr(p));
@@ -176,7 +199,7 @@ struct replay_writer {
 	char *path;
 	char *part;
 	bool nsec;
-	uint8_t buf[UINT16_MAX + 1];
+	uint8_t buf[REPLAY_SNAPLEN];
 };
 
 struct replay_writer *
@@ -189,7 +212,7 @@ replay_writer_open(const char *path, int dlt, bool nsec, bool pcapng)
 	w->path = strdup(path);
 	w->part = malloc(strlen(path) + 6);
 	w->nsec = nsec;
-	w->dead = pcap_open_dead_with_tstamp_precision(dlt, UINT16_MAX, nsec ?
+	w->dead = pcap_open_dead_with_tstamp_precision(dlt, (int)REPLAY_SNAPLEN, nsec ?
 		PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO);
 	if (w->path == NULL || w->part == NULL || w->dead == NULL)
 		goto fail;
@@ -198,7 +221,7 @@ replay_writer_open(const char *path, int dlt, bool nsec, bool pcapng)
 		/* The DLT_ values we write (Ethernet, the DSA ones) are their
 		 * LINKTYPE_ numbers too (pcap/dlt.h: the "matching" range). */
 		w->ng = fopen(w->part, "wb");
-		if (w->ng == NULL || replay_pcapng_header(w->ng, dlt, UINT16_MAX) < 0) {
+		if (w->ng == NULL || replay_pcapng_header(w->ng, dlt, REPLAY_SNAPLEN) < 0) {
 			replay_err("%s: %s", path, strerror(errno));
 			if (w->ng != NULL) {
 				fclose(w->ng);
@@ -230,8 +253,11 @@ replay_writer_put(struct replay_writer *w, const struct rte_mbuf *m)
 	struct pcap_pkthdr h;
 	uint32_t off = 0;
 
-	if (rte_pktmbuf_pkt_len(m) > sizeof(w->buf))
+	if (rte_pktmbuf_pkt_len(m) > sizeof(w->buf)) {
+		replay_err("%s: a %u-byte frame is larger than the pcap snaplen %u",
+			   w->path, rte_pktmbuf_pkt_len(m), REPLAY_SNAPLEN);
 		return -EMSGSIZE;
+	}
 	for (const struct rte_mbuf *s = m; s != NULL; s = s->next) {
 		memcpy(w->buf + off, rte_pktmbuf_mtod(s, const uint8_t *), s->data_len);
 		off += s->data_len;

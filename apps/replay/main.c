@@ -22,6 +22,7 @@
 #include <rte_mbuf.h>
 
 #include "replay.h"
+#include "tp_dsa_tag.h"
 #include "tp_eal.h"
 #include "tp_prog.h"
 
@@ -33,17 +34,41 @@
 
 static unsigned int replay_pool_size;
 
+/* Bytes every mbuf keeps free at its tail: the longest TX trailer of any
+ * tail tagger (e.g. ksz9477's and lan937x's 2-byte tag, net/dsa/tag_ksz.c),
+ * which the tagger appends to the last segment. Without it the largest
+ * frame of a capture, and every segment of a re-segmented merge (each
+ * segment is one of these mbufs, tp_gro.h), is dropped as no_tailroom. */
+static uint32_t
+tx_tail_reserve(void)
+{
+	const struct tp_dsa_tagger *t[TP_DSA_PROTO_MAX];
+	unsigned int n = RTE_MIN(tp_dsa_tagger_list(t, TP_DSA_PROTO_MAX),
+				 (unsigned int)TP_DSA_PROTO_MAX);
+	uint32_t r = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (t[i]->position == TP_DSA_POS_TAIL)
+			r = RTE_MAX(r, (uint32_t)t[i]->tx_len);
+	return r;
+}
+
+static uint32_t replay_tail_reserve;
+
 /* One mbuf holds the largest input frame, as a NIC configured for that MTU
- * would deliver it (GRO merges single-segment frames only, tp_gro.h); the
- * pool shrinks to stay within REPLAY_POOL_BYTES. */
+ * would deliver it (GRO merges single-segment frames only, tp_gro.h), plus
+ * the TX tail reserve; a frame beyond one mbuf's 64 KiB is chained, every
+ * segment keeping the reserve. The pool shrinks to stay within
+ * REPLAY_POOL_BYTES. */
 static struct rte_mempool *
 pool_create(const struct replay_input *in)
 {
 	uint32_t maxlen = RTE_MBUF_DEFAULT_DATAROOM;
 	uint32_t room, elt;
 
+	replay_tail_reserve = tx_tail_reserve();
 	for (uint32_t i = 0; i < in->nb_frames; i++)
-		maxlen = RTE_MAX(maxlen, in->frames[i].len);
+		maxlen = RTE_MAX(maxlen, in->frames[i].len + replay_tail_reserve);
 	room = RTE_MIN(maxlen + RTE_PKTMBUF_HEADROOM, (uint32_t)UINT16_MAX);
 	elt = room + (uint32_t)sizeof(struct rte_mbuf) + 64;
 	replay_pool_size = RTE_MIN((uint32_t)REPLAY_POOL_MAX, REPLAY_POOL_BYTES / elt);
@@ -54,7 +79,8 @@ pool_create(const struct replay_input *in)
 /* Numbers the frames in the order they are made (replay_frame_id). */
 static uint32_t next_frame_id;
 
-/* Copy one frame into a (possibly chained) mbuf. */
+/* Copy one frame into a (possibly chained) mbuf, each segment keeping the
+ * TX tail reserve free. */
 static struct rte_mbuf *
 frame_to_mbuf(struct rte_mempool *mp, const struct replay_frame *f)
 {
@@ -69,7 +95,8 @@ frame_to_mbuf(struct rte_mempool *mp, const struct replay_frame *f)
 			rte_pktmbuf_free(head);
 			return NULL;
 		}
-		n = RTE_MIN(f->len - off, (uint32_t)rte_pktmbuf_tailroom(seg));
+		n = RTE_MIN(f->len - off,
+			    (uint32_t)rte_pktmbuf_tailroom(seg) - replay_tail_reserve);
 		memcpy(rte_pktmbuf_append(seg, (uint16_t)n), f->data + off, n);
 		off += n;
 		if (head == NULL) {
@@ -263,6 +290,26 @@ end:
 	return rc;
 }
 
+/* Leave early with code: what the options and the loader allocated is
+ * freed first, so a sanitizer build reports nothing on a bad-input exit. */
+static int
+quit(int code, struct replay_opts *o, struct replay_input *in)
+{
+	tp_prog_close(o->prog);
+	o->prog = NULL;
+	replay_input_free(in);
+	return code;
+}
+
+/* The same once the pool exists (everything from it already freed). */
+static int
+quit_pool(int code, struct replay_opts *o, struct replay_input *in, struct rte_mempool *mp)
+{
+	rte_mempool_free(mp);
+	rte_eal_cleanup();
+	return quit(code, o, in);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -286,16 +333,17 @@ main(int argc, char **argv)
 	/* Parse and load everything before the EAL starts: bad input is
 	 * reported without DPDK's noise and before any file is created. */
 	argv[app - 1] = argv[0];
+	memset(&in, 0, sizeof(in));
 	rc = replay_parse_args(argc - app + 1, argv + app - 1, &o);
 	if (rc < 0)
-		return REPLAY_EXIT_USAGE;
+		return quit(REPLAY_EXIT_USAGE, &o, &in);
 	if (replay_load(o.inputs, o.nb_inputs, &in) < 0)
-		return REPLAY_EXIT_USAGE;
+		return quit(REPLAY_EXIT_USAGE, &o, &in);
 	if (replay_tagger_from_input(&o, &in) < 0)
-		return REPLAY_EXIT_USAGE;
+		return quit(REPLAY_EXIT_USAGE, &o, &in);
 	if ((o.stats != NULL && replay_json_probe(o.stats) < 0) ||
 	    (o.json != NULL && replay_json_probe(o.json) < 0))
-		return REPLAY_EXIT_USAGE;
+		return quit(REPLAY_EXIT_USAGE, &o, &in);
 	if (app > 1)
 		argv[app - 1] = (char *)"--";
 	/* The EAL logs to stdout by default: keep a document there clean. */
@@ -304,7 +352,7 @@ main(int argc, char **argv)
 
 	if (tp_eal_init(app > 1 ? argc : 1, argv, eal_defaults, NULL) < 0) {
 		replay_err("cannot start DPDK's EAL");
-		return 1;
+		return quit(1, &o, &in);
 	}
 	if (replay_timestamp_init() < 0) {
 		replay_err("cannot register the mbuf timestamp field: %s",
@@ -314,29 +362,32 @@ main(int argc, char **argv)
 	mp = pool_create(&in);
 	if (mp == NULL) {
 		replay_err("cannot create the mbuf pool: %s", rte_strerror(rte_errno));
-		return 1;
+		return quit(1, &o, &in);
 	}
 	/* Configuration only DPDK can judge (a vdev, what the pipeline checks
 	 * at create) fails here, before any output file exists. */
 	if (o.via_port != NULL) {
 		port = replay_port_open(o.via_port, mp);
 		if (port == NULL)
-			return REPLAY_EXIT_USAGE;
+			return quit_pool(REPLAY_EXIT_USAGE, &o, &in, mp);
 		o.in_port = replay_port_id(port);
 		if (o.in_port >= TP_PIPELINE_MAX_PORTS) {
 			replay_err("--via-port: port id %u is beyond the pipeline's %d ports",
 				   o.in_port, TP_PIPELINE_MAX_PORTS);
 			replay_port_close(port);
-			return REPLAY_EXIT_USAGE;
+			return quit_pool(REPLAY_EXIT_USAGE, &o, &in, mp);
 		}
 	}
-	if (replay_out_open(&o, &in, &out) < 0)
-		return REPLAY_EXIT_USAGE;
+	if (replay_out_open(&o, &in, &out) < 0) {
+		replay_port_close(port);
+		return quit_pool(REPLAY_EXIT_USAGE, &o, &in, mp);
+	}
 	out.hist = c.tp.hist;
 	t = replay_tp_create(&o, mp, &out, &rc);
 	if (t == NULL) {
 		replay_out_abort(&out);
-		return rc == -EINVAL ? REPLAY_EXIT_USAGE : 1;
+		replay_port_close(port);
+		return quit_pool(rc == -EINVAL ? REPLAY_EXIT_USAGE : 1, &o, &in, mp);
 	}
 	rc = run_tagpipe(&o, &in, mp, t, port, &c);
 	if (out.error != 0) {

@@ -131,8 +131,12 @@ replay_out_emit(struct replay_out *out, enum replay_verdict v,
 			out->seg_id = id;
 			out->seg_run += tp_gro_segs(pkts[i]);
 		}
-		if (w != NULL && replay_writer_put(w, pkts[i]) < 0)
-			out->error = -EIO;
+		if (w != NULL) {
+			int rc = replay_writer_put(w, pkts[i]);
+
+			if (rc < 0)
+				out->error = rc;
+		}
 		if (out->meta != NULL) {
 			frame_meta(pkts[i], &fm);
 			fm.out_port = out_port;

@@ -103,6 +103,12 @@ struct replay_input {
 	bool nsec;        /* an input has nanosecond timestamps (or is pcapng) */
 };
 
+/* Output pcaps declare this snaplen and hold records up to it: tcpdump's
+ * and libpcap's MAXIMUM_SNAPLEN (pcap-int.h), which is also the largest
+ * record libpcap reads back for Ethernet. It covers every merged packet
+ * (a 65,535-byte IP datagram plus L2 headers and tags) and jumbo frames. */
+#define REPLAY_SNAPLEN 262144u
+
 /* An output pcap written to FILE.part and renamed on success. */
 struct replay_writer;
 
