@@ -2,7 +2,7 @@
 /*
  * tp_map: maps for verdict programs, and the redirect map.
  *
- * Three kinds, in the manner of BPF maps (shared/docs/xdp.md §1.4):
+ * Three kinds, in the manner of BPF maps (include/uapi/linux/bpf.h: BPF_MAP_TYPE_*):
  *   - array map: n fixed-size values indexed 0..n-1 (BPF ARRAY);
  *   - hash map: fixed-size key -> fixed-size value, on rte_hash (BPF HASH);
  *   - redirect map: key 0..n-1 -> a target, either an ethdev (port, queue),

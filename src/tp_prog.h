@@ -9,7 +9,7 @@
  * compiler inlines (TP_PROG_DEFINE), so there is no per-packet indirect call.
  *
  * The per-packet view is struct tp_xdp_md, modelled on the kernel's xdp_md
- * (shared/docs/xdp.md §1.2) with real pointers and tagpipe's metadata:
+ * (struct xdp_md, include/uapi/linux/bpf.h) with real pointers and tagpipe's metadata:
  *   data..data_end   the first segment of the packet, from the (untagged)
  *                    Ethernet header; for a merged packet the rest of the
  *                    payload is in further segments: use mbuf

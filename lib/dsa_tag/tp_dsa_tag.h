@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tp_dsa_tag: strip and insert Ethernet-switch (DSA) CPU-port tags, the way
- * the Linux kernel's taggers (net/dsa/tag_*.c) read and write them. Facts:
- * shared/docs/dsa-tags.md (cited below as "doc §N").
+ * the Linux kernel's taggers (net/dsa/tag_*.c) read and write them; each
+ * tagger's file cites the kernel file its format comes from.
  *
  * Taggers. One per kernel name (as in /sys/class/net/<conduit>/dsa/tagging),
  * looked up once per configuration with tp_dsa_tagger_find() /
@@ -12,16 +12,16 @@
  *   mtk, mt7628, qca, ar9331, ocelot, seville, rtl4a, rtl8_4, rtl8_4t, a5psw,
  *   yt921x, gsw1xx, mxl862xx, nxp_netc, ocelot-8021q, vsc73xx-8021q,
  *   sja1105, sja1110.
- * Not covered: brcm-legacy-fcs (TX length/CRC byte order unsettled, doc §10),
+ * Not covered: brcm-legacy-fcs (TX length/CRC byte order unsettled),
  * the historical 8021q (no rcv/xmit in any kernel).
  *
- * What each strip does is the kernel's rcv for that tagger (doc §3): the
+ * What each strip does is the kernel's rcv for that tagger: the
  * same fields decoded, the same checks (a frame the kernel drops is dropped
  * here with a named reason), the tag removed. Insert builds the tag the
- * kernel's xmit builds for a STANDALONE port (doc §4), including its padding.
+ * kernel's xmit builds for a STANDALONE port, including its padding.
  *
  * Per-frame configuration the kernel takes from switch state, and what is
- * and is not covered here (doc §7):
+ * and is not covered here:
  *   - "is this (device, port) a user port": approximated by the ranges
  *     n_ports / n_devices of struct tp_dsa_conf.
  *   - dsa/edsa: TX is FROM_CPU with VID conf->tx_vid (0 standalone, 4095
@@ -126,7 +126,7 @@ tp_dsa_meta(struct rte_mbuf *m)
 	return RTE_MBUF_DYNFIELD(m, tp_dsa_meta_offset, struct tp_dsa_meta *);
 }
 
-/* ---- protocol ids (include/net/dsa.h DSA_TAG_PROTO_*, doc §2) ----------- */
+/* ---- protocol ids (include/net/dsa.h DSA_TAG_PROTO_*) ----------- */
 
 enum tp_dsa_proto {
 	TP_DSA_PROTO_NONE = 0,
@@ -159,7 +159,7 @@ enum tp_dsa_proto {
 	TP_DSA_PROTO_VSC73XX_8021Q = 28,
 	TP_DSA_PROTO_YT921X = 30,
 	TP_DSA_PROTO_MXL_GSW1XX = 31,
-	/* 32..35 are provisional in the kernel (doc §2). */
+	/* 32..35 are provisional in the kernel. */
 	TP_DSA_PROTO_MXL862 = 32,
 	TP_DSA_PROTO_NETC = 33,
 	TP_DSA_PROTO_KSZ8463 = 34,
@@ -237,7 +237,7 @@ struct tp_dsa_conf {
 
 enum tp_dsa_position {
 	TP_DSA_POS_NONE = 0,   /* no tag ("none") */
-	TP_DSA_POS_BEFORE_DA,  /* prepended, doc §1.1 "type 1" */
+	TP_DSA_POS_BEFORE_DA,  /* prepended before the destination MAC, "type 1" */
 	TP_DSA_POS_AFTER_SA,   /* in the EtherType slot, "type 2" */
 	TP_DSA_POS_TAIL,       /* trailer before the FCS, "type 3" */
 };
@@ -248,7 +248,7 @@ typedef uint16_t (*tp_dsa_burst_fn)(struct rte_mbuf **pkts, uint16_t n,
 				    struct rte_mbuf **drops, uint8_t *reasons,
 				    struct tp_dsa_stats *stats);
 
-/* A tagger. Read-only; the fields describe the usual case (doc §2). */
+/* A tagger. Read-only; the fields describe the usual case. */
 struct tp_dsa_tagger {
 	const char *name;      /* kernel name, e.g. "brcm-prepend" */
 	uint8_t proto;         /* enum tp_dsa_proto */

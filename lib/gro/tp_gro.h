@@ -6,7 +6,8 @@
  * Merges in-order TCP segments of one flow (TCP over IPv4 and over IPv6,
  * IPv6 Hop-by-Hop, Routing and Destination Options headers included) into
  * one mbuf chain, with the same-flow keys and flush rules of Linux GRO
- * (shared/docs/gro-rules.md §1, net/ipv4/tcp_offload.c, net/core/gro.c):
+ * (net/core/gro.c, net/ipv4/af_inet.c, net/ipv6/ip6_offload.c,
+ * net/ipv4/tcp_offload.c):
  *
  *  - flow key: switch source port and device (struct tp_dsa_meta of
  *    tp_dsa_meta.h, when lib/dsa_tag marked it valid; tp_gro_create()
