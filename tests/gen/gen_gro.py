@@ -5,7 +5,7 @@ rules give for them, computed here in Python (not by lib/gro).
 usage: gen_gro.py OUTDIR   (writes OUTDIR/<scenario>_in.pcap,
                             OUTDIR/<scenario>_out.pcap and OUTDIR/README.md)
 
-The expected output follows shared/docs/gro-rules.md §1 (same-flow keys,
+The expected output follows Linux GRO's rules (net/core/gro.c, tcp_offload.c) (same-flow keys,
 flush rules, header rewrite on completion) plus tagpipe's documented
 ordering rule (lib/gro/tp_gro.h): a frame that cannot be merged completes
 its own flow's held aggregate first. It is the output of a GRO table that
@@ -457,7 +457,7 @@ frames 10 us apart starting at 1700000000 s, snaplen 65535.
 - `<scenario>_in.pcap`: frames as a NIC receives them (no VLAN stripping,
   no switch tags; checksums as noted per scenario).
 - `<scenario>_out.pcap`: what GRO hands back, computed by the script's own
-  model of Linux GRO (shared/docs/gro-rules.md §1) and tagpipe's ordering
+  model of Linux GRO (net/core/gro.c, net/ipv4/tcp_offload.c) and tagpipe's ordering
   rule (a frame that cannot be merged completes its flow's held aggregate
   first): every frame passed through untouched or merged. A merged frame has
   the first segment's headers with IPv4 total length and header checksum (or

@@ -2,8 +2,7 @@
 """Generate pcaps/pipeline/: inputs and independently built expected outputs
 for tagpipe-replay runs of the pipeline (see pcaps/pipeline/README.md).
 
-Expected frames are built here from the wire formats (shared/docs/dsa-tags.md
-§6.3 for edsa; the acl verdict of each frame is decided by construction),
+Expected frames are built here from the wire formats (net/dsa/tag_dsa.c for edsa; the acl verdict of each frame is decided by construction),
 never recorded from tagpipe's output.
 
 usage: gen_pipeline.py OUTDIR

@@ -5,7 +5,7 @@ usage: gen_tags.py OUTDIR
 
 Deterministic: fixed timestamps, no randomness, scapy only builds the plain
 Ethernet/IP/TCP/UDP/ARP frames. Every switch tag is written here from the
-layouts in shared/docs/dsa-tags.md (§3 RX layouts, §6 worked examples), and
+layouts of the Linux kernel's taggers (net/dsa/tag_*.c), and
 every expected output is computed here from the plain frames we started
 with - never by running tagpipe's C code. The formats are described in
 pcaps/tags/README.md.
