@@ -16,11 +16,18 @@
  * must the IP length: the fast path takes full-size segments only (payload
  * = the first segment's), the rule Linux applies to all but the last. The
  * bytes that legitimately change between such segments are masked: IPv4 ID
- * and header checksum; TCP sequence, PSH/FIN, checksum and urgent pointer
+ * and header checksum; TCP sequence, checksum and urgent pointer
  * (tcp_gro_receive in net/ipv4/tcp_offload.c does not compare it; URG itself
- * is in the compared flag byte). Then the mbuf metadata of the key
- * (stripped VLAN TCIs, switch port, RSS hash) and the rules on changing
- * fields: sequence, IPv4 ID (inet_gro_flush), merged length.
+ * is in the compared flag byte). The mbuf metadata of the key (stripped VLAN
+ * TCIs, RSS hash) and the offload flags are compared the same way, as two
+ * 16-byte windows of the mbuf header; the switch port as one word. Then the
+ * rules on changing fields: sequence, IPv4 ID (inet_gro_flush), merged
+ * length.
+ *
+ * The compare is strict where a segment may still join: PSH/FIN set, or
+ * checksum flags other than the head's GOOD. Such a segment fails it and
+ * takes fast_relaxed_eq(), which allows exactly those differences, so the
+ * common segment pays for neither.
  *
  * Equal key bytes and metadata mean the full lookup would have found this
  * very flow (one held entry per key), so a "yes" here is the slow path's
@@ -47,15 +54,18 @@
 #include "gro_parse.h"
 
 /* Offsets in the IPv4 (RFC 791) and TCP (RFC 9293) headers. */
-#define IP4_TOTLEN 2
 #define IP4_ID 4
 #define IP4_CSUM 10
-#define IP6_PLEN 4
 #define TCP_SEQ 4
 #define TCP_FLAGS 13
 #define TCP_CSUM 16
-#define TCP_URP 18
 #define TCP_PSH_FIN 0x09       /* PSH | FIN in the flag byte */
+
+/* The two windows of struct rte_mbuf the fast path compares: A holds
+ * nb_segs and ol_flags, B vlan_tci, hash.rss and vlan_tci_outer (checked at
+ * build time in fast_setup). Bytes 0..15 of mtmpl/mmask are A, 16..31 B. */
+#define GRO_MWIN_A (offsetof(struct rte_mbuf, ol_flags) - 8)
+#define GRO_MWIN_B offsetof(struct rte_mbuf, data_len)
 
 static inline uint64_t
 fast_dsa_word(const struct rte_mbuf *m, int off)
@@ -64,6 +74,57 @@ fast_dsa_word(const struct rte_mbuf *m, int off)
 
 	memcpy(&w, RTE_MBUF_DYNFIELD(m, off, const void *), sizeof(w));
 	return w;
+}
+
+/* Put an mbuf field (at offset off, size bytes) into the windows: want
+ * where mask is set. */
+static inline void
+mwin_set(struct gro_flow *f, size_t off, size_t size, uint64_t want, uint64_t mask)
+{
+	size_t i = off >= GRO_MWIN_B ? 16 + off - GRO_MWIN_B : off - GRO_MWIN_A;
+	uint16_t w16 = (uint16_t)(want & mask), m16 = (uint16_t)mask;
+	uint32_t w32 = (uint32_t)(want & mask), m32 = (uint32_t)mask;
+	uint64_t w64 = want & mask;
+
+	switch (size) {
+	case 2:
+		memcpy(f->mtmpl + i, &w16, 2);
+		memcpy(f->mmask + i, &m16, 2);
+		break;
+	case 4:
+		memcpy(f->mtmpl + i, &w32, 4);
+		memcpy(f->mmask + i, &m32, 4);
+		break;
+	default:
+		memcpy(f->mtmpl + i, &w64, 8);
+		memcpy(f->mmask + i, &mask, 8);
+		break;
+	}
+}
+
+#define MWIN_IN(field, win) \
+	(offsetof(struct rte_mbuf, field) >= (win) && \
+	 offsetof(struct rte_mbuf, field) + sizeof(((struct rte_mbuf *)0)->field) <= (win) + 16)
+#define MWIN_SET(f, field, want, mask) \
+	mwin_set(f, offsetof(struct rte_mbuf, field), \
+		 sizeof(((struct rte_mbuf *)0)->field), want, mask)
+
+/* The mbuf windows of a flow whose other fast-path fields are set. */
+static inline void
+fast_setup_mbuf(struct gro_flow *f)
+{
+	uint64_t ol_mask = f->cs_in_vec ? f->ol_mask : f->ol_mask & ~f->cs_mask;
+
+	RTE_BUILD_BUG_ON(!MWIN_IN(nb_segs, GRO_MWIN_A) || !MWIN_IN(ol_flags, GRO_MWIN_A) ||
+			 !MWIN_IN(vlan_tci, GRO_MWIN_B) || !MWIN_IN(hash.rss, GRO_MWIN_B) ||
+			 !MWIN_IN(vlan_tci_outer, GRO_MWIN_B));
+	memset(f->mtmpl, 0, sizeof(f->mtmpl));
+	memset(f->mmask, 0, sizeof(f->mmask));
+	MWIN_SET(f, nb_segs, 1, UINT16_MAX);
+	MWIN_SET(f, ol_flags, f->ol_want, ol_mask);
+	MWIN_SET(f, vlan_tci, f->tci_want, f->tci_mask);
+	MWIN_SET(f, vlan_tci_outer, f->tci_want >> 16, f->tci_mask >> 16);
+	MWIN_SET(f, hash.rss, f->hash, f->hash_mask);
 }
 
 /* Fill the fast path's view of a flow just started with segment p. */
@@ -77,9 +138,11 @@ fast_setup(const struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
 	unsigned int nvec = (hdr + 15) / 16, i;
 
 	/* no fast path for long IPv6 extension chains, or when a full-size
-	 * segment (or this first mbuf) is shorter than the compared words */
+	 * segment (or this first mbuf) is shorter than the compared words or
+	 * longer than one mbuf's data_len can say */
 	f->nvec = 0;
-	if (hdr > GRO_TMPL_MAX || hdr + p->paylen < 16 * nvec || m->data_len < 16 * nvec)
+	if (hdr > GRO_TMPL_MAX || hdr + p->paylen < 16 * nvec || m->data_len < 16 * nvec ||
+	    hdr + p->paylen > UINT16_MAX)
 		return;
 #if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
 	for (i = 0; i < GRO_TMPL_MAX / 16; i++) {
@@ -106,8 +169,8 @@ fast_setup(const struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
 		memset(f->tmask + l3 + IP4_CSUM, 0, 2);
 	}
 	memset(f->tmask + l4 + TCP_SEQ, 0, 4);
-	f->tmask[l4 + TCP_FLAGS] = (uint8_t)~TCP_PSH_FIN;
 	memset(f->tmask + l4 + TCP_CSUM, 0, 4);   /* checksum, urgent pointer */
+	/* strict: a held head has neither PSH nor FIN (process()) */
 	f->tmpl[l4 + TCP_FLAGS] &= (uint8_t)~TCP_PSH_FIN;
 
 	/* no LRO, the head's VLAN/QinQ/RSS flags, and (the common case, else
@@ -118,9 +181,17 @@ fast_setup(const struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
 	f->ol_want = (m->ol_flags & f->ol_mask & ~RTE_MBUF_F_RX_LRO) |
 		     RTE_MBUF_F_RX_L4_CKSUM_GOOD | (p->v6 ? 0 : RTE_MBUF_F_RX_IP_CKSUM_GOOD);
 	f->ol_mask |= f->cs_mask;
-	/* a full-size segment keeps the IP length <= max_ip_len while the
-	 * aggregate's is <= ip_cap */
-	f->ip_cap = g->max_ip_len >= p->paylen ? g->max_ip_len - p->paylen : 0;
+	/* Every segment a held flow took has the head's payload (a shorter
+	 * one completes it: after_append), so with s segments the IP length
+	 * is ip_len + (s - 1) x mss: the s-th joins while that is at most
+	 * max_ip_len. The division is skipped in the common case. */
+	if (p->ip_len > g->max_ip_len)
+		f->seg_cap = 1;
+	else if ((uint64_t)p->paylen * (g->max_segs - 1) <= g->max_ip_len - p->ip_len)
+		f->seg_cap = g->max_segs;
+	else
+		f->seg_cap = RTE_MIN(g->max_segs,
+					       1 + (g->max_ip_len - p->ip_len) / p->paylen);
 	f->tci_mask = ((p->key.flags & GRO_KF_VLAN) ? 0xFFFFu : 0) |
 		      ((p->key.flags & GRO_KF_QINQ) ? 0xFFFF0000u : 0);
 	f->tci_want = ((uint32_t)m->vlan_tci | (uint32_t)m->vlan_tci_outer << 16) &
@@ -132,71 +203,105 @@ fast_setup(const struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
 	} else {
 		f->dsa_mask = f->dsa_want = 0;
 	}
-	f->meta = (f->tci_mask | f->hash_mask | f->dsa_mask) != 0;
 	f->nvec = (uint8_t)nvec;
-	f->dmin = (uint16_t)(16u * nvec);
+	f->cs_in_vec = ((m->ol_flags ^ f->ol_want) & f->cs_mask) == 0;
+	fast_setup_mbuf(f);
 }
 
-/* 1 when m's key metadata (stripped TCIs, RSS hash, switch port) is f's. */
-static inline int
-fast_meta_eq(const struct tp_gro *g, const struct gro_flow *f, const struct rte_mbuf *m)
-{
-	if ((((uint32_t)m->vlan_tci | (uint32_t)m->vlan_tci_outer << 16) &
-	     f->tci_mask) != f->tci_want ||
-	    ((m->hash.rss ^ f->hash) & f->hash_mask) != 0)
-		return 0;
-	return g->dsa_off < 0 ||
-	       (fast_dsa_word(m, g->dsa_off) & f->dsa_mask) == f->dsa_want;
-}
-
-/* 1 when d's first 16 x f->nvec bytes equal f's template where masked: the
- * key bytes and the equal-field flush rules (4 <= nvec <= 6: the shortest
- * header, Ethernet + IPv4 + TCP, is 54 bytes). The caller checked that
- * many bytes are there. early_exit: first test the word that tells most
- * flows apart (worth a branch when other flows are likely). */
+/* 1 when d's first 16 x nvec bytes equal f's template where masked (the
+ * key bytes and the equal-field flush rules, strict on PSH/FIN; 4 <= nvec
+ * <= 6: the shortest header, Ethernet + IPv4 + TCP, is 54 bytes) and m's
+ * header windows equal f's (one mbuf, the head's offload flags, TCIs and
+ * RSS hash). The caller checked that d holds 16 x nvec bytes. */
 static __rte_always_inline int
-fast_tmpl_eq(const struct gro_flow *f, const uint8_t *d, const unsigned int nvec,
-	     const int early_exit)
+fast_strict_eq(const struct gro_flow *f, const void *m, const uint8_t *d,
+	       const unsigned int nvec)
 {
+	const uint8_t *mb = (const uint8_t *)m;
 #if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
 	const __m128i *t = (const __m128i *)f->tmpl, *k = (const __m128i *)f->tmask;
+	const __m128i *mt = (const __m128i *)f->mtmpl, *mk = (const __m128i *)f->mmask;
 	__m128i acc;
 
-#define FAST_DIFF(i) _mm_and_si128(_mm_xor_si128(_mm_loadu_si128( \
-	(const __m128i *)(d + 16 * (i))), _mm_load_si128(t + (i))), _mm_load_si128(k + (i)))
-	/* bytes 32..47 hold ports or addresses: most other flows differ there */
-	acc = FAST_DIFF(2);
-	if (early_exit && !_mm_testz_si128(acc, acc))
-		return 0;
-	acc = _mm_or_si128(acc, _mm_or_si128(_mm_or_si128(FAST_DIFF(0), FAST_DIFF(1)),
-					     FAST_DIFF(3)));
+#define FAST_DIFF(p, tv, kv) _mm_and_si128(_mm_xor_si128(_mm_loadu_si128( \
+	(const __m128i *)(p)), _mm_load_si128(tv)), _mm_load_si128(kv))
+	acc = _mm_or_si128(_mm_or_si128(FAST_DIFF(d, t, k), FAST_DIFF(d + 16, t + 1, k + 1)),
+			   _mm_or_si128(FAST_DIFF(d + 32, t + 2, k + 2),
+					FAST_DIFF(d + 48, t + 3, k + 3)));
+	acc = _mm_or_si128(acc, _mm_or_si128(FAST_DIFF(mb + GRO_MWIN_A, mt, mk),
+					     FAST_DIFF(mb + GRO_MWIN_B, mt + 1, mk + 1)));
 	if (nvec > 4)
-		acc = _mm_or_si128(acc, FAST_DIFF(4));
+		acc = _mm_or_si128(acc, FAST_DIFF(d + 64, t + 4, k + 4));
 	if (nvec > 5)
-		acc = _mm_or_si128(acc, FAST_DIFF(5));
+		acc = _mm_or_si128(acc, FAST_DIFF(d + 80, t + 5, k + 5));
 #undef FAST_DIFF
 	return _mm_testz_si128(acc, acc);
 #else
 	uint64_t acc = 0, a, b, k;
 	unsigned int i;
 
-	(void)early_exit;
-	for (i = 0; i < 2 * nvec; i++) {
-		memcpy(&a, d + 8 * i, 8);
-		memcpy(&b, f->tmpl + 8 * i, 8);
-		memcpy(&k, f->tmask + 8 * i, 8);
+	for (i = 0; i < 2 * nvec + 4; i++) {
+		const uint8_t *p = i < 2 * nvec ? d + 8 * i :
+				   mb + (i < 2 * nvec + 2 ? GRO_MWIN_A : GRO_MWIN_B - 16) +
+				   8 * (i - 2 * nvec);
+		const uint8_t *tp = i < 2 * nvec ? f->tmpl + 8 * i : f->mtmpl + 8 * (i - 2 * nvec);
+		const uint8_t *kp = i < 2 * nvec ? f->tmask + 8 * i : f->mmask + 8 * (i - 2 * nvec);
+
+		memcpy(&a, p, 8);
+		memcpy(&b, tp, 8);
+		memcpy(&k, kp, 8);
 		acc |= (a ^ b) & k;
 	}
 	return acc == 0;
 #endif
 }
 
-/* The same with the bounds checked: m has f's header bytes. */
+/* fast_strict_eq for f's nvec (not a constant here). */
 static inline int
-fast_key_eq(const struct gro_flow *f, const struct rte_mbuf *m)
+fast_strict_eq_any(const struct gro_flow *f, const void *m, const uint8_t *d)
 {
-	return f->nvec != 0 && m->data_len >= f->dmin &&
-	       fast_tmpl_eq(f, rte_pktmbuf_mtod(m, const uint8_t *), f->nvec, 1);
+	switch (f->nvec) {
+	case 4:
+		return fast_strict_eq(f, m, d, 4);
+	case 5:
+		return fast_strict_eq(f, m, d, 5);
+	default:
+		return fast_strict_eq(f, m, d, 6);
+	}
+}
+
+/* The compare fast_strict_eq() refused, allowing what still lets a segment
+ * join: PSH/FIN in the flag byte, and any checksum flags (the caller then
+ * asks csum_verdict()). It is the same compare on copies of the headers
+ * and of the mbuf's first line with those bits taken from the template. */
+static __rte_noinline int
+fast_relaxed_eq(const struct gro_flow *f, const struct rte_mbuf *m, const uint8_t *d)
+{
+	const uint32_t flags = f->l2_len + f->l3_len + TCP_FLAGS;
+	uint8_t h[GRO_TMPL_MAX] __rte_aligned(16);
+	union {
+		struct rte_mbuf m;
+		uint8_t b[RTE_CACHE_LINE_MIN_SIZE];
+	} mc;
+
+	RTE_BUILD_BUG_ON(GRO_MWIN_B + 16 > RTE_CACHE_LINE_MIN_SIZE);
+	memcpy(h, d, 16u * f->nvec);
+	memcpy(mc.b, m, sizeof(mc.b));
+	h[flags] = (uint8_t)((h[flags] & ~TCP_PSH_FIN) | (f->tmpl[flags] & TCP_PSH_FIN));
+	mc.m.ol_flags = (mc.m.ol_flags & ~f->cs_mask) | (f->ol_want & f->cs_mask);
+	return fast_strict_eq_any(f, &mc, h);
+}
+
+/* 1 when m may be f's next full-size segment by the two fields that tell
+ * most others apart, frame length and sequence: worth trying the train on
+ * f, which checks everything else. A full-size frame holds the compared
+ * bytes (fast_setup), so the sequence is in the first mbuf. */
+static inline int
+fast_continues(const struct gro_flow *f, const struct rte_mbuf *m)
+{
+	return f->nvec != 0 && m->data_len == f->frame &&
+	       rd32(rte_pktmbuf_mtod_offset(m, const uint8_t *,
+					    f->l2_len + f->l3_len + TCP_SEQ)) == f->next_seq;
 }
 
 /* inet_gro_flush (include/net/gro.h): with the second segment an equal ID

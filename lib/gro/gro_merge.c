@@ -100,6 +100,7 @@ append(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, uint32_t paylen
 
 	if (f->segs == 1)
 		f->id_mode = (f->v6 || ip_id != f->first_id) ? GRO_ID_INC : GRO_ID_FIXED;
+	f->id_next = (uint16_t)(ip_id + (f->id_mode == GRO_ID_INC));
 	th = rte_pktmbuf_mtod_offset(m, const uint8_t *, f->l2_len + f->l3_len);
 	f->psh_fin = th[13] & 0x09;        /* PSH | FIN of the last segment */
 	/* keep only the payload: headers stay in the headroom, padding goes
@@ -201,8 +202,12 @@ start(struct tp_gro *g, const struct gro_pkt *p, uint64_t now, struct rte_mbuf *
 	f->mss = p->paylen;
 	f->segs = 1;
 	f->first_id = p->ip_id;
+	f->id_next = (uint16_t)(p->ip_id + 1);
 	f->hdr_len = (uint16_t)(p->l2_len + p->l3_len + p->l4_len);
-	f->id_mode = GRO_ID_NONE;
+	f->frame = (uint16_t)(f->hdr_len + p->paylen);
+	/* incrementing until a second segment with the first's ID says fixed
+	 * (nothing reads the mode of a one-segment aggregate) */
+	f->id_mode = GRO_ID_INC;
 	f->psh_fin = 0;
 	f->optlen = p->optlen;
 	f->v6 = p->v6;
@@ -294,125 +299,145 @@ fast_hash(const struct tp_gro *g, const struct rte_mbuf *m, uint32_t *h)
 	return 0;
 }
 
-/* Write a train's register state back into f: appended segments joined it. */
-static inline void
-fast_train_end(struct tp_gro *g, struct gro_flow *f, uint32_t seq, uint32_t ip_len,
-	       struct rte_mbuf *tail, uint32_t appended, uint8_t psh_fin)
+/* How many segments f may hold at the end of a train of full-size
+ * segments: seg_cap (conf.max_segs, then it is completed, or the IP length
+ * cap) and the chain's RTE_MBUF_MAX_NB_SEGS. Past the last two the next
+ * segment takes the full parse, which decides. */
+static inline uint32_t
+fast_train_cap(const struct gro_flow *f)
 {
-	if (appended == 0)
-		return;
-	f->next_seq = seq;
-	f->ip_len = ip_len;
-	f->tail = tail;
-	f->segs = (uint16_t)(f->segs + appended);
-	f->mbufs = (uint16_t)(f->mbufs + appended);
-	f->psh_fin = psh_fin;
-	g->held_segs += appended;
+	return RTE_MIN(f->seg_cap, (uint32_t)f->segs + (RTE_MBUF_MAX_NB_SEGS - f->mbufs));
 }
 
 /*
  * The fast path (gro_fast.h): append pkts[j], pkts[j + 1], ... to held flow
- * idx while each may join it, with the flow's state in registers. The
- * template includes the IP length, so a train carries full-size segments
- * (payload = mss); a shorter last segment ends it and takes the full
- * parse. Returns how many packets were consumed (appended, then possibly
- * one passed through for a bad checksum); 0 when pkts[j] is not for this
- * flow's fast path. pkts[j] passed fast_key_eq(f). *tried_next: the packet
- * after the train was tried on this flow, which is still held, and refused.
+ * f while each may join it. The template includes the IP length, so a
+ * train carries full-size segments (payload = mss); a shorter last segment
+ * ends it and takes the full parse. The flow's state stays in f (one hot
+ * line) rather than in registers: a train is often one segment long (many
+ * flows interleaved), and then setting it up is what costs. Returns how
+ * many packets were consumed (appended, then possibly one passed through
+ * for a bad checksum); 0 when pkts[j] is not for this flow's fast path.
+ * *tried_next: the packet after the train was tried on this flow, which is
+ * still held, and refused. nvec and v6 are constants of each instance.
  */
-static inline uint32_t
-fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
-	   uint32_t n, struct rte_mbuf **out, uint32_t *no, int *tried_next)
+static __rte_always_inline uint32_t
+fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf **pkts,
+	     uint32_t j, uint32_t n, struct rte_mbuf **out, uint32_t *no, int *tried_next,
+	     const unsigned int nvec, const int v6)
 {
-	struct gro_flow *f = &g->flows[idx];
-	const unsigned int nvec = f->nvec;
-	const int v6 = f->v6, meta = f->meta;
-	const uint32_t l2 = f->l2_len, l4 = l2 + f->l3_len, hdr = f->hdr_len;
-	const uint32_t mss = f->mss, frame = hdr + mss, ip_cap = f->ip_cap;
-	const uint64_t ol_mask = f->ol_mask, ol_want = f->ol_want, cs_mask = f->cs_mask;
-	/* the train stops at max_segs (then completed) or when the chain has
-	 * RTE_MBUF_MAX_NB_SEGS mbufs (the next segment takes the full parse) */
-	const uint32_t stop_cap = RTE_MIN(g->max_segs, (uint32_t)f->segs +
-					  (RTE_MBUF_MAX_NB_SEGS - f->mbufs));
-	uint32_t seq = f->next_seq, ip_len = f->ip_len, segs = f->segs, k;
-	uint16_t id_next = 0, id_step = 0;
-	struct rte_mbuf *tail = f->tail;
+	const uint32_t stop = fast_train_cap(f);
+	uint32_t k;
 	uint8_t psh_fin = 0;
 	int refused = 0;
 
-	*tried_next = 0;
-	if (segs >= stop_cap)
+	if (f->segs >= stop)
 		return 0;
-	if (!v6) {
-		/* the ID the flow accepts next (ipid_ok): first + segs, or the
-		 * first when fixed; after one segment also the first */
-		id_step = f->id_mode == GRO_ID_FIXED ? 0 : 1;
-		id_next = (uint16_t)(f->first_id + (segs == 1 ? 1 : id_step * segs));
-	}
 	for (k = j; k < n; k++) {
 		struct rte_mbuf *m = pkts[k];
 		const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
-		uint64_t ol = m->ol_flags;
+		const uint32_t l4 = (uint32_t)f->l2_len + f->l3_len;
 		uint16_t id = 0;
+		int fixed_id = 0, strict;
 
-		if (k + GRO_PREFETCH < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[k + GRO_PREFETCH], void *));
-		/* a full-size frame holds the compared bytes (fast_setup); the
-		 * caller compared pkts[j]'s already */
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[RTE_MIN(k + GRO_PREFETCH, n - 1)], void *));
+		/* The rules in any order (one refusal sends the segment to the
+		 * full parse, which names it), but the checksum last. A
+		 * full-size frame holds the compared bytes (fast_setup); the
+		 * sequence first: it tells another flow's segment apart at the
+		 * price of one load. */
 		refused = 1;
-		/* the sequence first: it tells another flow's segment apart
-		 * at the price of one load */
-		if (m->data_len != frame || m->nb_segs != 1 ||
-		    rd32(d + l4 + TCP_SEQ) != seq ||
-		    (k != j && !fast_tmpl_eq(f, d, nvec, 0)) ||
-		    ((ol ^ ol_want) & ol_mask & ~cs_mask) != 0 ||
-		    (meta && !fast_meta_eq(g, f, m)) || ip_len > ip_cap)
+		if (m->data_len != f->frame || rd32(d + l4 + TCP_SEQ) != f->next_seq)
+			break;
+		if (g->dsa_off >= 0 &&
+		    (fast_dsa_word(m, g->dsa_off) & f->dsa_mask) != f->dsa_want)
 			break;
 		if (!v6) {
-			id = rd16(d + l2 + IP4_ID);
-			if (id != id_next && (segs != 1 || id != f->first_id))
-				break;
-		}
-		refused = 0;
-		if (unlikely(((ol ^ ol_want) & cs_mask) != 0) && !csum_state_trusted(ol, v6)) {
-			/* every rule said "append": the checksum decides, as in
-			 * the full parse (finish(), then check()) */
-			uint8_t v = csum_verdict(g, m, d + l2, d + l4, v6, l4, frame - l4);
-
-			if (v != GRO_HOLDABLE) {
-				fast_train_end(g, f, seq, ip_len, tail, k - j, psh_fin);
-				pass_through(g, idx, m, v, out, no);
-				return k - j + 1;
+			/* inet_gro_flush: the ID the flow expects; after one
+			 * segment also the first's (fixed IDs from then on) */
+			id = rd16(d + f->l2_len + IP4_ID);
+			if (unlikely(id != f->id_next)) {
+				if (f->segs != 1 || id != f->first_id)
+					break;
+				fixed_id = 1;
 			}
 		}
-		/* append: the headers stay in the headroom */
-		if (segs == 1) {
-			id_step = v6 || id != f->first_id;
-			f->id_mode = id_step ? GRO_ID_INC : GRO_ID_FIXED;
+		strict = fast_strict_eq(f, m, d, nvec);
+		if (unlikely(!strict || !f->cs_in_vec)) {
+			const uint64_t ol = m->ol_flags;
+
+			if (!strict && !fast_relaxed_eq(f, m, d))
+				break;
+			/* every rule said "append": the checksum decides, as in
+			 * the full parse (finish(), then check()) */
+			if (((ol ^ f->ol_want) & f->cs_mask) != 0 && !csum_state_trusted(ol, v6)) {
+				uint8_t v = csum_verdict(g, m, d + f->l2_len, d + l4, v6, l4,
+							 (uint32_t)f->frame - l4);
+
+				if (v != GRO_HOLDABLE) {
+					if (k != j)
+						f->psh_fin = psh_fin;
+					pass_through(g, idx, m, v, out, no);
+					return k - j + 1;
+				}
+			}
+			psh_fin = d[l4 + TCP_FLAGS] & TCP_PSH_FIN;
 		}
-		id_next = (uint16_t)(id + id_step);
-		psh_fin = d[l4 + TCP_FLAGS] & TCP_PSH_FIN;
-		m->data_off = (uint16_t)(m->data_off + hdr);
-		m->pkt_len = mss;
-		m->data_len = (uint16_t)mss;
-		tail->next = m;
-		tail = m;
-		seq += mss;
-		ip_len += mss;
-		if (psh_fin || ++segs >= stop_cap) {
+		refused = 0;
+		/* append: the headers stay in the headroom (start() set the
+		 * ID mode to incrementing) */
+		if (unlikely(fixed_id))
+			f->id_mode = GRO_ID_FIXED;
+		f->id_next = (uint16_t)(id + (f->id_mode & GRO_ID_INC));
+		m->data_off = (uint16_t)(m->data_off + f->hdr_len);
+		m->pkt_len = f->mss;
+		m->data_len = f->mss;
+		f->tail->next = m;
+		f->tail = m;
+		f->next_seq += f->mss;
+		f->ip_len += f->mss;
+		f->mbufs++;
+		f->segs++;
+		g->held_segs++;
+		if (psh_fin || f->segs >= stop) {
 			k++;
 			break;
 		}
 	}
 	if (k == j)
 		return 0;
-	fast_train_end(g, f, seq, ip_len, tail, k - j, psh_fin);
-	after_append(g, idx, mss, out, no);
+	f->psh_fin = psh_fin;
+	after_append(g, idx, f->mss, out, no);
 	*tried_next = refused && k < n && g->last == idx;
 	return k - j;
 }
 
-/* The held flow of m's bucket whose header bytes m has (other than the
+/* fast_train_n for f's header size and IP version (the common shapes:
+ * Ethernet + IPv4 + TCP with or without timestamps, IPv6, in-frame tags). */
+static inline uint32_t
+fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
+	   uint32_t n, struct rte_mbuf **out, uint32_t *no, int *tried_next)
+{
+	struct gro_flow *f = &g->flows[idx];
+
+	*tried_next = 0;
+	switch (f->nvec << 1 | f->v6) {
+	case 4 << 1:
+		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 4, 0);
+	case 5 << 1:
+		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 5, 0);
+	case 6 << 1:
+		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 6, 0);
+	case 5 << 1 | 1:
+		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 5, 1);
+	case 6 << 1 | 1:
+		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 6, 1);
+	default:               /* nvec 0: no fast path for this flow */
+		return 0;
+	}
+}
+
+/* The held flow of m's bucket that m may continue (other than the
  * previous segment's, tried already), to try fast_train on; GRO_NIL when
  * none or m is not plain enough to hash here. */
 static inline uint16_t
@@ -429,10 +454,61 @@ fast_candidate(const struct tp_gro *g, const struct rte_mbuf *m)
 		unsigned int i = (unsigned int)__builtin_ctz(used);
 
 		if (b->hash[i] == h && b->flow[i] != g->last &&
-		    fast_key_eq(&g->flows[b->flow[i]], m))
+		    fast_continues(&g->flows[b->flow[i]], m))
 			return b->flow[i];
 	}
 	return GRO_NIL;
+}
+
+/*
+ * Start the next aggregate of the flow completed last, from its entry's
+ * template, without a parse: flows go on after a flush (AGE timeouts, a
+ * full flush every few bursts), and then the first segment of each new
+ * aggregate would pay for the whole parse. The entry is the free stack's
+ * top (nothing was started since it completed), so no held entry has its
+ * key; a segment equal to its template (strict: no PSH/FIN, checksums GOOD
+ * as the head's were) has that key and passes every rule start() needs
+ * (holdable flags, payload, no trailer, no IP options or fragment), and
+ * its parse would give the entry's lengths, ACK, flag and option words
+ * again. Returns the flow started with m, or GRO_NIL (then the full parse
+ * decides).
+ */
+static inline uint16_t
+fast_start(struct tp_gro *g, struct rte_mbuf *m, uint64_t now)
+{
+	const uint16_t idx = g->ghost;
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct gro_flow *f;
+	uint16_t id = 0;
+
+	if (idx == GRO_NIL || g->nb_free == 0 || g->free_stack[g->nb_free - 1] != idx)
+		return GRO_NIL;
+	f = &g->flows[idx];
+	if (f->nvec == 0 || !f->cs_in_vec || m->data_len != f->frame ||
+	    g->buckets[f->bucket].used == 0xFF || !fast_strict_eq_any(f, m, d) ||
+	    (g->dsa_off >= 0 &&
+	     (fast_dsa_word(m, g->dsa_off) & f->dsa_mask) != f->dsa_want))
+		return GRO_NIL;
+	if (!f->v6)
+		id = rd16(d + f->l2_len + IP4_ID);
+	(void)gro_flow_alloc(g);           /* idx, the top */
+	f->next_seq = rd32(d + f->l2_len + f->l3_len + TCP_SEQ) + f->mss;
+	f->ip_len = (uint32_t)f->frame - f->l2_len;
+	f->segs = 1;
+	f->first_id = id;
+	f->id_next = (uint16_t)(id + 1);
+	f->id_mode = GRO_ID_INC;
+	f->psh_fin = 0;
+	f->start_tsc = now;
+	f->birth = g->births++;
+	f->head = m;
+	f->tail = m;
+	f->mbufs = 1;
+	f->head_single = 1;
+	gro_flow_link(g, idx, f->bucket,
+		      (uint8_t)__builtin_ctz(~(unsigned int)g->buckets[f->bucket].used));
+	g->last = idx;
+	return idx;
 }
 
 /* Kernel order, end of burst: __napi_gro_flush completes bucket 0..7 in
@@ -478,7 +554,7 @@ tp_gro_merge_burst(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n,
 		/* the previous segment's flow (unless the train that just ended
 		 * tried it on this very segment), else the one m's bucket holds */
 		idx = g->last;
-		if (idx == GRO_NIL || tried_last || !fast_key_eq(&g->flows[idx], pkts[j]))
+		if (idx == GRO_NIL || tried_last || !fast_continues(&g->flows[idx], pkts[j]))
 			idx = fast_candidate(g, pkts[j]);
 		if (idx != GRO_NIL &&
 		    (k = fast_train(g, idx, pkts, j, n, out, &no, &tried_last)) != 0) {
@@ -486,6 +562,10 @@ tp_gro_merge_burst(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n,
 			continue;
 		}
 		tried_last = 0;
+		if (idx == GRO_NIL && fast_start(g, pkts[j], now_tsc) != GRO_NIL) {
+			j++;
+			continue;
+		}
 		if (j + GRO_PREFETCH < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[j + GRO_PREFETCH], void *));
 		gro_parse(g, &pk, pkts[j]);

@@ -94,7 +94,7 @@ struct gro_pkt {
 
 #define GRO_HOLDABLE 0xFF
 
-enum gro_id_mode { GRO_ID_NONE = 0, GRO_ID_INC = 1, GRO_ID_FIXED = 2 };
+enum gro_id_mode { GRO_ID_INC = 1, GRO_ID_FIXED = 2 };
 
 /* A held aggregate. Line 0 has everything a merge decision reads. */
 struct gro_flow {
@@ -107,6 +107,9 @@ struct gro_flow {
 	uint16_t mss;         /* first segment's payload */
 	uint16_t segs;        /* packets (TCP segments) in the aggregate */
 	uint16_t first_id;
+	uint16_t id_next;     /* IPv4 ID the next segment needs (or the first's
+			       * after one segment: fixed IDs) */
+	uint16_t frame;       /* frame length of a full-size segment */
 	uint16_t hdr_len;     /* l2 + l3 + l4 */
 	uint8_t id_mode;
 	uint8_t psh_fin;      /* FIN/PSH bits of the last segment (flag byte) */
@@ -129,18 +132,22 @@ struct gro_flow {
 	 * strip and RSS flags) and the masked metadata words equal. */
 	uint8_t tmpl[GRO_TMPL_MAX] __rte_aligned(16);
 	uint8_t tmask[GRO_TMPL_MAX] __rte_aligned(16);
+	/* The same for two 16-byte windows of the mbuf header (gro_fast.h
+	 * GRO_MWIN_A/B): nb_segs 1, ol_flags (checksum bits GOOD when the
+	 * head's were, cs_in_vec), stripped TCIs and RSS hash of the head. */
+	uint8_t mtmpl[32] __rte_aligned(16);
+	uint8_t mmask[32] __rte_aligned(16);
 	uint64_t ol_mask;     /* with cs_mask */
 	uint64_t ol_want;     /* with the checksum bits GOOD */
 	uint64_t cs_mask;     /* the checksum status bits that matter */
-	uint32_t ip_cap;      /* aggregate IP length a full segment may join */
+	uint32_t seg_cap;     /* segments it may reach: max_segs, IP length */
 	uint64_t dsa_mask;    /* over the 8-byte tp_dsa_meta dynfield */
 	uint64_t dsa_want;
 	uint32_t tci_mask;    /* vlan_tci | vlan_tci_outer << 16 */
 	uint32_t tci_want;
 	uint32_t hash_mask;   /* ~0: the NIC's RSS hash picks the flow */
 	uint8_t nvec;         /* 16-byte words compared; 0: no fast path */
-	uint8_t meta;         /* any of the three masks above is not 0 */
-	uint16_t dmin;        /* data_len fast_key_eq needs: 16 x nvec */
+	uint8_t cs_in_vec;    /* mmask includes cs_mask: the head's were GOOD */
 	uint16_t l2_len;
 	uint16_t l3_len;      /* IP header (+ IPv6 extension headers) */
 	uint8_t opts[GRO_OPT_MAX];
@@ -170,6 +177,10 @@ struct tp_gro {
 	uint8_t kernel;        /* conf.order == TP_GRO_ORDER_KERNEL */
 	uint16_t last;         /* flow the previous segment joined or started:
 				* the fast path's first guess; GRO_NIL: none */
+	uint16_t ghost;        /* entry completed last: while it is the free
+				* stack's top, nothing was started since and its
+				* template still describes that flow
+				* (fast_start); GRO_NIL: none */
 	uint64_t fixedid_flag; /* ol_flags bit of TP_GRO_DYNFLAG_FIXEDID */
 	struct tp_gro_stats st;
 	size_t mem;

@@ -98,6 +98,7 @@ tp_gro_create(const struct tp_gro_conf *conf)
 	g->nb_flows = c.max_flows;
 	g->age_head = g->age_tail = GRO_NIL;
 	g->last = GRO_NIL;
+	g->ghost = GRO_NIL;
 	g->kernel = c.order == TP_GRO_ORDER_KERNEL;
 	g->st.sw_csum_off = c.no_sw_csum != 0;
 	g->dsa_off = gro_dsa_offset();
@@ -202,6 +203,7 @@ gro_flow_unlink(struct tp_gro *g, uint16_t idx)
 	g->held_flows--;
 	g->held_segs -= f->segs;
 	g->free_stack[g->nb_free++] = idx;
+	g->ghost = idx;
 	if (g->last == idx)
 		g->last = GRO_NIL;
 }

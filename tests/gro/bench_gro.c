@@ -95,8 +95,10 @@ make_frames(unsigned int nflows)
 		memcpy(t.opts, ts, sizeof(ts));
 		t.sport = (uint16_t)(10000 + f);
 		t.daddr4 = 0x0A000000u + f;
-		t.seq = 1000u + k * MSS;
-		t.ip_id = (uint16_t)k;
+		/* each connection its own initial sequence number and IP ID
+		 * base, as Linux picks them (RFC 6528; per-socket IDs) */
+		t.seq = 1000u + f * 2654435761u + k * MSS;
+		t.ip_id = (uint16_t)(f * 40503u + k);
 		t.ttl = 64;
 		frame_len = tpkt_build(&t, buf);
 		memcpy(frames + (size_t)i * frame_len, buf, frame_len);

@@ -357,6 +357,80 @@ static void b_x_pure_ack_between(struct seq *s, int v6)
 	seq_add(s, v6, 100, 100);
 }
 
+/* After a flush (a sleep point) a flow's next aggregate starts from the
+ * segment that follows; each case makes that segment differ from the
+ * aggregate just completed in one field, so a start that reused the old
+ * aggregate's headers would merge wrongly. */
+static void flush_pair(struct seq *s, int v6)
+{
+	seq_add(s, v6, 0, 100);
+	seq_add(s, v6, 100, 100);
+}
+
+static void b_x_flush_psh(struct seq *s, int v6)
+{
+	flush_pair(s, v6);
+	seq_add(s, v6, 200, 100)->flags |= 0x08;   /* not held: alone */
+	s->flush_before[s->n - 1] = 1;
+	seq_add(s, v6, 300, 100);
+	seq_add(s, v6, 400, 100);
+}
+
+static void b_x_flush_ack(struct seq *s, int v6)
+{
+	flush_pair(s, v6);
+	seq_add(s, v6, 200, 100)->ack = 101;
+	s->flush_before[s->n - 1] = 1;
+	seq_add(s, v6, 300, 100)->ack = 101;
+}
+
+static void b_x_flush_csum(struct seq *s, int v6)
+{
+	flush_pair(s, v6);
+	seq_add(s, v6, 200, 100)->bad_tcp_csum = 1;
+	s->flush_before[s->n - 1] = 1;
+	seq_add(s, v6, 300, 100);
+	seq_add(s, v6, 400, 100);
+}
+
+static void b_x_flush_ts(struct seq *s, int v6)
+{
+	ts_opt(seq_add(s, v6, 0, 100), "NNT", 0);
+	ts_opt(seq_add(s, v6, 100, 100), "NNT", 0);
+	ts_opt(seq_add(s, v6, 200, 100), "NNT", 100);
+	s->flush_before[s->n - 1] = 1;
+	ts_opt(seq_add(s, v6, 300, 100), "NNT", 100);
+	ts_opt(seq_add(s, v6, 400, 100), "NNT", 0);   /* differs from the new head */
+}
+
+static void b_x_flush_short(struct seq *s, int v6)
+{
+	flush_pair(s, v6);
+	seq_add(s, v6, 200, 50);
+	s->flush_before[s->n - 1] = 1;
+	seq_add(s, v6, 250, 100);
+}
+
+static void b_x_flush_id_fixed(struct seq *s, int v6)
+{
+	seq_add(s, v6, 0, 100)->ip_id = 1;
+	seq_add(s, v6, 100, 100)->ip_id = 2;       /* incrementing */
+	seq_add(s, v6, 200, 100)->ip_id = 7;
+	s->flush_before[s->n - 1] = 1;
+	seq_add(s, v6, 300, 100)->ip_id = 7;       /* fixed */
+	seq_add(s, v6, 400, 100)->ip_id = 8;       /* neither: a new aggregate */
+}
+
+static void b_x_flush_id_inc(struct seq *s, int v6)
+{
+	seq_add(s, v6, 0, 100)->ip_id = 5;
+	seq_add(s, v6, 100, 100)->ip_id = 5;       /* fixed */
+	seq_add(s, v6, 200, 100)->ip_id = 9;
+	s->flush_before[s->n - 1] = 1;
+	seq_add(s, v6, 300, 100)->ip_id = 10;      /* incrementing */
+	seq_add(s, v6, 400, 100)->ip_id = 10;      /* neither */
+}
+
 #define E(...) { sizeof((int[]){ __VA_ARGS__ }) / sizeof(int), { __VA_ARGS__ } }
 #define NONE { 0, { 0 } }
 
@@ -407,6 +481,13 @@ static const struct gro_case cases[] = {
 	{ "x_psh_first", F4 | F6, b_x_psh_first, E(100, 200), E(100, 200) },
 	{ "x_pure_ack_between", F4 | F6, b_x_pure_ack_between, E(100, 0, 100),
 	  E(100, 0, 100) },
+	{ "x_flush_psh", F4 | F6, b_x_flush_psh, E(200, 100, 200), E(200, 100, 200) },
+	{ "x_flush_ack", F4 | F6, b_x_flush_ack, E(200, 200), E(200, 200) },
+	{ "x_flush_csum", F4 | F6, b_x_flush_csum, E(200, 100, 200), E(200, 100, 200) },
+	{ "x_flush_ts", F4 | F6, b_x_flush_ts, E(200, 200, 100), E(200, 200, 100) },
+	{ "x_flush_short", F4 | F6, b_x_flush_short, E(200, 50, 100), E(200, 50, 100) },
+	{ "x_flush_id_fixed", F4, b_x_flush_id_fixed, E(200, 200, 100), NONE },
+	{ "x_flush_id_inc", F4, b_x_flush_id_inc, E(200, 200, 100), NONE },
 };
 
 static const char *const var_names[VAR_MAX] = {
