@@ -619,6 +619,8 @@ static const struct eth_dev_ops aqc_eth_dev_ops = {
 	.dev_set_link_down = aqc_dev_set_link_down,
 	.flow_ctrl_get = aqc_flow_ctrl_get,
 	.flow_ctrl_set = aqc_flow_ctrl_set,
+	.get_module_info = aqc_get_module_info,
+	.get_module_eeprom = aqc_get_module_eeprom,
 };
 
 int
