@@ -24,31 +24,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <bus_driver.h>
-#include <bus_pci_driver.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
-#include <rte_interrupts.h>
 #include <rte_ip.h>
 #include <rte_udp.h>
 
-#include "aqc_test.h"
+#include "aqc_test_pci.h"
 
-#define PLUGIN "/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0/librte_net_atlantic.so.23"
 #define NB_DESC 1024
-
-/* DPDK 22.11 drivers/bus/pci/private.h, struct rte_pci_bus: the bus object
- * is followed by its device and driver lists (not an exported header). */
-struct pci_bus_view {
-	struct rte_bus bus;
-	RTE_TAILQ_HEAD(, rte_pci_device) device_list;
-	RTE_TAILQ_HEAD(, rte_pci_driver) driver_list;
-};
 
 static struct aqc_model *model;
 static uint8_t sfp_image[512];     /* the plugged module's A0h + A2h pages */
-static struct rte_pci_device pci;
-static struct rte_pci_driver *atl;
+static struct aqc_test_pci pci;
 static const char *drv_name;
 static bool upstream;      /* net_atlantic: its documented bugs apply */
 static struct rte_mempool *mp;
@@ -59,8 +46,6 @@ static int
 probe_setup(void **state)
 {
 	struct aqc_model_config cfg;
-	struct pci_bus_view *pb;
-	struct rte_pci_driver *d;
 	int err;
 
 	(void)state;
@@ -80,30 +65,7 @@ probe_setup(void **state)
 	memcpy(cfg.sfp, sfp_image, sizeof(sfp_image));
 	model = aqc_model_create(&cfg, &err);
 	assert_non_null(model);
-	pb = container_of(rte_bus_find_by_name("pci"), struct pci_bus_view, bus);
-	RTE_TAILQ_FOREACH(d, &pb->driver_list, next)
-		if (strcmp(d->driver.name, drv_name) == 0)
-			atl = d;
-	assert_non_null(atl);
-	/* doc 1: AQC107 (0x07B1), BAR0 = the register file */
-	pci.id.vendor_id = 0x1d6a;
-	pci.id.device_id = 0x07b1;
-	pci.id.subsystem_vendor_id = 0x1d6a;
-	pci.id.subsystem_device_id = 0x0001;
-	pci.addr.bus = 0x7a;
-	snprintf(pci.name, sizeof(pci.name), "0000:7a:00.0");
-	pci.device.name = pci.name;
-	pci.device.bus = &pb->bus;
-	pci.device.driver = &atl->driver;
-	pci.device.numa_node = 0;
-	pci.driver = atl;
-	pci.mem_resource[0].addr = aqc_model_bar(model);
-	pci.mem_resource[0].len = AQC_BAR0_SIZE;
-	pci.mem_resource[0].phys_addr = (uint64_t)(uintptr_t)aqc_model_bar(model);
-	pci.intr_handle = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
-	assert_non_null(pci.intr_handle);
-	rte_intr_type_set(pci.intr_handle, RTE_INTR_HANDLE_UNKNOWN);
-	rte_intr_fd_set(pci.intr_handle, -1);
+	assert_true(aqc_test_pci_prepare(&pci, model, drv_name));
 	mp = tp_test_pool_create("upstream", 8192, 0);
 	pool_start = tp_test_pool_in_use(mp);
 	return 0;
@@ -125,8 +87,8 @@ step_probe(void **state)
 
 	(void)state;
 	/* RBL reset, FW 3.x detection, mailbox, MAC: all in the probe */
-	assert_int_equal(atl->probe(atl, &pci), 0);
-	assert_int_equal(rte_eth_dev_get_port_by_name(pci.name, &port), 0);
+	assert_int_equal(pci.drv->probe(pci.drv, &pci.dev), 0);
+	assert_int_equal(rte_eth_dev_get_port_by_name(pci.dev.name, &port), 0);
 	assert_int_equal(rte_eth_dev_info_get(port, &di), 0);
 	assert_string_equal(di.driver_name, drv_name);
 	assert_int_equal(di.max_rx_queues, 8);
@@ -782,7 +744,7 @@ teardown(void **state)
 	(void)state;
 	aqc_model_destroy(model);
 	rte_mempool_free(mp);
-	rte_intr_instance_free(pci.intr_handle);
+	aqc_test_pci_release(&pci);
 	return 0;
 }
 
@@ -819,7 +781,7 @@ main(int argc, char **argv)
 		(char *)"test_upstream_atlantic", (char *)"--no-huge", (char *)"--no-shconf",
 		(char *)"--no-pci", (char *)"--no-telemetry", (char *)"-l", (char *)"0",
 		(char *)"-m", (char *)"512", (char *)"--log-level=lib.eal:error",
-		prefix, (char *)"-d", (char *)PLUGIN, NULL,
+		prefix, (char *)"-d", (char *)AQC_TEST_ATLANTIC_PLUGIN, NULL,
 	};
 	int neal = (int)RTE_DIM(eal) - 1;
 
@@ -832,8 +794,9 @@ main(int argc, char **argv)
 	upstream = strcmp(drv_name, "net_atlantic") == 0;
 	if (!upstream)
 		neal -= 2;                      /* net_aqc is linked in: no -d */
-	else if (access(PLUGIN, R_OK) != 0) {
-		printf("SKIP: Debian's net_atlantic plugin (%s) is not installed\n", PLUGIN);
+	else if (access(AQC_TEST_ATLANTIC_PLUGIN, R_OK) != 0) {
+		printf("SKIP: Debian's net_atlantic plugin (%s) is not installed\n",
+		       AQC_TEST_ATLANTIC_PLUGIN);
 		return 77;
 	}
 	snprintf(prefix, sizeof(prefix), "--file-prefix=tp_upstream_%d", (int)getpid());
