@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_devargs.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_ip.h>
@@ -86,6 +87,26 @@ step_probe(void **state)
 	struct rte_eth_dev_info di;
 
 	(void)state;
+	if (!upstream) {
+		/* which driver binds: "-a BDF,driver=net_atlantic" makes
+		 * net_aqc hand the device on (a positive probe result, the PCI
+		 * bus then offers it to the next driver); bad devargs are an
+		 * error; "driver=net_aqc" is taken */
+		struct rte_devargs da;
+
+		memset(&da, 0, sizeof(da));
+		pci.dev.device.devargs = &da;
+		da.args = "driver=net_atlantic";
+		assert_int_equal(pci.drv->probe(pci.drv, &pci.dev), 1);
+		assert_int_not_equal(rte_eth_dev_get_port_by_name(pci.dev.name, &port), 0);
+		da.args = "drivr=net_aqc";
+		assert_int_equal(pci.drv->probe(pci.drv, &pci.dev), -EINVAL);
+		da.args = "driver=net_aqc";
+		assert_int_equal(pci.drv->probe(pci.drv, &pci.dev), 0);
+		pci.dev.device.devargs = NULL;
+		assert_int_equal(rte_eth_dev_get_port_by_name(pci.dev.name, &port), 0);
+		assert_int_equal(rte_eth_dev_close(port), 0);
+	}
 	/* RBL reset, FW 3.x detection, mailbox, MAC: all in the probe */
 	assert_int_equal(pci.drv->probe(pci.drv, &pci.dev), 0);
 	assert_int_equal(rte_eth_dev_get_port_by_name(pci.dev.name, &port), 0);
