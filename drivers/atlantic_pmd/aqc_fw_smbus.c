@@ -40,7 +40,7 @@ rpc_upload(struct aqc_hw *hw, const uint32_t *p, unsigned int n)
 			rc = AQC_GET_FIELD(hw, MCP_UP_AREA) == AQC_MCP_AREA_RPC ? -ETIMEDOUT : 0;
 			if (rc == 0)
 				break;
-			rte_delay_us_block(10);
+			rte_delay_us_sleep(10);   /* the model may share this CPU */
 		}
 	}
 	if (rc != 0)

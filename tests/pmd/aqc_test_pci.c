@@ -2,7 +2,10 @@
 /* A chip model as a PCI device; see aqc_test_pci.h. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_interrupts.h>
 
 #include "aqc_test_pci.h"
@@ -55,4 +58,41 @@ aqc_test_pci_release(struct aqc_test_pci *p)
 {
 	rte_intr_instance_free(p->dev.intr_handle);
 	p->dev.intr_handle = NULL;
+}
+
+int
+aqc_test_pci_eal_init(const char *prog, const char *drv_name)
+{
+	char prefix[64];
+	char *eal[] = {
+		(char *)prog, (char *)"--no-huge", (char *)"--no-shconf",
+		(char *)"--no-pci", (char *)"--no-telemetry", (char *)"-l", (char *)"0",
+		(char *)"-m", (char *)"512", (char *)"--log-level=lib.eal:error",
+		prefix, (char *)"-d", (char *)AQC_TEST_ATLANTIC_PLUGIN, NULL,
+	};
+	int neal = (int)RTE_DIM(eal) - 1;
+
+	if (strcmp(drv_name, "net_aqc") == 0) {
+		neal -= 2;                      /* net_aqc is linked in: no -d */
+	} else if (strcmp(drv_name, "net_atlantic") != 0) {
+		fprintf(stderr, "%s: driver '%s': expected net_aqc or net_atlantic\n",
+			prog, drv_name);
+		return 2;
+	} else if (access(AQC_TEST_ATLANTIC_PLUGIN, R_OK) != 0) {
+		printf("SKIP: Debian's net_atlantic plugin (%s) is not installed\n",
+		       AQC_TEST_ATLANTIC_PLUGIN);
+		return 77;
+	}
+	snprintf(prefix, sizeof(prefix), "--file-prefix=tp_%s_%d", drv_name, (int)getpid());
+	if (rte_eal_init(neal, eal) < 0) {
+		fprintf(stderr, "%s: rte_eal_init failed\n", prog);
+		return 1;
+	}
+	/* A chip works beside the CPU; the model needs CPU time, and with
+	 * -l 0 it shares the lcore's. net_atlantic waits with rte_delay_us,
+	 * which busy-waits by default: its 1 us x 1000 MIF polls then starve
+	 * the model on a loaded machine and time out. Sleeping delays (never
+	 * shorter than asked; DPDK's own alternative) let it run. */
+	rte_delay_us_callback_register(rte_delay_us_sleep);
+	return 0;
 }

@@ -31,4 +31,12 @@ bool aqc_test_pci_prepare(struct aqc_test_pci *p, struct aqc_model *m,
 			  const char *drv_name);
 void aqc_test_pci_release(struct aqc_test_pci *p);
 
+/* EAL for a test of PCI driver drv_name ("net_aqc" or "net_atlantic"): no
+ * hugepages, no PCI scan, lcore 0, a unique file prefix; Debian's plugin
+ * loaded (-d) for net_atlantic (net_aqc is linked in); rte_delay_us made
+ * a sleeping delay so the model thread can run. 0; 77 (skip, with
+ * the reason printed) when the plugin is not installed; 2 for another
+ * driver name; 1 when the EAL fails. */
+int aqc_test_pci_eal_init(const char *prog, const char *drv_name);
+
 #endif /* AQC_TEST_PCI_H */

@@ -20,10 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <rte_cycles.h>
-#include <rte_eal.h>
 #include <rte_ethdev.h>
 
 #include "aqc_test_pci.h"
@@ -153,18 +151,9 @@ main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(bench),
 	};
-	char prefix[64];
-	char *eal[] = {
-		(char *)"bench_side", (char *)"--no-huge", (char *)"--no-shconf",
-		(char *)"--no-pci", (char *)"--no-telemetry", (char *)"-l", (char *)"0",
-		(char *)"-m", (char *)"512", (char *)"--log-level=lib.eal:error",
-		prefix, (char *)"-d", (char *)AQC_TEST_ATLANTIC_PLUGIN, NULL,
-	};
-	int neal = (int)RTE_DIM(eal) - 1;
+	int rc;
 
-	if (argc != 4 || (strcmp(argv[1], "net_atlantic") != 0 &&
-			  strcmp(argv[1], "net_aqc") != 0) ||
-	    strtoul(argv[2], NULL, 0) == 0 ||
+	if (argc != 4 || strtoul(argv[2], NULL, 0) == 0 ||
 	    (strcmp(argv[3], "64") != 0 && strcmp(argv[3], "1500") != 0)) {
 		fprintf(stderr, "usage: %s net_aqc|net_atlantic ITERATIONS 64|1500\n", argv[0]);
 		return 2;
@@ -172,17 +161,8 @@ main(int argc, char **argv)
 	drv_name = argv[1];
 	iters = (unsigned int)strtoul(argv[2], NULL, 0);
 	size = (uint32_t)strtoul(argv[3], NULL, 0);
-	if (strcmp(drv_name, "net_aqc") == 0)
-		neal -= 2;                      /* net_aqc is linked in: no -d */
-	else if (access(AQC_TEST_ATLANTIC_PLUGIN, R_OK) != 0) {
-		printf("SKIP: Debian's net_atlantic plugin (%s) is not installed\n",
-		       AQC_TEST_ATLANTIC_PLUGIN);
-		return 77;
-	}
-	snprintf(prefix, sizeof(prefix), "--file-prefix=tp_bench_side_%d", (int)getpid());
-	if (rte_eal_init(neal, eal) < 0) {
-		fprintf(stderr, "rte_eal_init failed\n");
-		return 1;
-	}
+	rc = aqc_test_pci_eal_init(argv[0], drv_name);
+	if (rc != 0)
+		return rc;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

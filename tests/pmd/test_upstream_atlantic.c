@@ -797,33 +797,16 @@ main(int argc, char **argv)
 		cmocka_unit_test(step_reset),
 		cmocka_unit_test(step_stop_close),
 	};
-	char prefix[64];
-	char *eal[] = {
-		(char *)"test_upstream_atlantic", (char *)"--no-huge", (char *)"--no-shconf",
-		(char *)"--no-pci", (char *)"--no-telemetry", (char *)"-l", (char *)"0",
-		(char *)"-m", (char *)"512", (char *)"--log-level=lib.eal:error",
-		prefix, (char *)"-d", (char *)AQC_TEST_ATLANTIC_PLUGIN, NULL,
-	};
-	int neal = (int)RTE_DIM(eal) - 1;
+	int rc;
 
-	if (argc != 2 || (strcmp(argv[1], "net_atlantic") != 0 &&
-			  strcmp(argv[1], "net_aqc") != 0)) {
+	if (argc != 2) {
 		fprintf(stderr, "usage: %s net_atlantic|net_aqc\n", argv[0]);
 		return 2;
 	}
 	drv_name = argv[1];
 	upstream = strcmp(drv_name, "net_atlantic") == 0;
-	if (!upstream)
-		neal -= 2;                      /* net_aqc is linked in: no -d */
-	else if (access(AQC_TEST_ATLANTIC_PLUGIN, R_OK) != 0) {
-		printf("SKIP: Debian's net_atlantic plugin (%s) is not installed\n",
-		       AQC_TEST_ATLANTIC_PLUGIN);
-		return 77;
-	}
-	snprintf(prefix, sizeof(prefix), "--file-prefix=tp_upstream_%d", (int)getpid());
-	if (rte_eal_init(neal, eal) < 0) {
-		fprintf(stderr, "rte_eal_init failed\n");
-		return 1;
-	}
+	rc = aqc_test_pci_eal_init(argv[0], drv_name);
+	if (rc != 0)
+		return rc;
 	return cmocka_run_group_tests(steps, probe_setup, teardown);
 }
