@@ -17,7 +17,11 @@
  * step with no exception. Exits 77 (skip) when the Debian plugin is not
  * installed.
  *
- * usage: test_upstream_atlantic net_atlantic|net_aqc
+ * With "fw1x" the model's firmware is 1.5.58 (the FW 1.x interface):
+ * net_atlantic runs the life cycle steps that FW 1.x offers (no flow
+ * control, RSS and the rest are as with 3.x), net_aqc must refuse it.
+ *
+ * usage: test_upstream_atlantic net_atlantic|net_aqc [fw1x]
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -39,6 +43,7 @@ static uint8_t sfp_image[512];     /* the plugged module's A0h + A2h pages */
 static struct aqc_test_pci pci;
 static const char *drv_name;
 static bool upstream;      /* net_atlantic: its documented bugs apply */
+static bool fw1x;          /* the model's firmware speaks the 1.x interface */
 static struct rte_mempool *mp;
 static unsigned int pool_start;
 static uint16_t port;
@@ -64,6 +69,8 @@ probe_setup(void **state)
 	sfp_image[94] = 0x08;
 	cfg.sfp_present = true;
 	memcpy(cfg.sfp, sfp_image, sizeof(sfp_image));
+	if (fw1x)
+		cfg.fw_version = 0x0105003a;   /* 1.5.58 (doc 2.1: 1.x from 1.5.6) */
 	model = aqc_model_create(&cfg, &err);
 	assert_non_null(model);
 	assert_true(aqc_test_pci_prepare(&pci, model, drv_name));
@@ -127,7 +134,7 @@ step_mac_and_fw(void **state)
 	assert_int_equal(rte_eth_macaddr_get(port, &mac), 0);
 	assert_memory_equal(mac.addr_bytes, aqc_test_dst_mac, 6);
 	assert_int_equal(rte_eth_dev_fw_version_get(port, fw, sizeof(fw)), 0);
-	assert_non_null(strstr(fw, "3.1.58"));
+	assert_non_null(strstr(fw, fw1x ? "1.5.58" : "3.1.58"));
 }
 
 static void
@@ -616,7 +623,15 @@ step_mc_list(void **state)
 	assert_int_equal(rte_eth_promiscuous_enable(port), 0);
 }
 
-/* dev_set_link_down/up through the firmware (doc 3.3). */
+/* The firmware's link rate bits: FW 2.x/3.x 0x0370 (doc 3.3), FW 1.x
+ * 0x036C bits 31:16 (doc 3.2). */
+static uint32_t
+link_rate_bits(void)
+{
+	return fw1x ? reg(0x036c) >> 16 : reg(0x0370) & 0xf20;
+}
+
+/* dev_set_link_down/up through the firmware (doc 3.3, 3.2). */
 static void
 step_link_down_up(void **state)
 {
@@ -625,10 +640,9 @@ step_link_down_up(void **state)
 
 	(void)state;
 	assert_int_equal(rte_eth_dev_set_link_down(port), 0);
-	/* doc 3.3: the rate bits of 0x0370 (the others echo requests) */
-	for (int i = 0; i < 300 && (reg(0x0370) & 0xf20) != 0; i++)
+	for (int i = 0; i < 300 && link_rate_bits() != 0; i++)
 		rte_delay_us_sleep(1000);
-	assert_int_equal(reg(0x0370) & 0xf20, 0);
+	assert_int_equal(link_rate_bits(), 0);
 	assert_int_equal(aqc_model_inject(model, f, len), -ENETDOWN);
 	assert_int_equal(rte_eth_dev_set_link_up(port), 0);
 	wait_link();
@@ -662,6 +676,46 @@ step_xstats(void **state)
 	(void)state;
 	assert_true(n > 0 && n <= 128);
 	assert_int_equal(rte_eth_xstats_get(port, xs, 128), n);
+}
+
+/* The value of the xstat called name. */
+static uint64_t
+xstat(const char *name)
+{
+	uint64_t id, v;
+
+	assert_int_equal(rte_eth_xstats_get_id_by_name(port, name, &id), 0);
+	assert_int_equal(rte_eth_xstats_get_by_id(port, &id, &v, 1), 1);
+	return v;
+}
+
+/* FW 1.x keeps the mailbox MAC counters current without a request (doc
+ * 3.1, 3.2): after a reset, 16 frames looped are 16 unicast frames each
+ * way, with their bytes. net_atlantic refreshes them in stats_get. */
+static void
+step_fw1x_mac_counters(void **state)
+{
+	struct rte_eth_stats st;
+	uint64_t bytes = 0;
+
+	(void)state;
+	assert_int_equal(rte_eth_stats_reset(port), 0);
+	loop_frames(16, &bytes);
+	assert_int_equal(rte_eth_stats_get(port, &st), 0);
+	assert_int_equal(xstat("uprc"), 16);
+	assert_int_equal(xstat("uptc"), 16);
+	assert_int_equal(xstat("ubrc"), bytes);
+	assert_int_equal(xstat("ubtc"), bytes);
+	assert_int_equal(xstat("mprc"), 0);
+}
+
+/* net_aqc speaks FW 2.x/3.x only and says so (FEATURES.md). */
+static void
+step_fw1x_refused(void **state)
+{
+	(void)state;
+	assert_int_equal(pci.drv->probe(pci.drv, &pci.dev), -EOPNOTSUPP);
+	assert_int_not_equal(rte_eth_dev_get_port_by_name(pci.dev.name, &port), 0);
 }
 
 /* The SFP module's EEPROM through the firmware's SMBus service: the B1
@@ -797,16 +851,37 @@ main(int argc, char **argv)
 		cmocka_unit_test(step_reset),
 		cmocka_unit_test(step_stop_close),
 	};
+	/* the same model with FW 1.x: what net_atlantic runs on it */
+	const struct CMUnitTest steps_fw1x[] = {
+		cmocka_unit_test(step_probe),
+		cmocka_unit_test(step_mac_and_fw),
+		cmocka_unit_test(step_configure_start_link),
+		cmocka_unit_test(step_loop_traffic_and_stats),
+		cmocka_unit_test(step_unicast_filter),
+		cmocka_unit_test(step_fw1x_mac_counters),
+		cmocka_unit_test(step_link_down_up),
+		cmocka_unit_test(step_stop_start),
+		cmocka_unit_test(step_reset),
+		cmocka_unit_test(step_stop_close),
+	};
+	const struct CMUnitTest steps_fw1x_aqc[] = {
+		cmocka_unit_test(step_fw1x_refused),
+	};
 	int rc;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s net_atlantic|net_aqc\n", argv[0]);
+	if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "fw1x") != 0)) {
+		fprintf(stderr, "usage: %s net_atlantic|net_aqc [fw1x]\n", argv[0]);
 		return 2;
 	}
 	drv_name = argv[1];
 	upstream = strcmp(drv_name, "net_atlantic") == 0;
+	fw1x = argc == 3;
 	rc = aqc_test_pci_eal_init(argv[0], drv_name);
 	if (rc != 0)
 		return rc;
+	if (fw1x && upstream)
+		return cmocka_run_group_tests(steps_fw1x, probe_setup, teardown);
+	if (fw1x)
+		return cmocka_run_group_tests(steps_fw1x_aqc, probe_setup, teardown);
 	return cmocka_run_group_tests(steps, probe_setup, teardown);
 }

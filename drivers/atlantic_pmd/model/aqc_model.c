@@ -102,6 +102,8 @@ fw_boot(struct aqc_model *m)
 	aqm_wr(m, AQC_R_EFUSE_ADDR, AQM_MCP_EFUSE);
 	aqm_wr(m, AQC_R_BOOT_EXIT, AQM_BOOT_EXIT_OK);
 	aqm_wr(m, AQC_R_FW_VERSION, m->cfg.fw_version);
+	if (aqm_fw1x(m))
+		aqm_fw1x_boot(m);
 	m->rpc_ctl_taken = 0;
 	m->phase = AQM_READY;
 	m->autoneg_until = 0;
@@ -334,7 +336,7 @@ control_pass(struct aqc_model *m)
 		work |= aqm_a2_ctl_fw(m);
 	} else {
 		work |= ctl_mif(m);
-		work |= ctl_fw(m);
+		work |= aqm_fw1x(m) ? aqm_fw1x_pass(m) : ctl_fw(m);
 		work |= aqm_mcp_pass(m);
 	}
 	work |= ctl_rss(m);

@@ -51,8 +51,12 @@
  *
  * What it does not do: LRO, header split, interrupt delivery and the other
  * causes, pause frames on the wire, the 0x5250 multicast filters, acting on
- * RPC messages (WoL, sleep proxy), FLB boot, FW 1.x/4.x interfaces (only
+ * RPC messages (WoL, sleep proxy), FLB boot, the FW 4.x interface (only
  * the version number changes).
+ *
+ * A1 with a 1.x fw_version (e.g. 0x0105003a): the FW 1.x interface instead
+ * of 2.x/3.x (aqc_model_fw1x.c): MPI state machine in 0x0368/0x036C, eFuse
+ * address in 0x0374, mailbox statistics kept current, a mailbox heartbeat.
  *
  * The A2 variant (gen AQC_MODEL_AQC113, devarg model=aqc113; the contract
  * of its control plane is at the top of aqc_model_a2.c): MIF ID 0x203, MCP

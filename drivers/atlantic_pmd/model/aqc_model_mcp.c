@@ -164,6 +164,8 @@ aqm_mcp_pass(struct aqc_model *m)
 	bool work = mcp_upload(m);
 
 	work |= mcp_rpc(m);
+	if (aqm_fw1x(m))
+		return work;   /* no SMBus service nor 2.x option bits */
 	work |= mcp_smbus(m);
 	work |= mcp_arm(m);
 	return work;
