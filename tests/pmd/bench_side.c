@@ -110,11 +110,7 @@ bench_tx(uint32_t len, const uint8_t *f)
 		uint64_t t0;
 		uint16_t n;
 
-		assert_int_equal(rte_pktmbuf_alloc_bulk(mp, pkts, BURST), 0);
-		for (int k = 0; k < BURST; k++) {
-			pkts[k]->data_len = pkts[k]->pkt_len = len;
-			memcpy(rte_pktmbuf_mtod(pkts[k], void *), f, 64);
-		}
+		aqc_test_bench_frames(mp, pkts, BURST, f, len);
 		t0 = rte_rdtsc_precise();
 		n = bench_tx_burst(pkts);
 		cycles += rte_rdtsc_precise() - t0;
