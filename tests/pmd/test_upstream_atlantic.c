@@ -216,6 +216,28 @@ step_loop_traffic_and_stats(void **state)
 	assert_int_equal(st.imissed, 0);
 }
 
+/* IPv6/UDP frames looped byte for byte, packet type IPv6 + UDP from the
+ * write-back (doc 5.4 packet type bits). */
+static void
+step_ipv6(void **state)
+{
+	uint8_t f[1600];
+	struct rte_mbuf *m, *rx[4];
+
+	(void)state;
+	for (uint32_t i = 0; i < 8; i++) {
+		uint32_t len = aqc_test_udp6(f, 10 + i * 150, (uint16_t)(100 + i), 53, i);
+
+		m = tp_test_mbuf_from_bytes(mp, f, len);
+		assert_int_equal(rte_eth_tx_burst(port, 0, &m, 1), 1);
+		aqc_test_rx_all(port, 0, rx, 1);
+		tp_test_assert_mbuf_bytes(rx[0], f, len);
+		assert_int_equal(rx[0]->packet_type & RTE_PTYPE_L3_MASK, RTE_PTYPE_L3_IPV6);
+		assert_int_equal(rx[0]->packet_type & RTE_PTYPE_L4_MASK, RTE_PTYPE_L4_UDP);
+		rte_pktmbuf_free(rx[0]);
+	}
+}
+
 /* Received but not yet polled: descriptor status and queue count (doc 5.4
  * DD) with 5 frames waiting on queue 0. */
 static void
@@ -872,6 +894,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(step_configure_start_link),
 		cmocka_unit_test(step_loop_traffic_and_stats),
 		cmocka_unit_test(step_rx_descriptor_status),
+		cmocka_unit_test(step_ipv6),
 		cmocka_unit_test(step_unicast_filter),
 		cmocka_unit_test(step_allmulticast),
 		cmocka_unit_test(step_rx_checksum),
