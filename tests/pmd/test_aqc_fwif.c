@@ -13,9 +13,13 @@
  *  - an SMBus read returns the module's bytes, and fails with a nonzero
  *    status for an unknown device, a range past 256 bytes or no module.
  */
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include <rte_bus_vdev.h>
 #include <rte_cycles.h>
+#include <rte_ethdev.h>
 
 #include "aqc_test.h"
 
@@ -181,6 +185,54 @@ test_smbus_read(void **state)
 	assert_int_not_equal(smbus_read(0x50, 250, 8, got), 0); /* past 256 */
 }
 
+/* sfp=FILE on a net_aqc_sim port: the module net_aqc reads is the file's
+ * bytes; a 256-byte image is SFF-8079 (A0h only), a bad size an error. */
+static void
+test_sim_sfp_devarg(void **state)
+{
+	char path[64], args[128];
+	uint8_t img[512], got[512];
+	struct rte_eth_dev_module_info mi;
+	struct rte_dev_eeprom_info e = { .data = got, .length = 512 };
+	uint16_t port;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/tp_fwif_sfp_%d.bin", (int)getpid());
+	for (unsigned int i = 0; i < sizeof(img); i++)
+		img[i] = (uint8_t)(i * 29u + 7u);
+	img[92] = 0x68;                          /* SFF-8472: DDM, no address change */
+	img[94] = 0x08;                          /* compliance Rev 12.3 */
+	for (int round = 0; round < 3; round++) {
+		size_t n = round == 0 ? 512 : round == 1 ? 256 : 300;
+
+		f = fopen(path, "wb");
+		assert_non_null(f);
+		assert_int_equal(fwrite(img, 1, n, f), n);
+		fclose(f);
+		snprintf(args, sizeof(args), "wire=none,sfp=%s", path);
+		if (n == 300) {
+			assert_true(rte_vdev_init("net_aqc_sim5", args) < 0);
+			break;
+		}
+		assert_int_equal(rte_vdev_init("net_aqc_sim5", args), 0);
+		assert_int_equal(rte_eth_dev_get_port_by_name("net_aqc_sim5", &port), 0);
+		assert_int_equal(rte_eth_dev_get_module_info(port, &mi), 0);
+		if (n == 512) {
+			assert_int_equal(mi.type, RTE_ETH_MODULE_SFF_8472);
+			assert_int_equal(mi.eeprom_len, 512);
+		} else {
+			/* no A2h page given: byte 94 says none is there */
+			assert_int_equal(mi.type, RTE_ETH_MODULE_SFF_8472);
+		}
+		e.length = 256;
+		assert_int_equal(rte_eth_dev_get_module_eeprom(port, &e), 0);
+		assert_memory_equal(got, img, 256);
+		assert_int_equal(rte_vdev_uninit("net_aqc_sim5"), 0);
+	}
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -188,6 +240,7 @@ main(void)
 		cmocka_unit_test(test_rpc_wol),
 		cmocka_unit_test(test_upload_outside),
 		cmocka_unit_test(test_smbus_read),
+		cmocka_unit_test(test_sim_sfp_devarg),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
