@@ -16,6 +16,8 @@
 #include <bus_pci_driver.h>
 #include <ethdev_pci.h>
 #include <rte_cycles.h>
+#include <rte_devargs.h>
+#include <rte_kvargs.h>
 #include <rte_malloc.h>
 
 #include "aqc_ethdev.h"
@@ -619,6 +621,8 @@ static const struct eth_dev_ops aqc_eth_dev_ops = {
 	.dev_set_link_down = aqc_dev_set_link_down,
 	.flow_ctrl_get = aqc_flow_ctrl_get,
 	.flow_ctrl_set = aqc_flow_ctrl_set,
+	.get_module_info = aqc_get_module_info,
+	.get_module_eeprom = aqc_get_module_eeprom,
 };
 
 int
@@ -685,10 +689,46 @@ aqc_pci_dev_init(struct rte_eth_dev *dev)
 	return aqc_dev_init(dev);
 }
 
+/* Which driver binds (FEATURES.md): the PCI bus offers a device to its
+ * drivers in registration order and stops at the first that takes it; a
+ * positive probe result hands it on to the next (DPDK 22.11
+ * drivers/bus/pci/pci_common.c pci_probe_all_drivers). So a device given
+ * as "-a BDF,driver=NAME" with NAME other than net_aqc is handed on.
+ * 1: take it, 0: hand it on, -EINVAL: bad devargs. */
+static int
+pci_device_wanted(const struct rte_pci_device *pci)
+{
+	static const char *const keys[] = { "driver", NULL };
+	const struct rte_devargs *da = pci->device.devargs;
+	struct rte_kvargs *kv;
+	const char *want;
+	int rc;
+
+	if (da == NULL || da->args == NULL || da->args[0] == '\0')
+		return 1;
+	kv = rte_kvargs_parse(da->args, keys);
+	if (kv == NULL) {
+		AQC_LOG(ERR, INIT, "%s: devargs '%s' not understood: the only key is driver=NAME",
+			pci->device.name, da->args);
+		return -EINVAL;
+	}
+	want = rte_kvargs_get(kv, "driver");
+	rc = want == NULL || strcmp(want, "net_aqc") == 0;
+	if (rc == 0)
+		AQC_LOG(INFO, INIT, "%s: driver=%s asked, left to that driver",
+			pci->device.name, want);
+	rte_kvargs_free(kv);
+	return rc;
+}
+
 static int
 aqc_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci)
 {
+	int rc = pci_device_wanted(pci);
+
 	(void)drv;
+	if (rc <= 0)
+		return rc < 0 ? rc : 1;
 	return rte_eth_dev_pci_generic_probe(pci, sizeof(struct aqc_adapter),
 					     aqc_pci_dev_init);
 }

@@ -149,6 +149,9 @@ int aqc_flow_ctrl_set(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc);
 uint32_t aqc_rx_queue_count(void *rxq);
 int aqc_rx_descriptor_status(void *rxq, uint16_t offset);
 int aqc_tx_descriptor_status(void *txq, uint16_t offset);
+/* aqc_module.c: the plugged SFP module (SFF-8079 / SFF-8472). */
+int aqc_get_module_info(struct rte_eth_dev *dev, struct rte_eth_dev_module_info *mi);
+int aqc_get_module_eeprom(struct rte_eth_dev *dev, struct rte_dev_eeprom_info *info);
 /* dev_start: program what the reset cleared (filters, TPIDs). */
 int aqc_ext_apply(struct rte_eth_dev *dev);
 

@@ -82,6 +82,7 @@ aqc_fw_init(struct aqc_hw *hw)
 		rte_delay_us_sleep(1000);
 	hw->mbox_addr = aqc_rd(hw, AQC_R_MBOX_ADDR);
 	hw->efuse_addr = aqc_rd(hw, AQC_R_EFUSE_ADDR);
+	hw->rpc_addr = aqc_rd(hw, AQC_R_RPC_ADDR);
 	if (hw->mbox_addr == 0 || aqc_rd(hw, AQC_R_RPC_ADDR) == 0) {
 		AQC_LOG(ERR, FW, "firmware did not publish its mailbox/RPC addresses");
 		return -EIO;

@@ -144,4 +144,5 @@ const struct aqc_gen_ops aqc_a1_ops = {
 	.stats_bits = 32,
 	.nb_regs = AQC_REG_DUMP_COUNT,
 	.dump_regs = aqc_hw_dump_regs,
+	.sfp_read = aqc_fw_sfp_read,
 };

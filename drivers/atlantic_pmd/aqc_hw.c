@@ -15,10 +15,23 @@
  * sources (0x32A8 is cleared, 0x0520 only on the FLB path). */
 #define AQC_R_RBL_32A8 0x32a8u
 
+/* aqc_hw_poll: short looks before the caller's interval. */
+#define AQC_POLL_SHORT_TRIES 20u
+
 int
 aqc_hw_poll(struct aqc_hw *hw, uint32_t off, uint32_t mask, uint32_t want,
 	    unsigned int us, unsigned int tries)
 {
+	/* A strobe the chip clears itself is done within nanoseconds, so
+	 * first look again after the shortest sleeps (a microsecond asked,
+	 * some tens granted) and only then at the caller's interval, which a
+	 * firmware answer may need. Sleeping, not spinning: the chip model
+	 * may share this core. */
+	for (unsigned int i = 0; i < AQC_POLL_SHORT_TRIES; i++) {
+		if ((aqc_rd(hw, off) & mask) == want)
+			return 0;
+		rte_delay_us_sleep(1);
+	}
 	for (unsigned int i = 0; i < tries; i++) {
 		if ((aqc_rd(hw, off) & mask) == want)
 			return 0;

@@ -36,6 +36,7 @@ struct aqc_hw {
 	uint32_t chip_rev;     /* MIF ID low nibble (2.1) */
 	uint32_t mbox_addr;    /* MCP address of the mailbox (3.1) */
 	uint32_t efuse_addr;   /* MCP address of the eFuse block (3.1) */
+	uint32_t rpc_addr;     /* MCP address of the RPC buffer (3.1) */
 	uint32_t caps_lo;      /* mailbox caps_lo */
 	uint32_t link_rates;   /* rates requested in MPI_CTL (3.3) */
 	uint32_t fc_request;   /* MPI_CTL2 PAUSE / ASYM_PAUSE bits set at state INIT */
@@ -189,6 +190,10 @@ struct aqc_gen_ops {
 	/* register dump: count and filler */
 	unsigned int nb_regs;
 	void (*dump_regs)(struct aqc_hw *hw, uint32_t *out);
+	/* SFP module EEPROM: len bytes at off of SMBus device dev (0x50
+	 * ID page, 0x51 diagnostics); NULL where the firmware has none */
+	int (*sfp_read)(struct aqc_hw *hw, uint8_t dev, uint32_t off, uint8_t *buf,
+			uint32_t len);
 };
 
 extern const struct aqc_gen_ops aqc_a1_ops;
@@ -217,5 +222,10 @@ void aqc_fw_set_state(struct aqc_hw *hw, bool up);
 uint32_t aqc_fw_link_speed(struct aqc_hw *hw);
 /* 3.3: statistics snapshot into *s (cumulative FW counters). */
 int aqc_fw_read_stats(struct aqc_hw *hw, struct aqc_fw_stats *s);
+/* aqc_fw_smbus.c: SFP EEPROM bytes through the firmware (caps_lo SMBus
+ * read, B1). -ENOTSUP (not offered / B0), -EIO (no module or device),
+ * -EINVAL. */
+int aqc_fw_sfp_read(struct aqc_hw *hw, uint8_t dev, uint32_t off, uint8_t *buf,
+		    uint32_t len);
 
 #endif /* AQC_HW_H */

@@ -54,6 +54,10 @@
 	X(MIF_CMD,        0x0200, 0,    1,  0) \
 	X(MIF_ADDR,       0x0208, 0,    1,  0) \
 	X(MIF_DATA,       0x020c, 0,    1,  0) \
+	/* B1 upload mailbox into the RPC area (DPDK 22.11 and LNX
+	 * hw_atl/hw_atl_utils.c hw_atl_utils_fw_upload_dwords) */ \
+	X(MCP_UP_DATA,    0x0328, 0,    1,  0) \
+	X(MCP_UP_CTL,     0x032c, 0,    1,  0) \
 	X(RPC_ADDR,       0x0334, 0,    1,  0) \
 	X(RPC_CTL,        0x0338, 0,    1,  0) \
 	X(RPC_STATE,      0x033c, 0,    1,  0) \
@@ -190,6 +194,20 @@ enum aqc_reg {
 	F(CTL2_ASYM_PAUSE,    MPI_CTL2,    4, 4) \
 	F(CTL2_LINK_DROP,     MPI_CTL2,    22, 22) \
 	F(CTL2_STATISTICS,    MPI_CTL2,    30, 30) \
+	F(CTL2_TEMPERATURE,   MPI_CTL2,    18, 18) \
+	F(CTL2_SLEEP_PROXY,   MPI_CTL2,    23, 23) \
+	F(CTL2_WOL,           MPI_CTL2,    24, 24) \
+	/* 3.3 CAPS_LO request toggles, echoed in MPI_STATE (DPDK 22.11
+	 * hw_atl/hw_atl_utils_fw2x.c aq_fw2x_get_eeprom/_set_eeprom) */ \
+	F(CTL_SMBUS_READ,     MPI_CTL,     13, 13) \
+	F(CTL_SMBUS_WRITE,    MPI_CTL,     14, 14) \
+	/* MCP "uP force interrupt" (DPDK hw_atl_llh_internal.h) */ \
+	F(MCP_UP_FORCE_INTR,  MCP_CTL,     1, 1) \
+	/* upload mailbox: bits 31:28 area (8 = RPC/config), 15:0 offset */ \
+	F(MCP_UP_AREA,        MCP_UP_CTL,  31, 28) \
+	F(MCP_UP_OFFSET,      MCP_UP_CTL,  15, 0) \
+	F(RPC_TID,            RPC_CTL,     15, 0) \
+	F(RPC_LEN,            RPC_CTL,     31, 16) \
 	/* 4.1 */ \
 	F(RXD_EN,             RXD_CTL,     31, 31) \
 	F(RXD_VLAN_STRIP,     RXD_CTL,     29, 29) \
@@ -273,6 +291,19 @@ enum aqc_field {
 #define AQC_MIF_CMD_READ 0x8000u       /* 3.1 */
 #define AQC_MIF_REV_B1 0xau            /* 2.1: MIF ID low nibble */
 #define AQC_EFUSE_MAC_OFF 160u         /* 3.1: MAC at efuse + 160 bytes */
+#define AQC_MCP_AREA_RPC 0x8u          /* upload area code of the RPC buffer */
+/* SMBus (SFP EEPROM) requests, offered when mailbox caps_lo bits 13/14
+ * are set (doc 3.3; DPDK 22.11 hw_atl_utils_fw2x.c aq_fw2x_get_eeprom):
+ * the request is 4 dwords (msg_id, device address, offset, length) at the
+ * RPC buffer; the firmware answers a status dword at +4 (0 = done) and the
+ * data at +8; write data goes at +16. */
+#define AQC_CAPS_LO_SMBUS_READ (1u << 13)
+#define AQC_CAPS_LO_SMBUS_WRITE (1u << 14)
+#define AQC_SMBUS_REQ_LEN 16u
+#define AQC_SMBUS_RESULT_OFF 4u
+#define AQC_SMBUS_DATA_OFF 8u
+#define AQC_SFP_ADDR_A0 0x50u           /* SFF-8472 ID page (A0h >> 1) */
+#define AQC_SFP_ADDR_A2 0x51u           /* SFF-8472 diagnostics (A2h >> 1) */
 
 /* 3.1 mailbox layout (byte offsets in MCP memory). */
 #define AQC_MBOX_VERSION 0x00u

@@ -32,7 +32,7 @@
 #include "aqc2_regs.h"
 
 #define AQC_SIM_KEYS "model, wire, rx_pcap, tx_pcap, peer, mac, link_speed, fw, mode, dma, " \
-	"rx_start, rx_delay_ms, fw_fault"
+	"rx_start, rx_delay_ms, fw_fault, sfp"
 
 static int
 bad(const char *dev, const char *key, const char *val, const char *why)
@@ -107,6 +107,27 @@ set_path(char *dst, size_t size, const char *dev, const char *key, const char *v
 	if (val[0] == '\0' || strlen(val) >= size)
 		return bad(dev, key, val, "empty or too long path");
 	memcpy(dst, val, strlen(val) + 1);
+	return 0;
+}
+
+/* sfp=FILE: the plugged module's EEPROM as "ethtool -m DEV raw on" dumps
+ * it: 256 bytes (the A0h page) or 512 (A0h then the A2h page). */
+static int
+load_sfp(struct aqc_model_config *c, const char *dev, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (f == NULL)
+		return bad(dev, "sfp", path, strerror(errno));
+	memset(c->sfp, 0xff, sizeof(c->sfp));   /* an absent A2h page reads as erased */
+	n = fread(c->sfp, 1, sizeof(c->sfp), f);
+	if (n == sizeof(c->sfp) && fgetc(f) != EOF)
+		n++;
+	fclose(f);
+	if (n != 256 && n != 512)
+		return bad(dev, "sfp", path, "expected a 256- or 512-byte module EEPROM image");
+	c->sfp_present = true;
 	return 0;
 }
 
@@ -189,6 +210,8 @@ parse_one(struct aqc_model_config *c, const char *dev, const char *key,
 		if (val[0] < '0' || val[0] > '9' || *end != '\0' || v > AQC_RX_DELAY_MS_MAX)
 			return bad(dev, key, val, "expected milliseconds, 0..60000");
 		c->rx_delay_ms = (uint32_t)v;
+	} else if (strcmp(key, "sfp") == 0) {
+		return load_sfp(c, dev, val);
 	} else if (strcmp(key, "mode") == 0) {
 		if (strcmp(val, "thread") == 0)
 			c->step_mode = false;
@@ -258,6 +281,8 @@ parse_devargs(struct aqc_model_config *c, const char *dev, const char *args,
 			   c->rx_pcap[0] ? c->rx_pcap : c->tx_pcap, "needs wire=pcap");
 	if (c->peer[0] && c->wire != AQC_WIRE_PEER)
 		return bad(dev, "peer", c->peer, "needs wire=peer");
+	if (c->sfp_present && c->gen != AQC_MODEL_AQC107)
+		return bad(dev, "model", "aqc113", "sfp= needs model=aqc107: the A2 model has no SMBus service");
 	return 0;
 }
 

@@ -312,3 +312,14 @@ aqc_test_tso_segment(uint8_t *out, const uint8_t *f, uint32_t payload, uint32_t 
 	t->cksum = rte_ipv4_udptcp_cksum(ip, t);
 	return 54 + n;
 }
+
+void
+aqc_test_bench_frames(struct rte_mempool *mp, struct rte_mbuf **pkts, unsigned int n,
+		      const uint8_t *f, uint32_t len)
+{
+	assert_int_equal(rte_pktmbuf_alloc_bulk(mp, pkts, n), 0);
+	for (unsigned int k = 0; k < n; k++) {
+		pkts[k]->data_len = pkts[k]->pkt_len = len;
+		memcpy(rte_pktmbuf_mtod(pkts[k], void *), f, 64);
+	}
+}

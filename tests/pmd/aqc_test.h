@@ -104,4 +104,9 @@ uint32_t aqc_test_toeplitz(const uint8_t key[40], const uint8_t *in, unsigned in
 extern const uint8_t aqc_test_dst_mac[6];
 extern const uint8_t aqc_test_src_mac[6];
 
+/* Benchmarks: n mbufs from mp, each a len-byte frame whose first 64
+ * bytes (the headers) are f's; the rest of the payload is left as is. */
+void aqc_test_bench_frames(struct rte_mempool *mp, struct rte_mbuf **pkts,
+			   unsigned int n, const uint8_t *f, uint32_t len);
+
 #endif /* AQC_TEST_H */

@@ -84,11 +84,7 @@ bench_tx(const struct aqc_test_port *p, struct rte_mempool *mp, uint32_t size,
 		uint64_t t0, t1, t2;
 		uint16_t n;
 
-		assert_int_equal(rte_pktmbuf_alloc_bulk(mp, pkts, BURST), 0);
-		for (int k = 0; k < BURST; k++) {
-			pkts[k]->data_len = pkts[k]->pkt_len = len;
-			memcpy(rte_pktmbuf_mtod(pkts[k], void *), f, 64);
-		}
+		aqc_test_bench_frames(mp, pkts, BURST, f, len);
 		t0 = rte_rdtsc_precise();
 		n = rte_eth_tx_burst(p->id, 0, pkts, BURST);
 		t1 = rte_rdtsc_precise();

@@ -400,6 +400,7 @@ test_bad_devargs(void **state)
 		{ "rx_pcap=/tmp/x.pcap", "rx_pcap=/tmp/x.pcap" },
 		{ "wire=loop,peer=net_aqc_sim0", "peer=net_aqc_sim0" },
 		{ "wire=pcap,rx_pcap=/nonexistent/in.pcap", "/nonexistent/in.pcap" },
+		{ "sfp=/nonexistent/sfp.bin", "sfp=/nonexistent/sfp.bin" },
 		{ "fw=1.5.6", "firmware 1.x" },       /* doc 2.1: FW 1.x */
 		{ "fw=4.0.0", "bad FW version 4.0.0" },
 		{ "dma=iommu", "dma=iommu: expected auto, direct or translate" },

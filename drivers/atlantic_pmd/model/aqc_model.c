@@ -83,7 +83,9 @@ fw_boot(struct aqc_model *m)
 	memset(m->mcp, 0, sizeof(m->mcp));
 	memset(&m->fw, 0, sizeof(m->fw));
 	mcp_put(m, AQM_MCP_MBOX + AQC_MBOX_VERSION, m->cfg.fw_version);
-	mcp_put(m, AQM_MCP_MBOX + AQC_MBOX_CAPS_LO, m->cfg.rates);
+	/* 3.3 caps: the rates, and SMBus read/write (aqc_model_mcp.c) */
+	mcp_put(m, AQM_MCP_MBOX + AQC_MBOX_CAPS_LO, m->cfg.rates |
+		AQC_CAPS_LO_SMBUS_READ | AQC_CAPS_LO_SMBUS_WRITE);
 	/* 3.1: MAC at eFuse + 160, two big-endian dwords */
 	mcp_put(m, AQM_MCP_EFUSE + AQC_EFUSE_MAC_OFF,
 		((uint32_t)mac[0] << 24) | ((uint32_t)mac[1] << 16) |
@@ -100,6 +102,9 @@ fw_boot(struct aqc_model *m)
 	aqm_wr(m, AQC_R_EFUSE_ADDR, AQM_MCP_EFUSE);
 	aqm_wr(m, AQC_R_BOOT_EXIT, AQM_BOOT_EXIT_OK);
 	aqm_wr(m, AQC_R_FW_VERSION, m->cfg.fw_version);
+	if (aqm_fw1x(m))
+		aqm_fw1x_boot(m);
+	m->rpc_ctl_taken = 0;
 	m->phase = AQM_READY;
 	m->autoneg_until = 0;
 }
@@ -204,7 +209,7 @@ ctl_fw(struct aqc_model *m)
 
 	if (m->cable_up && !(ctl2 & AQC_FMASK(CTL2_LINK_DROP)))
 		rate = highest_rate(ctl & m->cfg.rates);
-	if (rate == 0 || aqm_rd(m, AQC_R_MPI_STATE) != 0) {
+	if (rate == 0 || (aqm_rd(m, AQC_R_MPI_STATE) & AQC_RATE_ALL) != 0) {
 		m->autoneg_until = 0;
 	} else if (m->autoneg_until == 0) {
 		/* a link coming up autonegotiates first */
@@ -213,8 +218,10 @@ ctl_fw(struct aqc_model *m)
 	} else if (aqm_now_ns() < m->autoneg_until) {
 		rate = 0;
 	}
-	if (aqm_rd(m, AQC_R_MPI_STATE) != rate) {
-		aqm_wr(m, AQC_R_MPI_STATE, rate);
+	if ((aqm_rd(m, AQC_R_MPI_STATE) & AQC_RATE_ALL) != rate) {
+		/* the other bits are request echoes (aqc_model_mcp.c) */
+		aqm_wr(m, AQC_R_MPI_STATE,
+		       (aqm_rd(m, AQC_R_MPI_STATE) & ~AQC_RATE_ALL) | rate);
 		aqm_link_cause(m);
 		work = true;
 	}
@@ -329,7 +336,8 @@ control_pass(struct aqc_model *m)
 		work |= aqm_a2_ctl_fw(m);
 	} else {
 		work |= ctl_mif(m);
-		work |= ctl_fw(m);
+		work |= aqm_fw1x(m) ? aqm_fw1x_pass(m) : ctl_fw(m);
+		work |= aqm_mcp_pass(m);
 	}
 	work |= ctl_rss(m);
 	work |= ctl_misc(m);
@@ -506,6 +514,7 @@ aqc_model_create(const struct aqc_model_config *cfg, int *err)
 		return NULL;
 	}
 	m->cfg = *cfg;
+	memcpy(m->sfp, cfg->sfp, sizeof(m->sfp));
 	m->cable_up = true;
 	m->a2 = cfg->gen == AQC_MODEL_AQC113;
 	m->fault = cfg->fw_fault;

@@ -44,10 +44,19 @@
  *    up. Interrupts: only the link cause (general map 3) latching its status
  *    bit in 0x2000, cleared through 0x2050; no interrupt is ever delivered.
  *
+ *  - Firmware services (aqc_model_mcp.c): the B1 upload mailbox into the
+ *    RPC buffer, RPC transactions (recorded, acknowledged with an empty
+ *    reply), SMBus reads and writes of an optional SFP module's EEPROM,
+ *    sleep-proxy and WoL arming echoed.
+ *
  * What it does not do: LRO, header split, interrupt delivery and the other
- * causes, pause frames on the wire, the 0x5250 multicast filters, the B1
- * upload mailbox and RPC exchanges, FLB boot, FW 1.x/4.x interfaces (only
+ * causes, pause frames on the wire, the 0x5250 multicast filters, acting on
+ * RPC messages (WoL, sleep proxy), FLB boot, the FW 4.x interface (only
  * the version number changes).
+ *
+ * A1 with a 1.x fw_version (e.g. 0x0105003a): the FW 1.x interface instead
+ * of 2.x/3.x (aqc_model_fw1x.c): MPI state machine in 0x0368/0x036C, eFuse
+ * address in 0x0374, mailbox statistics kept current, a mailbox heartbeat.
  *
  * The A2 variant (gen AQC_MODEL_AQC113, devarg model=aqc113; the contract
  * of its control plane is at the top of aqc_model_a2.c): MIF ID 0x203, MCP
@@ -143,6 +152,23 @@ struct aqc_model_config {
 	enum aqc_dma_mode dma;             /* default AQC_DMA_DIRECT */
 	enum aqc_rx_start rx_start;        /* wire=pcap; default POLL */
 	uint32_t rx_delay_ms;              /* default AQC_RX_DELAY_MS_DEFAULT */
+	/* A1: an SFP module on the firmware's SMBus: sfp[0..255] is its
+	 * SFF-8472 A0h page (device 0x50), sfp[256..511] the A2h page
+	 * (0x51). Absent (default): every SMBus request fails. */
+	bool sfp_present;
+	uint8_t sfp[512];
+};
+
+/* What the A1 firmware was asked through its RPC buffer
+ * (aqc_model_mcp.c). */
+struct aqc_model_fw_log {
+	uint32_t uploads;        /* dwords stored through the B1 upload mailbox */
+	uint32_t upload_errors;  /* offsets outside the RPC buffer */
+	uint32_t rpc_calls;      /* RPC transactions acknowledged */
+	uint32_t rpc_msg_id;     /* the last message: its first dword */
+	uint32_t rpc_len;        /* and its length as given in 0x338 */
+	uint8_t rpc_msg[128];    /* and its first bytes (0 past the length) */
+	uint32_t smbus_reads, smbus_writes, smbus_errors;
 };
 
 /* Counters the wire side keeps (the chip's own are in its registers). */
@@ -201,6 +227,7 @@ void aqc_model_set_cable(struct aqc_model *m, bool up);
 void aqc_model_rx_polled(struct aqc_model *m);
 
 void aqc_model_get_counters(struct aqc_model *m, struct aqc_model_counters *c);
+void aqc_model_get_fw_log(struct aqc_model *m, struct aqc_model_fw_log *log);
 
 /* A2: switch the firmware's misbehaviour at run time (boot faults act at
  * the next reboot, the others at once). -EINVAL on an A1 model. */

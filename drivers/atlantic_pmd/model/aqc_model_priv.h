@@ -69,6 +69,10 @@ struct aqc_model {
 	bool rx_was_on[AQM_RINGS];
 	struct aqm_tx_ctx tx_ctx[AQM_RINGS][2];
 	struct aqc_fw_stats fw;        /* cumulative MAC counters */
+	uint32_t rpc_ctl_taken;        /* 0x338 as last acknowledged */
+	uint64_t fw1x_tid_at;          /* FW 1.x: next mailbox heartbeat */
+	struct aqc_model_fw_log fwlog;
+	uint8_t sfp[512];              /* the module's EEPROM (writable) */
 	/* A2 */
 	bool a2;
 	enum aqc_model_fw_fault fault;
@@ -139,17 +143,34 @@ int aqm_a2_steer(const struct aqc_model *m, const uint8_t *f, unsigned int ntags
 void aqm_a2_count(struct aqc_model *m, bool rx, const uint8_t *f, uint32_t len,
 		  bool error);
 
+/* An A1 model whose firmware speaks the 1.x interface (aqc_model_fw1x.c). */
+static inline bool
+aqm_fw1x(const struct aqc_model *m)
+{
+	return !m->a2 && (m->cfg.fw_version >> 24) == 1;
+}
+
 static inline bool
 aqm_link_up(const struct aqc_model *m)
 {
-	return m->a2 ? (aqm_rd(m, AQC2_FW_OUT + AQC2_OUT_LINK_STATUS) & AQC2_LINK_RATE_MASK) != 0 :
-		       aqm_rd(m, AQC_R_MPI_STATE) != 0;
+	if (m->a2)
+		return (aqm_rd(m, AQC2_FW_OUT + AQC2_OUT_LINK_STATUS) & AQC2_LINK_RATE_MASK) != 0;
+	if (aqm_fw1x(m))
+		return (aqm_rd(m, AQC_R_MPI_CTL2) >> 16) != 0;   /* 0x036C 31:16 */
+	return (aqm_rd(m, AQC_R_MPI_STATE) & AQC_RATE_ALL) != 0;
 }
+
+/* aqc_model_fw1x.c: boot-time addresses and the control pass of FW 1.x. */
+void aqm_fw1x_boot(struct aqc_model *m);
+bool aqm_fw1x_pass(struct aqc_model *m);
 
 /* aqc_model.c, doc 6.9: a routed link cause (general map 3: bit 7 enable,
  * bits 4:0 vector) latches its vector's status bit when the link changes,
  * after any pending 0x2050 clear (the same interrupt block on A2, 10.2). */
 void aqm_link_cause(struct aqc_model *m);
+
+/* aqc_model_mcp.c: upload mailbox, RPC, SMBus, arming echoes (A1). */
+bool aqm_mcp_pass(struct aqc_model *m);
 
 /* aqc_model_dma.c: one pass over the TX rings and the wire inputs.
  * Returns frames moved. Caller holds m->lock. */
