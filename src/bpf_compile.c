@@ -5,8 +5,13 @@
  * with dlopen -- the approach of eBPF for Windows' bpf2c, with the same
  * safety as the interpreter (bpf_exec.c):
  *   - every BPF function becomes a C function with r0..r10 as locals,
- *     each instruction a C statement, each jump a goto (no loops exist:
- *     bpf_verify.c refused back-edges);
+ *     each instruction a C statement, each jump a goto; in programs with
+ *     loops every taken backward jump spends the run's loop budget, as in
+ *     the interpreter;
+ *   - a tail call is inlined: the PROG_ARRAY's bounds, the chain count
+ *     and the slot are checked as in the interpreter, then a switch over
+ *     the slot's program number returns that program's function called
+ *     with the same context and stack frame (a C tail call);
  *   - packet and map accesses keep their run-time bounds check (packet and
  *     stack inline, anything else through ops->mem_slow); accesses at a
  *     constant offset from r10 inside the frame and the rewritten context
@@ -43,15 +48,21 @@ _Static_assert(offsetof(struct bpf_run, fault) == sizeof(struct bpf_xdp_ctx) + 8
 	       "run ABI: fault");
 _Static_assert(offsetof(struct bpf_run, cpu) == sizeof(struct bpf_xdp_ctx) + 16,
 	       "run ABI: cpu");
+_Static_assert(offsetof(struct bpf_run, tail_calls) == sizeof(struct bpf_xdp_ctx) + 24,
+	       "run ABI: tail_calls");
+_Static_assert(offsetof(struct bpf_run, loop_left) == sizeof(struct bpf_xdp_ctx) + 28,
+	       "run ABI: loop_left");
+_Static_assert(offsetof(struct bpf_cg_ops, loop_limit) == 3 * sizeof(void *),
+	       "ops ABI: loop_limit");
 _Static_assert(sizeof(struct bpf_xdp_ctx) == 40, "run ABI: ctx size");
 
 static const char prologue[] =
 	"#include <stdint.h>\n"
 	"struct rs { uint64_t data, data_end, data_meta; uint32_t ifx, rxq, efx, pad;\n"
-	"\tuint8_t *stack; uint64_t fault; uint32_t cpu, rkey; };\n"
+	"\tuint8_t *stack; uint64_t fault; uint32_t cpu, rkey, tcc, loop_left; };\n"
 	"struct ops { uint64_t (*helper)(struct rs *, int32_t, const uint64_t *);\n"
 	"\tint (*mem_slow)(struct rs *, uint64_t, uint32_t, int);\n"
-	"\tvoid (*oob)(struct rs *); };\n"
+	"\tvoid (*oob)(struct rs *); void (*loop_limit)(struct rs *); };\n"
 	"#define STK %u\n"
 	/* pm/pl: packet start (data_meta) and length, in locals: only helpers
 	 * change them (the program cannot reach struct rs), so they are
@@ -176,6 +187,43 @@ emit_lookup(struct gen *g)
 	OUT("CALLH(%d);\n", BPF_FUNC_map_lookup_elem);
 }
 
+/* bpf_tail_call inlined (semantics: bpf_exec.c tail_target). A map that
+ * is not a PROG_ARRAY goes to the helper dispatcher, which stops the run. */
+static void
+emit_tail_call(struct gen *g)
+{
+	const struct tp_bpf *p = g->p;
+
+	OUT("\t{ uint32_t _k = (uint32_t)r3, _v = 0;\n\t");
+	for (uint32_t k = 0; k < p->nb_maps; k++) {
+		const struct tp_bpf_map *m = &p->maps[k];
+
+		if (m->type != BPF_MAP_TYPE_PROG_ARRAY)
+			continue;
+		OUT("if (r2 == 0x%llxULL) { if (_k < %uU && rs->tcc < %u) { rs->tcc++; "
+		    "__builtin_memcpy(&_v, (const char *)0x%llxULL + (uint64_t)_k * 4, 4); "
+		    "} } else ", (unsigned long long)(uintptr_t)m, m->max_entries,
+		    BPF_MAX_TAIL_CALLS, (unsigned long long)(uintptr_t)m->values);
+	}
+	OUT("CALLH(%d);\n\tswitch (_v) {\n", BPF_FUNC_tail_call);
+	for (uint32_t k = 0; k < p->nb_progs; k++)
+		if (p->progs[k].usable)
+			OUT("\tcase %uU: return f%u(rs, ops, (uint64_t)(uintptr_t)rs, 0, 0, 0, "
+			    "0, r10);\n", k + 1, p->progs[k].entry);
+	OUT("\t}\n\tr0 = (uint64_t)-2LL; /* -ENOENT */ }\n");
+}
+
+/* goto target: backward jumps spend the loop budget in programs with loops. */
+static void
+emit_goto(struct gen *g, const struct bpf_insn *i, uint32_t target)
+{
+	if (g->p->has_loops && i->off < 0)
+		OUT("{ if (__builtin_expect(rs->loop_left-- == 0, 0)) goto lim; goto L%u; }\n",
+		    target);
+	else
+		OUT("goto L%u;\n", target);
+}
+
 static void
 emit_jmp(struct gen *g, const struct bpf_insn *i, uint32_t pc)
 {
@@ -186,7 +234,8 @@ emit_jmp(struct gen *g, const struct bpf_insn *i, uint32_t pc)
 	char s[48];
 
 	if (op == BPF_JA) {
-		OUT("\tgoto L%u;\n", target);
+		OUT("\t");
+		emit_goto(g, i, target);
 		return;
 	}
 	if (op == BPF_EXIT) {
@@ -200,6 +249,8 @@ emit_jmp(struct gen *g, const struct bpf_insn *i, uint32_t pc)
 			    (uint32_t)((int64_t)pc + i->imm + 1), BPF_STACK_SIZE);
 		else if (i->imm == BPF_FUNC_map_lookup_elem)
 			emit_lookup(g);
+		else if (i->imm == BPF_FUNC_tail_call)
+			emit_tail_call(g);
 		else
 			OUT("\tCALLH(%d);\n", i->imm);
 		return;
@@ -213,9 +264,10 @@ emit_jmp(struct gen *g, const struct bpf_insn *i, uint32_t pc)
 	else
 		snprintf(s, sizeof(s), "(%s)(int64_t)%dLL", t, i->imm);
 	if (op == BPF_JSET)
-		OUT("\tif (((%s)r%u & %s) != 0) goto L%u;\n", t, i->dst_reg, s, target);
+		OUT("\tif (((%s)r%u & %s) != 0) ", t, i->dst_reg, s);
 	else
-		OUT("\tif ((%s)r%u %s %s) goto L%u;\n", t, i->dst_reg, o, s, target);
+		OUT("\tif ((%s)r%u %s %s) ", t, i->dst_reg, o, s);
+	emit_goto(g, i, target);
 }
 
 /* r10 + constant offset entirely inside the frame: safe by construction. */
@@ -310,7 +362,10 @@ emit_function(struct gen *g, uint32_t start)
 		default: emit_mem(g, i, pc); break;
 		}
 	}
-	OUT("oob:\n\tops->oob(rs);\n\treturn 0;\n}\n");
+	OUT("oob:\n\tops->oob(rs);\n\treturn 0;\n");
+	if (p->has_loops)
+		OUT("lim:\n\tops->loop_limit(rs);\n\treturn 0;\n");
+	OUT("}\n");
 }
 
 static int

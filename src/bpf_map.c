@@ -14,6 +14,10 @@
  *     later insert even while a program still holds a pointer to it.
  *   - DEVMAP / DEVMAP_HASH / CPUMAP / XSKMAP: redirect targets, value =
  *     tagpipe ifindex (redirect-map key + 1, see tp_prog.h), 0 = empty.
+ *   - PROG_ARRAY: tail-call targets, value = program number + 1 (the
+ *     control plane sees the program number, prog_bpf.c), 0 = empty; only
+ *     bpf_tail_call may use it (kernel/bpf/verifier.c
+ *     check_map_func_compatibility), so programs never see its values.
  * Per-CPU types keep one copy per EAL lcore index, each value rounded up to
  * 8 bytes as the kernel does (round_up(value_size, 8) in arraymap.c).
  */
@@ -32,6 +36,12 @@ bool
 bpf_map_is_percpu(uint32_t type)
 {
 	return type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH;
+}
+
+bool
+bpf_map_is_opaque(uint32_t type)
+{
+	return bpf_map_is_redirect(type) || type == BPF_MAP_TYPE_PROG_ARRAY;
 }
 
 bool
@@ -94,10 +104,17 @@ bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 			return -EINVAL;
 		}
 		break;
+	case BPF_MAP_TYPE_PROG_ARRAY:
+		if (m->value_size != 4) {
+			snprintf(err, errlen, "map '%s': prog_array value size %u (4)",
+				 m->name, m->value_size);
+			return -EINVAL;
+		}
+		break;
 	default:
 		snprintf(err, errlen, "map '%s': map type %u (%s) is not supported "
-			 "(array, percpu_array, hash, percpu_hash, devmap, devmap_hash, "
-			 "cpumap, xskmap)", m->name, m->type, type_name(m->type));
+			 "(array, percpu_array, hash, percpu_hash, prog_array, devmap, "
+			 "devmap_hash, cpumap, xskmap)", m->name, m->type, type_name(m->type));
 		return -ENOTSUP;
 	}
 	if (m->max_entries == 0 || m->max_entries > (1u << 24) ||
@@ -192,7 +209,7 @@ bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu)
 		memcpy(&k, key, 4);
 		if (k >= m->max_entries)
 			return NULL;
-		if (bpf_map_is_redirect(m->type)) {
+		if (bpf_map_is_opaque(m->type)) {
 			uint32_t v;
 
 			memcpy(&v, slot_value(m, k, 0), 4);
@@ -289,7 +306,7 @@ bpf_map_delete(struct tp_bpf_map *m, const void *key)
 	if (!is_hash(m->type)) {
 		uint32_t k;
 
-		if (!bpf_map_is_redirect(m->type))
+		if (!bpf_map_is_opaque(m->type))
 			return -EINVAL;
 		memcpy(&k, key, 4);
 		if (k >= m->max_entries)

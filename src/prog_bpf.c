@@ -80,6 +80,7 @@ kernel_check(struct tp_bpf *p, char *err, size_t errlen)
 	}
 	rc = bpf_kernel_verify(p, why, sizeof(why));
 	if (rc == 0) {
+		p->kernel_ok = true;
 		snprintf(p->verify_note, sizeof(p->verify_note), "%s", why);
 		return 0;
 	}
@@ -90,6 +91,46 @@ kernel_check(struct tp_bpf *p, char *err, size_t errlen)
 	}
 	snprintf(p->verify_note, sizeof(p->verify_note), "not kernel-verified: %s", why);
 	return 0;
+}
+
+/* A PROG_ARRAY the object fills itself must name programs that passed
+ * verification (libbpf would fail the kernel load likewise). */
+static int
+static_slots_check(const struct tp_bpf *p, char *err, size_t errlen)
+{
+	for (uint32_t i = 0; i < p->nb_maps; i++) {
+		const struct tp_bpf_map *m = &p->maps[i];
+
+		for (uint32_t k = 0; m->type == BPF_MAP_TYPE_PROG_ARRAY &&
+		     k < m->max_entries; k++) {
+			uint32_t v;
+
+			memcpy(&v, m->values + (size_t)k * m->stride, 4);
+			if (v != 0 && !p->progs[v - 1].usable) {
+				snprintf(err, errlen, "map '%s' slot %u: program %s: %s",
+					 m->name, k, p->progs[v - 1].name,
+					 p->progs[v - 1].note);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Loops tagpipe cannot prove finite run only when the kernel's verifier,
+ * which does prove it (Linux >= 5.3), accepted the object, or when the
+ * user asked for unverified runs; both under the run-time loop budget. */
+static int
+loop_check(const struct tp_bpf *p, char *err, size_t errlen)
+{
+	if (!p->has_loops || p->kernel_ok || verify_mode == TP_BPF_VERIFY_OFF)
+		return 0;
+	snprintf(err, errlen, "%s (%s): pc %u: a loop (back-edge) tagpipe cannot "
+		 "prove finite, and the kernel verifier did not check it (%s); "
+		 "--bpf-unverified runs it with a budget of %u backward jumps per "
+		 "packet", p->path, p->section, p->loop_pc, p->verify_note,
+		 BPF_LOOP_BUDGET);
+	return -EINVAL;
 }
 
 static int
@@ -127,7 +168,11 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 	if (rc == 0)
 		rc = bpf_verify_and_rewrite(p, err, errlen);
 	if (rc == 0)
+		rc = static_slots_check(p, err, errlen);
+	if (rc == 0)
 		rc = kernel_check(p, err, errlen);
+	if (rc == 0)
+		rc = loop_check(p, err, errlen);
 	if (rc < 0) {
 		bpf_free(p);
 		return rc < 0 ? -EINVAL : rc;
@@ -142,7 +187,7 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 		snprintf(p->mode_note, sizeof(p->mode_note), "interpreted");
 	}
 	for (uint32_t i = 0; i < p->nb_maps; i++) {
-		if (bpf_map_is_redirect(p->maps[i].type))
+		if (bpf_map_is_opaque(p->maps[i].type))
 			continue; /* no value pointer is ever handed out */
 		p->regions[p->nb_regions].base = (uintptr_t)p->maps[i].values;
 		p->regions[p->nb_regions].len = p->maps[i].values_len;
@@ -186,6 +231,9 @@ prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
 	rs->ctx.egress_ifindex = 0;
 	rs->redirect_key = UINT32_MAX;
 	rs->fault = 0;
+	rs->tail_calls = 0;
+	/* acyclic programs cannot spend UINT32_MAX backward jumps */
+	rs->loop_left = rs->prog->has_loops ? BPF_LOOP_BUDGET : UINT32_MAX;
 	/* tagpipe's metadata only for programs that can see it */
 	if (rs->prog->reads_meta && rte_pktmbuf_headroom(m) >= BPF_TP_META_LEN) {
 		struct tp_xdp_meta meta;
@@ -338,6 +386,17 @@ tp_prog_bpf_map_lookup(const struct tp_prog *p, int index, const void *key,
 
 	if (m == NULL || key == NULL || value == NULL)
 		return -EINVAL;
+	if (m->type == BPF_MAP_TYPE_PROG_ARRAY) {
+		const uint8_t *v = bpf_map_lookup(m, key, 0);
+		uint32_t n;
+
+		if (v == NULL)
+			return -ENOENT;
+		memcpy(&n, v, 4);
+		n--; /* stored as number + 1 */
+		memcpy(value, &n, 4);
+		return 0;
+	}
 	rte_spinlock_lock(&m->lock);
 	for (uint32_t c = 0; c < m->ncpu; c++) {
 		const uint8_t *v = bpf_map_lookup(m, key, c);
@@ -357,10 +416,41 @@ tp_prog_bpf_map_update(const struct tp_prog *p, int index, const void *key,
 		       const void *value, uint64_t flags)
 {
 	struct tp_bpf_map *m = map_at(p, index);
+	struct tp_bpf *b = bpf_of(p);
 
 	if (m == NULL || key == NULL || value == NULL)
 		return -EINVAL;
+	if (m->type == BPF_MAP_TYPE_PROG_ARRAY) {
+		uint32_t n;
+
+		memcpy(&n, value, 4);
+		if (n >= b->nb_progs || !b->progs[n].usable)
+			return -EINVAL;
+		n++;
+		return bpf_map_update(m, key, &n, flags, 0, true);
+	}
 	return bpf_map_update(m, key, value, flags, 0, true);
+}
+
+int
+tp_prog_bpf_prog_count(const struct tp_prog *p)
+{
+	struct tp_bpf *b = bpf_of(p);
+
+	return b ? (int)b->nb_progs : -EINVAL;
+}
+
+int
+tp_prog_bpf_prog_find(const struct tp_prog *p, const char *name)
+{
+	struct tp_bpf *b = bpf_of(p);
+
+	if (b == NULL || name == NULL)
+		return -EINVAL;
+	for (uint32_t i = 0; i < b->nb_progs; i++)
+		if (strcmp(b->progs[i].name, name) == 0)
+			return (int)i;
+	return -ENOENT;
 }
 
 int
@@ -385,6 +475,7 @@ tp_prog_bpf_stats(const struct tp_prog *p, struct tp_bpf_stats *st)
 		st->runs += b->counters[c][BPF_CNT_RUNS];
 		st->aborted_oob += b->counters[c][BPF_CNT_OOB];
 		st->aborted_helper += b->counters[c][BPF_CNT_BAD_HELPER_ARG];
+		st->aborted_loop += b->counters[c][BPF_CNT_INSN_LIMIT];
 	}
 	return 0;
 }

@@ -282,17 +282,30 @@ int tp_prog_bpf_map_find(const struct tp_prog *p, const char *name);
  * as the bpf() syscall does), else value_size. lookup: 0 or -ENOENT.
  * update flags: BPF_ANY 0, BPF_NOEXIST 1, BPF_EXIST 2; 0, -EEXIST, -ENOENT,
  * -E2BIG (full or key out of range), -EOPNOTSUPP (devmap egress prog).
- * delete: 0, -ENOENT, -EINVAL (array maps cannot delete). */
+ * PROG_ARRAY values are program numbers (tp_prog_bpf_prog_find); a number
+ * that is not a program, or one that failed verification, is -EINVAL.
+ * delete: 0, -ENOENT, -EINVAL (array maps cannot delete; redirect maps and
+ * PROG_ARRAY empty the slot). */
 int tp_prog_bpf_map_lookup(const struct tp_prog *p, int index, const void *key,
 			   void *value);
 int tp_prog_bpf_map_update(const struct tp_prog *p, int index, const void *key,
 			   const void *value, uint64_t flags);
 int tp_prog_bpf_map_delete(const struct tp_prog *p, int index, const void *key);
 
+/* Programs of an opened XDP object: 1 (the selected one, number 0), or,
+ * when the object has PROG_ARRAY maps, also every other function of its
+ * executable sections, numbered in symbol-table order from 1. A
+ * PROG_ARRAY value is such a number (where the kernel's is a program fd).
+ * count: n or -EINVAL; find: the number of function name, -ENOENT or
+ * -EINVAL. */
+int tp_prog_bpf_prog_count(const struct tp_prog *p);
+int tp_prog_bpf_prog_find(const struct tp_prog *p, const char *name);
+
 struct tp_bpf_stats {
 	uint64_t runs;            /* program runs (packets) */
 	uint64_t aborted_oob;     /* runs stopped: memory access out of bounds */
 	uint64_t aborted_helper;  /* runs stopped: bad helper argument */
+	uint64_t aborted_loop;    /* runs stopped: loop budget spent */
 };
 /* Sum over lcores. 0 or -EINVAL. */
 int tp_prog_bpf_stats(const struct tp_prog *p, struct tp_bpf_stats *st);

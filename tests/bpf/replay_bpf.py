@@ -42,8 +42,8 @@ def case_parse(tmp):
 
 
 def case_refused(tmp):
-    p = run(["-i", IN, "--verdict", os.path.join(BUILD, "t_bad.o:xdp_loop")], 2)
-    assert "loops are not supported" in p.stderr, p.stderr
+    p = run(["-i", IN, "--verdict", os.path.join(BUILD, "t_loop.o:xdp/forever")], 2)
+    assert "infinite loop: no path from here reaches an exit" in p.stderr, p.stderr
     p = run(["-i", IN, "--verdict", os.path.join(tmp, "none.o")], 2)
     assert "none.o: No such file" in p.stderr, p.stderr
 

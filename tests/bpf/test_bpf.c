@@ -416,6 +416,151 @@ test_adjust(void **state)
 	tp_prog_close(p);
 }
 
+static int
+prog_no(struct tp_prog *p, const char *name)
+{
+	int n = tp_prog_bpf_prog_find(p, name);
+
+	if (n < 0)
+		fail_msg("program %s: %d", name, n);
+	return n;
+}
+
+/* Tail calls through a PROG_ARRAY the object fills itself, changed by the
+ * control plane; the 33-call chain limit; a tail call from a callee. */
+static void
+test_tail_calls(void **state)
+{
+	static const uint8_t want[NF] = { XDP_DROP, XDP_DROP, XDP_TX, XDP_TX,
+					  XDP_PASS, XDP_PASS, XDP_PASS, XDP_PASS };
+	struct tp_prog *p = open_ok(obj("t_tail.o"), "xdp");
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF], slot, got, udp, bad = 99;
+	int jmp;
+
+	(void)state;
+	/* the selected program, then tail_udp, tail_ipv4, chain,
+	 * xdp_chain_entry, xdp_tail_sub (sub is static: not a program) */
+	assert_int_equal(tp_prog_bpf_prog_count(p), 6);
+	assert_int_equal(prog_no(p, "xdp_tail_entry"), 0);
+	assert_int_equal(tp_prog_bpf_prog_find(p, "sub"), -ENOENT);
+	udp = (uint32_t)prog_no(p, "tail_udp");
+	jmp = map_idx(p, "jmp");
+	slot = 1;
+	assert_int_equal(tp_prog_bpf_map_lookup(p, jmp, &slot, &got), 0);
+	assert_int_equal(got, udp);
+	slot = 0;
+	assert_int_equal(tp_prog_bpf_map_lookup(p, jmp, &slot, &got), 0);
+	assert_int_equal(got, (uint32_t)prog_no(p, "tail_ipv4"));
+	slot = 3;
+	assert_int_equal(tp_prog_bpf_map_lookup(p, jmp, &slot, &got), -ENOENT);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, want, NF);
+	expect_bytes_from("tests/bpf/tail_out.pcap", m);
+	assert_int_equal(u64_at(p, ".bss", 0, 0), 4); /* ipv4_runs */
+	free_all(m, NF);
+
+	/* jmp[3] = tail_udp: ARP, IPv6 and the VLAN frame now TX, the runt
+	 * ABORTED (no Ethernet header);
+	 * jmp[0] emptied: IPv4 falls through to XDP_PASS */
+	assert_int_equal(tp_prog_bpf_map_update(p, jmp, &slot, &bad, 0), -EINVAL);
+	assert_int_equal(tp_prog_bpf_map_update(p, jmp, &slot, &udp, 0), 0);
+	slot = 0;
+	assert_int_equal(tp_prog_bpf_map_delete(p, jmp, &slot), 0);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, (const uint8_t[NF]){ XDP_PASS, XDP_PASS, XDP_PASS, XDP_PASS,
+						XDP_TX, XDP_ABORTED, XDP_TX, XDP_TX }, NF);
+	assert_int_equal(u64_at(p, ".bss", 0, 0), 4);
+	free_all(m, NF);
+	tp_prog_close(p);
+
+	/* chain tail-calls itself: 33 tail calls (MAX_TAIL_CALL_CNT), then
+	 * the 33rd run of chain falls through to XDP_TX; per packet */
+	p = open_ok(obj("t_tail.o"), "xdp_chain");
+	load_frames(m);
+	run(p, 0, m, 2, v, k);
+	assert_int_equal(v[0], XDP_TX);
+	assert_int_equal(v[1], XDP_TX);
+	assert_int_equal(u64_at(p, ".bss", 0, 8), 2 * 33); /* chain_runs */
+	free_all(m, NF);
+	tp_prog_close(p);
+
+	/* from a BPF-to-BPF callee: tail_udp's verdict returns to the caller */
+	p = open_ok(obj("t_tail.o"), "xdp_sub");
+	load_frames(m);
+	run(p, 2, m, NF, v, k);
+	expect_verdicts(v, (const uint8_t[NF]){ XDP_TX, XDP_TX, XDP_TX, XDP_TX,
+						XDP_TX, XDP_ABORTED, XDP_TX, XDP_TX }, NF);
+	assert_int_equal(u64_at(p, ".bss", 0, 16), 7); /* sub_tx */
+	free_all(m, NF);
+	slot = 1;
+	assert_int_equal(tp_prog_bpf_map_delete(p, map_idx(p, "jmp"), &slot), 0);
+	load_frames(m);
+	run(p, 2, m, 1, v, k);
+	assert_int_equal(v[0], UINT8_MAX); /* 100 + rx queue: not an action */
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
+/* Loops: run when the kernel verified them or with --bpf-unverified, under
+ * the budget; a loop without an exit is refused. */
+static void
+test_loops(void **state)
+{
+	char spec[600], err[256] = "", what[600];
+	struct tp_prog *p = NULL;
+	struct rte_mbuf *m[NF];
+	struct tp_bpf_stats st;
+	uint8_t v[NF];
+	uint32_t k[NF];
+	uint8_t x = 0;
+
+	(void)state;
+	snprintf(spec, sizeof(spec), "%s%s", mode, obj("t_loop.o"));
+	if (tp_prog_open(spec, &p, err, sizeof(err)) == 0) {
+		tp_prog_bpf_describe(p, what, sizeof(what));
+		assert_non_null(strstr(what, "verified by the kernel"));
+		tp_prog_close(p);
+	} else {
+		print_message("loop refused without the kernel: %s\n", err);
+		assert_non_null(strstr(err, "pc 13: a loop (back-edge) tagpipe cannot "
+				       "prove finite"));
+	}
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF), 0);
+	p = open_ok(obj("t_loop.o"), NULL);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++) {
+		x = 0;
+		for (unsigned int b = 0; b < 16 && b < in_l[i]; b++)
+			x ^= in_f[i][b];
+		if (v[i] != ((x & 1) ? XDP_DROP : XDP_PASS))
+			fail_msg("frame %u: verdict %u for xor 0x%02x", i, v[i], x);
+	}
+	assert_int_equal(u64_at(p, ".bss", 0, 0), x); /* last_xor: frame 7 */
+	free_all(m, NF);
+	tp_prog_close(p);
+
+	p = open_ok(obj("t_loop.o"), "xdp/spin");
+	load_frames(m);
+	run(p, 0, m, 1, v, k);
+	assert_int_equal(v[0], XDP_ABORTED);
+	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
+	assert_int_equal(st.runs, 1);
+	assert_int_equal(st.aborted_loop, 1);
+	assert_int_equal(st.aborted_oob, 0);
+	/* one count per iteration; the 1,000,001st backward jump is refused */
+	assert_int_equal(u64_at(p, ".bss", 0, 8), 1000001);
+	free_all(m, NF);
+	tp_prog_close(p);
+	open_fails(obj("t_loop.o"), "xdp/forever", "pc 0: infinite loop: no path "
+		   "from here reaches an exit");
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
+}
+
 /* Escapes are stopped at run time; unverifiable programs are refused. */
 static void
 test_bad(void **state)
@@ -453,7 +598,6 @@ test_bad(void **state)
 	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
 	assert_int_equal(tp_prog_bpf_set_verify((enum tp_bpf_verify)7), -EINVAL);
 
-	open_fails(obj("t_bad.o"), "xdp_loop", "loops are not supported");
 	open_fails(obj("t_bad.o"), "xdp_uninit", "r7 is read before it is set");
 	open_fails(obj("t_bad.o"), "xdp_ctxw", "write to the context");
 	open_fails(obj("t_bad.o"), "xdp_fib", "helper 69 (bpf_fib_lookup)");
@@ -627,6 +771,8 @@ main(void)
 		cmocka_unit_test(test_hash_counter),
 		cmocka_unit_test(test_redirect),
 		cmocka_unit_test(test_adjust),
+		cmocka_unit_test(test_tail_calls),
+		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_kernel_verifier),
 		cmocka_unit_test(test_xdpfilt_udp),

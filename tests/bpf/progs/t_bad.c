@@ -4,7 +4,6 @@
  *  xdp_oob ("xdp"): reads a byte 200 bytes into the packet without a
  *    data_end check: runs, and a short packet must end XDP_ABORTED (counted).
  *  xdp_stack_oob ("xdp_stack"): writes below its stack frame: ABORTED.
- *  prog_loop ("xdp_loop"): a loop (back-edge): refused at open.
  *  prog_uninit ("xdp_uninit"): returns r7 never set: refused at open.
  *  xdp_ctx_write ("xdp_ctxw"): stores into xdp_md: refused at open.
  *  prog_fib ("xdp_fib"): calls bpf_fib_lookup: refused at open.
@@ -28,19 +27,6 @@ int xdp_stack_oob(struct xdp_md *ctx)
 
 	buf[idx] = 1;
 	return XDP_PASS;
-}
-
-SEC("xdp_loop")
-int prog_loop(struct xdp_md *ctx)
-{
-	unsigned char *data = (void *)(long)ctx->data;
-	unsigned char *end = (void *)(long)ctx->data_end;
-	int sum = 0;
-
-#pragma nounroll
-	for (unsigned char *p = data; p + 1 <= end && p < data + 64; p++)
-		sum += *p;
-	return sum & 3;
 }
 
 SEC("xdp_uninit")
