@@ -128,7 +128,12 @@ h_map_lookup(struct bpf_run *rs, uint64_t r1, uint64_t r2)
 	/* Redirect maps: non-NULL when the entry is set (xsk_def_xdp_prog_5.3
 	 * tests this before redirecting), but the pointer is in no region, so
 	 * a program cannot read or write through it. */
-	return (uintptr_t)bpf_map_lookup(m, (const void *)(uintptr_t)r2, rs->cpu);
+	{
+		void *v = bpf_map_lookup(m, (const void *)(uintptr_t)r2, rs->cpu);
+
+		bpf_map_lru_touch(m, v);
+		return (uintptr_t)v;
+	}
 }
 
 static uint64_t

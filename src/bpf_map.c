@@ -12,6 +12,13 @@
  *     hold the map's spinlock. Like the kernel's preallocated hash maps
  *     (kernel/bpf/hashtab.c), a deleted element's memory is reused by a
  *     later insert even while a program still holds a pointer to it.
+ *   - LRU_HASH / LRU_PERCPU_HASH: the same table; an insert into a full map
+ *     evicts an element instead of failing. Like the kernel's LRU
+ *     (kernel/bpf/bpf_lru_list.c: a reference bit set on lookup, cleared
+ *     as the lists rotate) this is an approximation: a clock over the
+ *     slots, whose hand clears reference bits and evicts the first used
+ *     slot found unreferenced -- never one looked up since the hand last
+ *     passed while another was not.
  *   - DEVMAP / DEVMAP_HASH / CPUMAP / XSKMAP: redirect targets, value =
  *     tagpipe ifindex (redirect-map key + 1, see tp_prog.h), 0 = empty.
  *   - PROG_ARRAY: tail-call targets, value = program number + 1 (the
@@ -35,7 +42,14 @@ enum { SLOT_EMPTY = 0, SLOT_USED = 1, SLOT_DELETED = 2 };
 bool
 bpf_map_is_percpu(uint32_t type)
 {
-	return type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH;
+	return type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH ||
+	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+static bool
+is_lru(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_LRU_HASH || type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
 }
 
 bool
@@ -55,7 +69,7 @@ static bool
 is_hash(uint32_t type)
 {
 	return type == BPF_MAP_TYPE_HASH || type == BPF_MAP_TYPE_PERCPU_HASH ||
-	       type == BPF_MAP_TYPE_DEVMAP_HASH;
+	       type == BPF_MAP_TYPE_DEVMAP_HASH || is_lru(type);
 }
 
 static const char *
@@ -91,6 +105,8 @@ bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 	case BPF_MAP_TYPE_PERCPU_ARRAY:
 	case BPF_MAP_TYPE_HASH:
 	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
 		break;
 	case BPF_MAP_TYPE_DEVMAP:
 	case BPF_MAP_TYPE_DEVMAP_HASH:
@@ -113,8 +129,9 @@ bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 		break;
 	default:
 		snprintf(err, errlen, "map '%s': map type %u (%s) is not supported "
-			 "(array, percpu_array, hash, percpu_hash, prog_array, devmap, "
-			 "devmap_hash, cpumap, xskmap)", m->name, m->type, type_name(m->type));
+			 "(array, percpu_array, hash, percpu_hash, lru_hash, "
+			 "lru_percpu_hash, prog_array, devmap, devmap_hash, cpumap, "
+			 "xskmap)", m->name, m->type, type_name(m->type));
 		return -ENOTSUP;
 	}
 	if (m->max_entries == 0 || m->max_entries > (1u << 24) ||
@@ -142,6 +159,8 @@ bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 		m->keys = calloc(m->slots, m->key_size);
 		if (m->state == NULL || m->keys == NULL)
 			goto nomem;
+		if (is_lru(m->type) && (m->ref = calloc(m->slots, 1)) == NULL)
+			goto nomem;
 	}
 	copies = (uint64_t)m->slots * m->ncpu;
 	m->values_len = (size_t)(copies * m->stride);
@@ -167,6 +186,8 @@ bpf_map_fini(struct tp_bpf_map *m)
 	free(m->values);
 	free(m->state);
 	free(m->keys);
+	free(m->ref);
+	m->ref = NULL;
 	m->values = NULL;
 	m->state = NULL;
 	m->keys = NULL;
@@ -220,6 +241,40 @@ bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu)
 	}
 	s = hash_find(m, key, rte_jhash(key, m->key_size, 0));
 	return s < 0 ? NULL : slot_value(m, (uint64_t)s, m->ncpu > 1 ? cpu : 0);
+}
+
+void
+bpf_map_lru_touch(struct tp_bpf_map *m, const void *value)
+{
+	size_t slot;
+
+	if (m->ref == NULL || value == NULL)
+		return;
+	slot = (size_t)((const uint8_t *)value - m->values) / ((size_t)m->ncpu * m->stride);
+	/* written only when it changes: no cache-line traffic on hot flows */
+	if (!__atomic_load_n(&m->ref[slot], __ATOMIC_RELAXED))
+		__atomic_store_n(&m->ref[slot], 1, __ATOMIC_RELAXED);
+}
+
+/* Full LRU map (lock held): evict per the clock (file header). At most
+ * two turns: the first clears every reference bit it passes. */
+static void
+lru_evict(struct tp_bpf_map *m)
+{
+	for (uint64_t n = 0; n < 2ull * m->slots; n++) {
+		uint32_t s = m->hand;
+
+		m->hand = (m->hand + 1) & (m->slots - 1);
+		if (m->state[s] != SLOT_USED)
+			continue;
+		if (__atomic_load_n(&m->ref[s], __ATOMIC_RELAXED)) {
+			__atomic_store_n(&m->ref[s], 0, __ATOMIC_RELAXED);
+			continue;
+		}
+		__atomic_store_n(&m->state[s], SLOT_DELETED, __ATOMIC_RELEASE);
+		m->count--;
+		return;
+	}
 }
 
 static void
@@ -277,6 +332,8 @@ bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 		rte_spinlock_unlock(&m->lock);
 		return 0;
 	}
+	if (flags != BPF_EXIST && m->count >= m->max_entries && is_lru(m->type))
+		lru_evict(m);
 	if (flags == BPF_EXIST || m->count >= m->max_entries) {
 		rte_spinlock_unlock(&m->lock);
 		return flags == BPF_EXIST ? -ENOENT : -E2BIG;
@@ -289,6 +346,8 @@ bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 	}
 	/* count < max_entries <= slots / 2: a free slot always exists. */
 	memcpy(m->keys + (size_t)free_slot * m->key_size, key, m->key_size);
+	if (m->ref != NULL)
+		m->ref[free_slot] = 0;
 	for (uint32_t c = 0; c < m->ncpu; c++)
 		memset(slot_value(m, (uint64_t)free_slot, c), 0, m->stride);
 	put_value(m, (uint64_t)free_slot, value, cpu, all_cpus);

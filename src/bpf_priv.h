@@ -61,6 +61,9 @@ struct tp_bpf_map {
 	uint32_t count;
 	uint8_t *state;           /* per slot: 0 empty, 1 used, 2 deleted */
 	uint8_t *keys;            /* slots * key_size */
+	uint8_t *ref;             /* LRU types: per slot, looked up since the
+				   * clock hand last passed */
+	uint32_t hand;            /* LRU types: the clock hand (a slot) */
 	rte_spinlock_t lock;      /* writers (programs and control plane) */
 };
 
@@ -180,6 +183,10 @@ int bpf_verify_and_rewrite(struct tp_bpf *p, char *err, size_t errlen);
 /* bpf_map.c */
 int bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen);
 void bpf_map_fini(struct tp_bpf_map *m);
+/* Datapath lookups of LRU maps mark the element used (value: what
+ * bpf_map_lookup returned); control-plane lookups do not, as in the
+ * kernel (htab_lru_map_lookup_elem_sys). */
+void bpf_map_lru_touch(struct tp_bpf_map *m, const void *value);
 /* Datapath: pointer to the value (cpu's copy), NULL on a miss. */
 void *bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu);
 /* value: one copy (datapath) or ncpu copies (control plane, all_cpus). */

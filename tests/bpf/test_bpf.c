@@ -331,6 +331,50 @@ test_hash_counter(void **state)
 	tp_prog_close(p);
 }
 
+/* LRU_HASH: a full map evicts the least recently used element. */
+static void
+test_lru(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_maps.o"), "xdp_lru");
+	struct tp_bpf_map_info info;
+	struct rte_mbuf *m[NF], *b[4];
+	uint8_t v[4], buf[64];
+	uint32_t k[4];
+	uint32_t a1 = rte_cpu_to_be_32(0x0a000001), a2 = rte_cpu_to_be_32(0x0a000002);
+	uint32_t a3 = rte_cpu_to_be_32(0x0a000003);
+	uint64_t ten = 10;
+	uint8_t f3[64];
+	int lru;
+
+	(void)state;
+	lru = map_idx(p, "recent");
+	assert_int_equal(tp_prog_bpf_map_info(p, lru, &info), 0);
+	assert_int_equal(info.type, BPF_MAP_TYPE_LRU_HASH);
+	load_frames(m);
+	/* sources .1 (miss), .2 (miss: full now), .2 (hit), .3 (miss: the
+	 * least recently used, .1, goes) */
+	memcpy(f3, in_f[0], in_l[0]);
+	f3[14 + 15] = 3; /* frame 0 from 10.0.0.3 */
+	b[0] = m[0]; b[1] = m[2]; b[2] = m[3];
+	b[3] = tp_test_mbuf_from_bytes(mp, f3, in_l[0]);
+	run(p, 0, b, 4, v, k);
+	expect_verdicts(v, (const uint8_t[4]){ XDP_DROP, XDP_DROP, XDP_PASS, XDP_DROP }, 4);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, lru, &a1, buf), -ENOENT);
+	assert_int_equal(u64_at(p, "recent", a2, 0), 2);
+	assert_int_equal(u64_at(p, "recent", a3, 0), 1);
+	/* control plane: an insert into the full map evicts too (.2 was
+	 * looked up more recently than .3 was inserted) */
+	run(p, 0, &b[2], 1, v, k); /* .2 hit: 3 */
+	assert_int_equal(tp_prog_bpf_map_update(p, lru, &a1, &ten, BPF_NOEXIST), 0);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, lru, &a3, buf), -ENOENT);
+	assert_int_equal(u64_at(p, "recent", a2, 0), 3);
+	assert_int_equal(u64_at(p, "recent", a1, 0), 10);
+	assert_int_equal(tp_prog_bpf_map_update(p, lru, &a3, &ten, BPF_EXIST), -ENOENT);
+	free_all(m, NF);
+	rte_pktmbuf_free(b[3]);
+	tp_prog_close(p);
+}
+
 /* bpf_redirect_map to a DEVMAP, bpf_redirect(ingress_ifindex), selection
  * by section and by function name. */
 static void
@@ -770,6 +814,7 @@ main(void)
 		cmocka_unit_test(test_legacy_maps),
 		cmocka_unit_test(test_hash_counter),
 		cmocka_unit_test(test_redirect),
+		cmocka_unit_test(test_lru),
 		cmocka_unit_test(test_adjust),
 		cmocka_unit_test(test_tail_calls),
 		cmocka_unit_test(test_loops),
