@@ -292,7 +292,8 @@ load_btf_maps(struct tp_bpf *p, struct elf_obj *o, char *err, size_t errlen)
 			continue; /* .data/.rodata/.bss: read from the ELF */
 		if (bpf_map__map_flags(bm) & BPF_F_NO_PREALLOC &&
 		    bpf_map__type(bm) != BPF_MAP_TYPE_HASH &&
-		    bpf_map__type(bm) != BPF_MAP_TYPE_PERCPU_HASH) {
+		    bpf_map__type(bm) != BPF_MAP_TYPE_PERCPU_HASH &&
+		    bpf_map__type(bm) != BPF_MAP_TYPE_LPM_TRIE) {
 			rc = fail(err, errlen, -ENOTSUP, "map '%s': flags 0x%x not "
 				  "supported", bpf_map__name(bm), bpf_map__map_flags(bm));
 			break;

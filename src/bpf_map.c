@@ -19,6 +19,13 @@
  *     slots, whose hand clears reference bits and evicts the first used
  *     slot found unreferenced -- never one looked up since the hand last
  *     passed while another was not.
+ *   - LPM_TRIE: key = struct bpf_lpm_trie_key {u32 prefixlen; u8 data[]}
+ *     (uapi linux/bpf.h), data in network order; lookup gives the element
+ *     with the longest prefix, at most key.prefixlen bits, that matches
+ *     (kernel/bpf/lpm_trie.c semantics). Stored as one hash table of keys
+ *     masked to their prefix length; a lookup probes, longest first, only
+ *     the prefix lengths that have elements (per-length counts), so at
+ *     most 33 probes for IPv4 and 129 for IPv6, whatever the map holds.
  *   - DEVMAP / DEVMAP_HASH / CPUMAP / XSKMAP: redirect targets, value =
  *     tagpipe ifindex (redirect-map key + 1, see tp_prog.h), 0 = empty.
  *   - PROG_ARRAY: tail-call targets, value = program number + 1 (the
@@ -69,7 +76,8 @@ static bool
 is_hash(uint32_t type)
 {
 	return type == BPF_MAP_TYPE_HASH || type == BPF_MAP_TYPE_PERCPU_HASH ||
-	       type == BPF_MAP_TYPE_DEVMAP_HASH || is_lru(type);
+	       type == BPF_MAP_TYPE_DEVMAP_HASH || is_lru(type) ||
+	       type == BPF_MAP_TYPE_LPM_TRIE;
 }
 
 static const char *
@@ -108,6 +116,17 @@ bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 	case BPF_MAP_TYPE_LRU_HASH:
 	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
 		break;
+	case BPF_MAP_TYPE_LPM_TRIE:
+		/* data of 1..256 bytes: LPM_DATA_SIZE_MIN/MAX in lpm_trie.c */
+		if (m->key_size < 4 + 1 || m->key_size > 4 + 256) {
+			snprintf(err, errlen, "map '%s': lpm_trie key size %u (5..260)",
+				 m->name, m->key_size);
+			return -EINVAL;
+		}
+		m->plen_count = calloc((m->key_size - 4) * 8 + 1, sizeof(uint32_t));
+		if (m->plen_count == NULL)
+			goto nomem;
+		break;
 	case BPF_MAP_TYPE_DEVMAP:
 	case BPF_MAP_TYPE_DEVMAP_HASH:
 	case BPF_MAP_TYPE_CPUMAP:
@@ -130,7 +149,7 @@ bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 	default:
 		snprintf(err, errlen, "map '%s': map type %u (%s) is not supported "
 			 "(array, percpu_array, hash, percpu_hash, lru_hash, "
-			 "lru_percpu_hash, prog_array, devmap, devmap_hash, cpumap, "
+			 "lru_percpu_hash, lpm_trie, prog_array, devmap, devmap_hash, cpumap, "
 			 "xskmap)", m->name, m->type, type_name(m->type));
 		return -ENOTSUP;
 	}
@@ -187,7 +206,9 @@ bpf_map_fini(struct tp_bpf_map *m)
 	free(m->state);
 	free(m->keys);
 	free(m->ref);
+	free(m->plen_count);
 	m->ref = NULL;
+	m->plen_count = NULL;
 	m->values = NULL;
 	m->state = NULL;
 	m->keys = NULL;
@@ -219,6 +240,40 @@ slot_value(const struct tp_bpf_map *m, uint64_t slot, uint32_t cpu)
 	return m->values + (slot * m->ncpu + cpu) * m->stride;
 }
 
+/* LPM_TRIE: key with data masked to plen bits (and prefixlen = plen). */
+static void
+lpm_mask(const struct tp_bpf_map *m, const uint8_t *key, uint32_t plen, uint8_t *out)
+{
+	uint32_t n = m->key_size - 4;
+
+	memcpy(out, &plen, 4);
+	for (uint32_t b = 0; b < n; b++) {
+		uint32_t bits = plen > b * 8 ? RTE_MIN(plen - b * 8, 8u) : 0;
+
+		out[4 + b] = key[4 + b] & (uint8_t)(0xff00u >> bits);
+	}
+}
+
+static int64_t
+lpm_find(const struct tp_bpf_map *m, const uint8_t *key)
+{
+	uint32_t max = (m->key_size - 4) * 8, plen;
+	uint8_t mk[4 + 256];
+
+	memcpy(&plen, key, 4);
+	for (int64_t l = RTE_MIN(plen, max); l >= 0; l--) {
+		int64_t s;
+
+		if (__atomic_load_n(&m->plen_count[l], __ATOMIC_RELAXED) == 0)
+			continue;
+		lpm_mask(m, key, (uint32_t)l, mk);
+		s = hash_find(m, mk, rte_jhash(mk, m->key_size, 0));
+		if (s >= 0)
+			return s;
+	}
+	return -1;
+}
+
 void *
 bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu)
 {
@@ -239,7 +294,8 @@ bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu)
 		}
 		return slot_value(m, k, m->ncpu > 1 ? cpu : 0);
 	}
-	s = hash_find(m, key, rte_jhash(key, m->key_size, 0));
+	s = m->plen_count ? lpm_find(m, key) :
+	    hash_find(m, key, rte_jhash(key, m->key_size, 0));
 	return s < 0 ? NULL : slot_value(m, (uint64_t)s, m->ncpu > 1 ? cpu : 0);
 }
 
@@ -296,11 +352,19 @@ int
 bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 	       uint64_t flags, uint32_t cpu, bool all_cpus)
 {
-	uint32_t h, mask, k;
+	uint32_t h, mask, k, plen = 0;
 	int64_t s, free_slot = -1;
+	uint8_t mk[4 + 256];
 
 	if (flags > BPF_EXIST)
 		return -EINVAL;
+	if (m->plen_count != NULL) {
+		memcpy(&plen, key, 4);
+		if (plen > (m->key_size - 4) * 8)
+			return -EINVAL;
+		lpm_mask(m, key, plen, mk);
+		key = mk;
+	}
 	if (bpf_map_is_redirect(m->type) && m->value_size == 8) {
 		uint32_t prog;
 
@@ -353,6 +417,8 @@ bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 	put_value(m, (uint64_t)free_slot, value, cpu, all_cpus);
 	__atomic_store_n(&m->state[free_slot], SLOT_USED, __ATOMIC_RELEASE);
 	m->count++;
+	if (m->plen_count != NULL)
+		__atomic_fetch_add(&m->plen_count[plen], 1, __ATOMIC_RELEASE);
 	rte_spinlock_unlock(&m->lock);
 	return 0;
 }
@@ -360,8 +426,17 @@ bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 int
 bpf_map_delete(struct tp_bpf_map *m, const void *key)
 {
+	uint8_t mk[4 + 256];
+	uint32_t plen = 0;
 	int64_t s;
 
+	if (m->plen_count != NULL) {
+		memcpy(&plen, key, 4);
+		if (plen > (m->key_size - 4) * 8)
+			return -EINVAL;
+		lpm_mask(m, key, plen, mk);
+		key = mk;
+	}
 	if (!is_hash(m->type)) {
 		uint32_t k;
 
@@ -380,6 +455,8 @@ bpf_map_delete(struct tp_bpf_map *m, const void *key)
 	if (s >= 0) {
 		__atomic_store_n(&m->state[s], SLOT_DELETED, __ATOMIC_RELEASE);
 		m->count--;
+		if (m->plen_count != NULL)
+			__atomic_fetch_sub(&m->plen_count[plen], 1, __ATOMIC_RELEASE);
 	}
 	rte_spinlock_unlock(&m->lock);
 	return s >= 0 ? 0 : -ENOENT;

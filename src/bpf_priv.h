@@ -64,6 +64,7 @@ struct tp_bpf_map {
 	uint8_t *ref;             /* LRU types: per slot, looked up since the
 				   * clock hand last passed */
 	uint32_t hand;            /* LRU types: the clock hand (a slot) */
+	uint32_t *plen_count;     /* LPM_TRIE: elements per prefix length */
 	rte_spinlock_t lock;      /* writers (programs and control plane) */
 };
 

@@ -375,6 +375,47 @@ test_lru(void **state)
 	tp_prog_close(p);
 }
 
+/* LPM_TRIE: the longest matching prefix wins. */
+static void
+test_lpm(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_maps.o"), "xdp_lpm");
+	struct { uint32_t plen, addr; } r16 = { 16, rte_cpu_to_be_32(0xc0a80000) },
+		r24 = { 24, rte_cpu_to_be_32(0xc0a80100) },
+		r32 = { 32, rte_cpu_to_be_32(0xc0a80107) },
+		r23 = { 23, rte_cpu_to_be_32(0xc0a80000) },
+		r33 = { 33, 0 };
+	uint32_t drop = XDP_DROP, tx = XDP_TX, ab = XDP_ABORTED;
+	struct rte_mbuf *m[NF], *far;
+	uint8_t v[NF], f[64];
+	uint32_t k[NF];
+	int rt;
+
+	(void)state;
+	rt = map_idx(p, "routes");
+	assert_int_equal(tp_prog_bpf_map_update(p, rt, &r16, &drop, 0), 0);
+	assert_int_equal(tp_prog_bpf_map_update(p, rt, &r24, &tx, 0), 0);
+	assert_int_equal(tp_prog_bpf_map_update(p, rt, &r32, &ab, 0), 0);
+	assert_int_equal(tp_prog_bpf_map_update(p, rt, &r33, &ab, 0), -EINVAL);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	/* 192.168.1.1, .1.1, .1.2 -> /24; .1.7 -> /32; the rest not IPv4 */
+	expect_verdicts(v, (const uint8_t[NF]){ XDP_TX, XDP_TX, XDP_TX, XDP_ABORTED,
+						XDP_PASS, XDP_PASS, XDP_PASS, XDP_PASS }, NF);
+	assert_int_equal(tp_prog_bpf_map_delete(p, rt, &r23), -ENOENT);
+	assert_int_equal(tp_prog_bpf_map_delete(p, rt, &r24), 0);
+	memcpy(f, in_f[0], in_l[0]);
+	f[14 + 16] = 10; /* destination 10.168.1.1: no prefix */
+	far = tp_test_mbuf_from_bytes(mp, f, in_l[0]);
+	run(p, 0, m, 4, v, k);
+	expect_verdicts(v, (const uint8_t[4]){ XDP_DROP, XDP_DROP, XDP_DROP, XDP_ABORTED }, 4);
+	run(p, 0, &far, 1, v, k);
+	assert_int_equal(v[0], XDP_PASS);
+	rte_pktmbuf_free(far);
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
 /* bpf_redirect_map to a DEVMAP, bpf_redirect(ingress_ifindex), selection
  * by section and by function name. */
 static void
@@ -815,6 +856,7 @@ main(void)
 		cmocka_unit_test(test_hash_counter),
 		cmocka_unit_test(test_redirect),
 		cmocka_unit_test(test_lru),
+		cmocka_unit_test(test_lpm),
 		cmocka_unit_test(test_adjust),
 		cmocka_unit_test(test_tail_calls),
 		cmocka_unit_test(test_loops),

@@ -11,6 +11,9 @@
  *    counts the packet in the value and gives XDP_PASS, a miss inserts
  *    the source with count 1 (evicting the least recently used when
  *    full) and gives XDP_DROP; non-IPv4: XDP_PASS.
+ *  xdp_route (section "xdp_lpm"): the verdict is the value of the longest
+ *    prefix in LPM_TRIE routes matching the IPv4 destination; no match or
+ *    non-IPv4: XDP_PASS.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -50,6 +53,19 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } recent SEC(".maps");
+
+struct route_key {
+	__u32 prefixlen;
+	__u32 addr;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, 16);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct route_key);
+	__type(value, __u32);
+} routes SEC(".maps");
 
 static __always_inline struct iphdr *
 ipv4_of(struct xdp_md *ctx)
@@ -124,6 +140,20 @@ int xdp_recent(struct xdp_md *ctx)
 	}
 	bpf_map_update_elem(&recent, &src, &one, BPF_ANY);
 	return XDP_DROP;
+}
+
+SEC("xdp_lpm")
+int xdp_route(struct xdp_md *ctx)
+{
+	struct iphdr *ip = ipv4_of(ctx);
+	struct route_key k = { 32, 0 };
+	__u32 *v;
+
+	if (!ip)
+		return XDP_PASS;
+	k.addr = ip->daddr;
+	v = bpf_map_lookup_elem(&routes, &k);
+	return v ? (int)*v : XDP_PASS;
 }
 
 char _license[] SEC("license") = "GPL";
