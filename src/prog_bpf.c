@@ -6,6 +6,7 @@
  * it once per packet in the interpreter (bpf_exec.c) with the context and
  * metadata filled from the mbuf.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -430,6 +431,87 @@ tp_prog_bpf_map_update(const struct tp_prog *p, int index, const void *key,
 		return bpf_map_update(m, key, &n, flags, 0, true);
 	}
 	return bpf_map_update(m, key, value, flags, 0, true);
+}
+
+/* "0a00ff" -> bytes; exactly want bytes, else -1. */
+static int
+hex_bytes(const char *s, size_t len, uint8_t *out, size_t want)
+{
+	if (len != 2 * want)
+		return -1;
+	for (size_t i = 0; i < want; i++) {
+		char b[3] = { s[2 * i], s[2 * i + 1], 0 };
+		char *end;
+
+		if (!isxdigit((unsigned char)b[0]) || !isxdigit((unsigned char)b[1]))
+			return -1;
+		out[i] = (uint8_t)strtoul(b, &end, 16);
+	}
+	return 0;
+}
+
+int
+tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
+			    char *err, size_t errlen)
+{
+	const char *colon, *eq;
+	struct tp_bpf_map_info info;
+	uint8_t key[512], *val;
+	char name[64];
+	int idx, rc;
+
+	if (bpf_of(p) == NULL) {
+		snprintf(err, errlen, "the verdict program is not an XDP object");
+		return -EINVAL;
+	}
+	colon = spec ? strchr(spec, ':') : NULL;
+	eq = colon ? strchr(colon, '=') : NULL;
+	if (colon == NULL || eq == NULL || (size_t)(colon - spec) >= sizeof(name)) {
+		snprintf(err, errlen, "'%s': expected NAME:KEY=VALUE", spec ? spec : "");
+		return -EINVAL;
+	}
+	memcpy(name, spec, (size_t)(colon - spec));
+	name[colon - spec] = '\0';
+	idx = tp_prog_bpf_map_find(p, name);
+	if (idx < 0) {
+		snprintf(err, errlen, "'%s': no map '%s'", spec, name);
+		return -EINVAL;
+	}
+	tp_prog_bpf_map_info(p, idx, &info);
+	if (hex_bytes(colon + 1, (size_t)(eq - colon - 1), key, info.key_size) < 0) {
+		snprintf(err, errlen, "'%s': key '%.*s' is not %u hex bytes", spec,
+			 (int)(eq - colon - 1), colon + 1, info.key_size);
+		return -EINVAL;
+	}
+	val = calloc(info.ncpu, info.value_stride);
+	if (val == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (info.type == BPF_MAP_TYPE_PROG_ARRAY) {
+		int n = tp_prog_bpf_prog_find(p, eq + 1);
+
+		if (n < 0) {
+			snprintf(err, errlen, "'%s': no program '%s' in the object", spec, eq + 1);
+			free(val);
+			return -EINVAL;
+		}
+		memcpy(val, &n, 4);
+	} else if (hex_bytes(eq + 1, strlen(eq + 1), val, info.value_size) < 0) {
+		snprintf(err, errlen, "'%s': value '%s' is not %u hex bytes", spec, eq + 1,
+			 info.value_size);
+		free(val);
+		return -EINVAL;
+	}
+	for (uint32_t c = 1; c < info.ncpu; c++)
+		memcpy(val + (size_t)c * info.value_stride, val, info.value_size);
+	rc = tp_prog_bpf_map_update(p, idx, key, val, 0);
+	free(val);
+	if (rc < 0)
+		snprintf(err, errlen, "'%s': %s", spec, rc == -E2BIG ? "map full or key out "
+			 "of range" : rc == -EINVAL ? "value refused (not a usable program?)" :
+			 strerror(-rc));
+	return rc;
 }
 
 int

@@ -301,6 +301,15 @@ int tp_prog_bpf_map_delete(const struct tp_prog *p, int index, const void *key);
 int tp_prog_bpf_prog_count(const struct tp_prog *p);
 int tp_prog_bpf_prog_find(const struct tp_prog *p, const char *name);
 
+/* Update one map element from text "NAME:KEY=VALUE" (tagpipe-replay
+ * --bpf-map): KEY and VALUE are hex bytes in memory order, exactly
+ * key_size and value_size bytes (as the bpf() syscall takes them; "0a000001"
+ * is IPv4 10.0.0.1 as a network-order key); a per-CPU map gets VALUE in
+ * every lcore's copy; a PROG_ARRAY's VALUE is a program's function name.
+ * BPF_ANY. 0, or -EINVAL/-E2BIG/... with err naming the bad part. */
+int tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
+				char *err, size_t errlen);
+
 struct tp_bpf_stats {
 	uint64_t runs;            /* program runs (packets) */
 	uint64_t aborted_oob;     /* runs stopped: memory access out of bounds */
