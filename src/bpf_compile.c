@@ -15,7 +15,11 @@
  *   - packet and map accesses keep their run-time bounds check (packet and
  *     stack inline, anything else through ops->mem_slow); accesses at a
  *     constant offset from r10 inside the frame and the rewritten context
- *     loads are proven safe at load time and run unchecked;
+ *     loads are proven safe at load time and run unchecked; accesses in
+ *     one basic block through the same, unchanged base register share one
+ *     inline check of the span they cover (a MAC swap: 24 byte accesses,
+ *     one check), and each falls back to its own check when the span
+ *     fails, so a run faults at the same access as in the interpreter;
  *   - helpers go through ops->helper (the interpreter's dispatcher);
  *   - one call per burst: the generated tp_bpf_burst() loops over the
  *     prepared run states, so the pipeline makes no per-packet indirect
@@ -80,12 +84,18 @@ static const char prologue[] =
 	"\t__builtin_memcpy((void *)(uintptr_t)_a, &_v, sizeof(T)); } while (0)\n"
 	"#define STU(T, a, v) do { T _v = (T)(v); \\\n"
 	"\t__builtin_memcpy((void *)(uintptr_t)(a), &_v, sizeof(T)); } while (0)\n"
+	/* g: the shared check of the current group passed */
+	"#define LDG(T, d, a) do { if (__builtin_expect(g, 1)) LDU(T, d, a); else LD(T, d, a); } while (0)\n"
+	"#define STG(T, a, v) do { if (__builtin_expect(g, 1)) STU(T, a, v); else ST(T, a, v); } while (0)\n"
 	"#define CALLH(id) do { hr[1] = r1; hr[2] = r2; hr[3] = r3; hr[4] = r4; hr[5] = r5; \\\n"
 	"\tr0 = ops->helper(rs, (id), hr); if (rs->fault) return 0; RELOAD(); } while (0)\n";
 
 struct gen {
 	FILE *f;
 	const struct tp_bpf *p;
+	uint8_t *target;       /* pc is a jump target (starts a basic block) */
+	uint32_t group_end;    /* accesses up to this pc share the check g */
+	uint8_t group_base;    /* their base register */
 };
 
 static const char *const sz_t[4] = { "uint32_t", "uint16_t", "uint8_t", "uint64_t" };
@@ -278,6 +288,73 @@ stack_const(uint8_t base, int16_t off, unsigned int n)
 	       off + (int)n <= 0;
 }
 
+/* Base register of a plain (non-atomic) memory access, or -1. */
+static int
+access_base(const struct bpf_insn *i)
+{
+	uint8_t cls = BPF_CLASS(i->code);
+
+	if (BPF_MODE(i->code) != BPF_MEM || i->code == (BPF_LD | BPF_IMM | BPF_DW))
+		return -1;
+	if (cls == BPF_LDX)
+		return i->src_reg;
+	if (cls == BPF_ST || cls == BPF_STX)
+		return i->dst_reg;
+	return -1;
+}
+
+/* Does insn i (after its own access) leave register r unchanged? */
+static bool
+keeps_reg(const struct bpf_insn *i, uint8_t r)
+{
+	uint8_t cls = BPF_CLASS(i->code);
+
+	if (cls == BPF_ALU || cls == BPF_ALU64 || cls == BPF_LDX ||
+	    i->code == (BPF_LD | BPF_IMM | BPF_DW))
+		return i->dst_reg != r;
+	return cls == BPF_ST || (cls == BPF_STX && BPF_MODE(i->code) == BPF_MEM);
+}
+
+/* At a checked access that starts no group yet: find the accesses through
+ * the same base up to the end of the basic block (a jump target, a jump,
+ * call or exit, or a change of the base) and, when there are two or more,
+ * emit the check of their span into g. */
+static void
+maybe_group(struct gen *g, uint32_t pc)
+{
+	const struct tp_bpf *p = g->p;
+	const struct bpf_insn *i = &p->insns[pc];
+	int base = access_base(i);
+	int64_t lo = i->off, hi = (int64_t)i->off + sz_bytes(i->code);
+	uint32_t last = pc, n = 1;
+
+	if (pc <= g->group_end && g->group_base == base)
+		return;
+	for (uint32_t q = pc; q < p->nb_insns; q++) {
+		const struct bpf_insn *j = &p->insns[q];
+		uint8_t cls = BPF_CLASS(j->code);
+
+		if (q != pc && (g->target[q] || (p->insn_flags[q] & BPF_IF_FUNC)))
+			break;
+		if (q != pc && access_base(j) == base) {
+			lo = RTE_MIN(lo, (int64_t)j->off);
+			hi = RTE_MAX(hi, (int64_t)j->off + sz_bytes(j->code));
+			last = q;
+			n++;
+		}
+		if (cls == BPF_JMP || cls == BPF_JMP32 || !keeps_reg(j, (uint8_t)base))
+			break;
+		if (j->code == (BPF_LD | BPF_IMM | BPF_DW))
+			q++; /* its second half */
+	}
+	if (n < 2 || hi - lo > BPF_STACK_SIZE)
+		return;
+	OUT("\t{ uint64_t _a = r%d + (uint64_t)(int64_t)%lld; g = FAST(_a, %lldU); }\n",
+	    base, (long long)lo, (long long)(hi - lo));
+	g->group_end = last;
+	g->group_base = (uint8_t)base;
+}
+
 static void
 emit_mem(struct gen *g, const struct bpf_insn *i, uint32_t pc)
 {
@@ -289,7 +366,14 @@ emit_mem(struct gen *g, const struct bpf_insn *i, uint32_t pc)
 		bool safe = (g->p->insn_flags[pc] & BPF_IF_CTX_LOAD) ||
 			    stack_const(i->src_reg, i->off, n);
 
-		OUT("\t%s(%s, r%u, r%u + (uint64_t)(int64_t)%d);\n", safe ? "LDU" : "LD", t,
+		bool grouped = false;
+
+		if (!safe) {
+			maybe_group(g, pc);
+			grouped = pc <= g->group_end && g->group_base == i->src_reg;
+		}
+		OUT("\t%s(%s, r%u, r%u + (uint64_t)(int64_t)%d);\n",
+		    safe ? "LDU" : grouped ? "LDG" : "LD", t,
 		    i->dst_reg, i->src_reg, i->off);
 		return;
 	}
@@ -320,15 +404,19 @@ emit_mem(struct gen *g, const struct bpf_insn *i, uint32_t pc)
 		return;
 	}
 	{
-		bool safe = stack_const(i->dst_reg, i->off, n);
+		bool safe = stack_const(i->dst_reg, i->off, n), grouped = false;
 		char v[40];
 
+		if (!safe) {
+			maybe_group(g, pc);
+			grouped = pc <= g->group_end && g->group_base == i->dst_reg;
+		}
 		if (cls == BPF_STX)
 			snprintf(v, sizeof(v), "r%u", i->src_reg);
 		else
 			snprintf(v, sizeof(v), "(int64_t)%dLL", i->imm);
-		OUT("\t%s(%s, r%u + (uint64_t)(int64_t)%d, %s);\n", safe ? "STU" : "ST", t,
-		    i->dst_reg, i->off, v);
+		OUT("\t%s(%s, r%u + (uint64_t)(int64_t)%d, %s);\n",
+		    safe ? "STU" : grouped ? "STG" : "ST", t, i->dst_reg, i->off, v);
 	}
 }
 
@@ -340,7 +428,8 @@ emit_function(struct gen *g, uint32_t start)
 	OUT("static uint64_t f%u(struct rs *rs, const struct ops *ops, uint64_t r1, "
 	    "uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5, uint64_t r10)\n{\n"
 	    "\tuint64_t r0 = 0, r6 = 0, r7 = 0, r8 = 0, r9 = 0, hr[6] = { 0 };\n"
-	    "\tuint64_t pm, pl, sb = (uint64_t)(uintptr_t)rs->stack;\n\tRELOAD();\n", start);
+	    "\tuint64_t pm, pl, sb = (uint64_t)(uintptr_t)rs->stack;\n\tint g = 0;\n"
+	    "\tRELOAD(); (void)g;\n", start);
 	for (uint32_t pc = start; pc < p->nb_insns; pc++) {
 		const struct bpf_insn *i = &p->insns[pc];
 
@@ -371,8 +460,20 @@ emit_function(struct gen *g, uint32_t start)
 static int
 generate(const struct tp_bpf *p, FILE *f)
 {
-	struct gen g = { .f = f, .p = p };
+	struct gen g = { .f = f, .p = p, .group_base = UINT8_MAX };
 
+	g.target = calloc(p->nb_insns + 1, 1);
+	if (g.target == NULL)
+		return -ENOMEM;
+	for (uint32_t pc = 0; pc < p->nb_insns; pc++) {
+		const struct bpf_insn *i = &p->insns[pc];
+		uint8_t cls = BPF_CLASS(i->code), op = BPF_OP(i->code);
+		int64_t t = (int64_t)pc + i->off + 1;
+
+		if ((p->insn_flags[pc] & BPF_IF_REACHED) && (cls == BPF_JMP || cls == BPF_JMP32) &&
+		    op != BPF_CALL && op != BPF_EXIT && t >= 0 && t < p->nb_insns)
+			g.target[t] = 1;
+	}
 	fprintf(f, prologue, BPF_MAX_FRAMES * BPF_STACK_SIZE);
 	for (uint32_t pc = 0; pc < p->nb_insns; pc++)
 		if (p->insn_flags[pc] & BPF_IF_FUNC)
@@ -388,6 +489,7 @@ generate(const struct tp_bpf *p, FILE *f)
 		"\t\tr0[i] = f%u(rs, ops, (uint64_t)(uintptr_t)rs, 0, 0, 0, 0, "
 		"(uint64_t)(uintptr_t)rs->stack + %u);\n\t}\n}\n",
 		sizeof(struct bpf_run), p->entry, BPF_STACK_SIZE);
+	free(g.target);
 	return ferror(f) ? -EIO : 0;
 }
 

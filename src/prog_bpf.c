@@ -258,7 +258,6 @@ static inline void
 conclude(const struct bpf_run *rs, uint64_t r0, uint64_t *cnt, uint8_t *verdict,
 	 uint32_t *key)
 {
-	cnt[BPF_CNT_RUNS]++;
 	if (unlikely(rs->fault)) {
 		cnt[rs->why]++;
 		r0 = TP_ABORTED;
@@ -282,15 +281,17 @@ bpf_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
 	struct bpf_run rs[CHUNK];
 	uint64_t r0[CHUNK];
 
+	for (uint16_t i = 0; i < RTE_MIN(n, (uint16_t)CHUNK); i++) {
+		rs[i].prog = p;
+		rs[i].cpu = cpu;
+		rs[i].stack = stack;
+	}
+	cnt[BPF_CNT_RUNS] += n;
 	for (uint16_t at = 0; at < n; at += CHUNK) {
 		uint16_t k = RTE_MIN((uint16_t)(n - at), (uint16_t)CHUNK);
 
-		for (uint16_t i = 0; i < k; i++) {
-			rs[i].prog = p;
-			rs[i].cpu = cpu;
-			rs[i].stack = stack;
+		for (uint16_t i = 0; i < k; i++)
 			prepare(&rs[i], env, pkts[at + i]);
-		}
 		if (p->compiled != NULL) {
 			/* one call per chunk; runs are sequential (one stack) */
 			p->compiled(rs, k, r0, &bpf_cg_ops);

@@ -672,6 +672,18 @@ test_bad(void **state)
 	assert_int_equal(st.aborted_oob, 1);
 	tp_prog_close(p);
 
+	/* a write, then a read out of bounds: the write stays (compiled code
+	 * checks the two as one span, then each alone when the span fails) */
+	p = open_ok(obj("t_bad.o"), "xdp_partial");
+	run(p, 0, m, 2, v, k);
+	assert_int_equal(v[0], XDP_ABORTED);
+	assert_int_equal(v[1], XDP_PASS);
+	assert_int_equal(rte_pktmbuf_mtod(m[0], uint8_t *)[0], 0xee);
+	assert_int_equal(rte_pktmbuf_mtod(m[1], uint8_t *)[0], 0xee);
+	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
+	assert_int_equal(st.aborted_oob, 1);
+	tp_prog_close(p);
+
 	p = open_ok(obj("t_bad.o"), "xdp_stack");
 	run(p, 0, m, 2, v, k);
 	assert_int_equal(v[0], XDP_ABORTED);

@@ -4,6 +4,10 @@
  *  xdp_oob ("xdp"): reads a byte 200 bytes into the packet without a
  *    data_end check: runs, and a short packet must end XDP_ABORTED (counted).
  *  xdp_stack_oob ("xdp_stack"): writes below its stack frame: ABORTED.
+ *  xdp_write_then_oob ("xdp_partial"): writes 0xee to byte 0, then reads byte 100,
+ *    neither checked against data_end: a frame of 100 bytes or less gets
+ *    its write and ends XDP_ABORTED at the read; a longer one: byte 100
+ *    zero -> XDP_PASS, else XDP_DROP.
  *  prog_uninit ("xdp_uninit"): returns r7 never set: refused at open.
  *  xdp_ctx_write ("xdp_ctxw"): stores into xdp_md: refused at open.
  *  prog_fib ("xdp_fib"): calls bpf_fib_lookup: refused at open.
@@ -27,6 +31,15 @@ int xdp_stack_oob(struct xdp_md *ctx)
 
 	buf[idx] = 1;
 	return XDP_PASS;
+}
+
+SEC("xdp_partial")
+int xdp_write_then_oob(struct xdp_md *ctx)
+{
+	volatile unsigned char *data = (void *)(long)ctx->data;
+
+	data[0] = 0xee;
+	return data[100] ? XDP_DROP : XDP_PASS;
 }
 
 SEC("xdp_uninit")
