@@ -485,7 +485,6 @@ generate(const struct tp_bpf *p, FILE *f)
 	fprintf(f, "void tp_bpf_burst(char *base, unsigned short n, uint64_t *r0, "
 		"const struct ops *ops)\n{\n\tfor (unsigned int i = 0; i < n; i++) {\n"
 		"\t\tstruct rs *rs = (struct rs *)(base + (unsigned long)i * %zu);\n"
-		"\t\trs->fault = 0;\n"
 		"\t\tr0[i] = f%u(rs, ops, (uint64_t)(uintptr_t)rs, 0, 0, 0, 0, "
 		"(uint64_t)(uintptr_t)rs->stack + %u);\n\t}\n}\n",
 		sizeof(struct bpf_run), p->entry, BPF_STACK_SIZE);

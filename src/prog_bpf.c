@@ -216,7 +216,8 @@ bpf_fini(void *priv)
 	bpf_free(priv);
 }
 
-/* Context and metadata of packet m into rs (the program's view). */
+/* Context and metadata of packet m into rs (the program's view); the
+ * burst's port and queue are set once per burst (bpf_burst). */
 static inline void
 prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
 {
@@ -227,9 +228,6 @@ prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
 	rs->ctx.data = (uintptr_t)data;
 	rs->ctx.data_end = (uintptr_t)data + m->data_len;
 	rs->ctx.data_meta = (uintptr_t)data;
-	rs->ctx.ingress_ifindex = (uint32_t)env->port + 1;
-	rs->ctx.rx_queue_index = env->queue;
-	rs->ctx.egress_ifindex = 0;
 	rs->redirect_key = UINT32_MAX;
 	rs->fault = 0;
 	rs->tail_calls = 0;
@@ -285,6 +283,9 @@ bpf_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
 		rs[i].prog = p;
 		rs[i].cpu = cpu;
 		rs[i].stack = stack;
+		rs[i].ctx.ingress_ifindex = (uint32_t)env->port + 1;
+		rs[i].ctx.rx_queue_index = env->queue;
+		rs[i].ctx.egress_ifindex = 0;
 	}
 	cnt[BPF_CNT_RUNS] += n;
 	for (uint16_t at = 0; at < n; at += CHUNK) {
