@@ -44,8 +44,9 @@
  *     executable section) or function name; default: the first function
  *     of the first executable section other than .text.
  *   - maps: BTF ".maps" and legacy "maps" definitions become tagpipe maps
- *     of the same shape (ARRAY, PERCPU_ARRAY, HASH, PERCPU_HASH, DEVMAP,
- *     DEVMAP_HASH, CPUMAP, XSKMAP); .data/.rodata/.bss become one-entry
+ *     of the same shape (ARRAY, PERCPU_ARRAY, HASH, PERCPU_HASH, LRU_HASH,
+ *     LRU_PERCPU_HASH, LPM_TRIE, PROG_ARRAY, DEVMAP, DEVMAP_HASH, CPUMAP,
+ *     XSKMAP); .data/.rodata/.bss become one-entry
  *     ARRAY maps named after their section (".data", ...). Per-CPU means
  *     one copy per EAL lcore index.
  *   - the program reads struct xdp_md exactly as the kernel defines it;
@@ -69,12 +70,16 @@
  *     BPF_F_BROADCAST is not supported (XDP_ABORTED).
  *   - helpers (kernel IDs): map_lookup/update/delete_elem (1-3),
  *     ktime_get_ns (5), get_prandom_u32 (7), get_smp_processor_id (8, the
- *     lcore index), redirect (23), csum_diff (28), xdp_adjust_head (44),
+ *     lcore index), tail_call (12: up to 33 per run, as the kernel's
+ *     MAX_TAIL_CALL_CNT; targets are the object's other programs, see
+ *     tp_prog_bpf_prog_find), redirect (23), csum_diff (28), xdp_adjust_head (44),
  *     redirect_map (51), xdp_adjust_meta (54), xdp_adjust_tail (65, one-
  *     segment packets), xdp_get_buff_len (188), xdp_load_bytes (189),
- *     xdp_store_bytes (190). Any other helper, kfuncs, tail calls, loops
- *     (back-edges), recursion and LD_ABS/LD_IND are refused at open with
- *     an error naming the pc and what is unsupported.
+ *     xdp_store_bytes (190). Any other helper, kfuncs, recursion, loops
+ *     that nothing leaves and LD_ABS/LD_IND are refused at open with an
+ *     error naming the pc and what is unsupported. Other loops run only
+ *     when the kernel verified the object or verification is OFF, and a
+ *     run stops (TP_ABORTED, counted) after 1,000,000 backward jumps.
  *   - safety: registers must be set before use and the context used only
  *     as xdp_md allows (checked at open); the kernel's verifier is asked
  *     too when it can be (tp_prog_bpf_set_verify); every memory access
