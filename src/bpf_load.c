@@ -383,23 +383,34 @@ set_imm64(struct bpf_insn *i, uint64_t v)
 	i[0].src_reg = 0;
 }
 
+/* The next REL section from index *i on whose target is section sec: its
+ * data and entry count, *i its index; NULL when there is none. */
+static Elf_Data *
+next_rel(struct elf_obj *o, int sec, size_t *i, size_t *nrel)
+{
+	GElf_Shdr sh;
+
+	for (; *i < o->nsec; (*i)++) {
+		Elf_Scn *s = elf_getscn(o->elf, *i);
+
+		if (gelf_getshdr(s, &sh) == NULL || sh.sh_type != SHT_REL ||
+		    (int)sh.sh_info != sec)
+			continue;
+		*nrel = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+		return elf_getdata(s, NULL);
+	}
+	return NULL;
+}
+
 /* Apply the relocations of section sec, whose code starts at pc base. */
 static int
 relocate(struct tp_bpf *p, struct elf_obj *o, int sec, uint32_t base,
 	 uint32_t count, const uint32_t *sec_base, char *err, size_t errlen)
 {
-	GElf_Shdr sh;
+	Elf_Data *d;
+	size_t nrel;
 
-	for (size_t i = 1; i < o->nsec; i++) {
-		Elf_Scn *s = elf_getscn(o->elf, i);
-		Elf_Data *d;
-		size_t nrel;
-
-		if (gelf_getshdr(s, &sh) == NULL || sh.sh_type != SHT_REL ||
-		    (int)sh.sh_info != sec)
-			continue;
-		d = elf_getdata(s, NULL);
-		nrel = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+	for (size_t i = 1; (d = next_rel(o, sec, &i, &nrel)) != NULL; i++) {
 		for (size_t r = 0; r < nrel; r++) {
 			GElf_Rel rel;
 			GElf_Sym sym;
@@ -611,18 +622,10 @@ map_at_offset(struct tp_bpf *p, struct elf_obj *o, uint64_t off, uint64_t *base)
 static int
 init_prog_arrays(struct tp_bpf *p, struct elf_obj *o, char *err, size_t errlen)
 {
-	GElf_Shdr sh;
+	Elf_Data *d;
+	size_t nrel;
 
-	for (size_t i = 1; i < o->nsec; i++) {
-		Elf_Scn *s = elf_getscn(o->elf, i);
-		Elf_Data *d;
-		size_t nrel;
-
-		if (gelf_getshdr(s, &sh) == NULL || sh.sh_type != SHT_REL ||
-		    (int)sh.sh_info != o->maps_sec)
-			continue;
-		d = elf_getdata(s, NULL);
-		nrel = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+	for (size_t i = 1; (d = next_rel(o, o->maps_sec, &i, &nrel)) != NULL; i++) {
 		for (size_t r = 0; r < nrel; r++) {
 			GElf_Rel rel;
 			GElf_Sym sym;

@@ -254,6 +254,18 @@ lpm_mask(const struct tp_bpf_map *m, const uint8_t *key, uint32_t plen, uint8_t 
 	}
 }
 
+/* Update/delete name a prefix exactly: its masked key in mk, its length
+ * in *plen; -1 when prefixlen exceeds the data's bits. */
+static int
+lpm_exact_key(const struct tp_bpf_map *m, const void *key, uint8_t *mk, uint32_t *plen)
+{
+	memcpy(plen, key, 4);
+	if (*plen > (m->key_size - 4) * 8)
+		return -1;
+	lpm_mask(m, key, *plen, mk);
+	return 0;
+}
+
 static int64_t
 lpm_find(const struct tp_bpf_map *m, const uint8_t *key)
 {
@@ -359,10 +371,8 @@ bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 	if (flags > BPF_EXIST)
 		return -EINVAL;
 	if (m->plen_count != NULL) {
-		memcpy(&plen, key, 4);
-		if (plen > (m->key_size - 4) * 8)
+		if (lpm_exact_key(m, key, mk, &plen) < 0)
 			return -EINVAL;
-		lpm_mask(m, key, plen, mk);
 		key = mk;
 	}
 	if (bpf_map_is_redirect(m->type) && m->value_size == 8) {
@@ -431,10 +441,8 @@ bpf_map_delete(struct tp_bpf_map *m, const void *key)
 	int64_t s;
 
 	if (m->plen_count != NULL) {
-		memcpy(&plen, key, 4);
-		if (plen > (m->key_size - 4) * 8)
+		if (lpm_exact_key(m, key, mk, &plen) < 0)
 			return -EINVAL;
-		lpm_mask(m, key, plen, mk);
 		key = mk;
 	}
 	if (!is_hash(m->type)) {

@@ -108,14 +108,19 @@ free_all(struct rte_mbuf **m, unsigned int n)
 		rte_pktmbuf_free(m[i]);
 }
 
+/* rc of a find by name, failing the test when it is an error. */
+static int
+found(int rc, const char *what, const char *name)
+{
+	if (rc < 0)
+		fail_msg("%s %s: %d", what, name, rc);
+	return rc;
+}
+
 static int
 map_idx(struct tp_prog *p, const char *name)
 {
-	int i = tp_prog_bpf_map_find(p, name);
-
-	if (i < 0)
-		fail_msg("map %s: %d", name, i);
-	return i;
+	return found(tp_prog_bpf_map_find(p, name), "map", name);
 }
 
 static uint64_t
@@ -504,11 +509,7 @@ test_adjust(void **state)
 static int
 prog_no(struct tp_prog *p, const char *name)
 {
-	int n = tp_prog_bpf_prog_find(p, name);
-
-	if (n < 0)
-		fail_msg("program %s: %d", name, n);
-	return n;
+	return found(tp_prog_bpf_prog_find(p, name), "program", name);
 }
 
 /* Tail calls through a PROG_ARRAY the object fills itself, changed by the

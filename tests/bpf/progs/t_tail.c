@@ -24,6 +24,8 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
+#include "mac_swap.h"
+
 __u64 ipv4_runs;
 __u64 chain_runs;
 __u64 sub_tx;
@@ -31,17 +33,7 @@ __u64 sub_tx;
 SEC("xdp/udp")
 int tail_udp(struct xdp_md *ctx)
 {
-	void *data = (void *)(long)ctx->data;
-	void *end = (void *)(long)ctx->data_end;
-	struct ethhdr *eth = data;
-	unsigned char tmp[ETH_ALEN];
-
-	if ((void *)(eth + 1) > end)
-		return XDP_ABORTED;
-	__builtin_memcpy(tmp, eth->h_dest, ETH_ALEN);
-	__builtin_memcpy(eth->h_dest, eth->h_source, ETH_ALEN);
-	__builtin_memcpy(eth->h_source, tmp, ETH_ALEN);
-	return XDP_TX;
+	return mac_swap_tx(ctx);
 }
 
 int tail_ipv4(struct xdp_md *ctx);
