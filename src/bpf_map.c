@@ -44,7 +44,9 @@
 
 #include "bpf_priv.h"
 
-enum { SLOT_EMPTY = 0, SLOT_USED = 1, SLOT_DELETED = 2 };
+#define SLOT_EMPTY BPF_SLOT_EMPTY
+#define SLOT_USED BPF_SLOT_USED
+#define SLOT_DELETED BPF_SLOT_DELETED
 
 bool
 bpf_map_is_percpu(uint32_t type)

@@ -46,6 +46,9 @@
 /* Smallest frame adjust_head/adjust_tail may leave: ETH_HLEN. */
 #define BPF_MIN_FRAME 14
 
+/* Hash slot states (tp_bpf_map.state). */
+enum { BPF_SLOT_EMPTY = 0, BPF_SLOT_USED = 1, BPF_SLOT_DELETED = 2 };
+
 struct tp_bpf_map {
 	char name[BPF_MAP_NAME_MAX];
 	uint32_t type;            /* enum bpf_map_type */
@@ -59,7 +62,7 @@ struct tp_bpf_map {
 	/* hash types: open addressing, `slots` entries */
 	uint32_t slots;           /* power of two >= 2 * max_entries */
 	uint32_t count;
-	uint8_t *state;           /* per slot: 0 empty, 1 used, 2 deleted */
+	uint8_t *state;           /* per slot: BPF_SLOT_* */
 	uint8_t *keys;            /* slots * key_size */
 	uint8_t *ref;             /* LRU types: per slot, looked up since the
 				   * clock hand last passed */

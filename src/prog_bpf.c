@@ -516,6 +516,58 @@ tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
 	return rc;
 }
 
+static void
+hex_out(FILE *f, const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%02x", b[i]);
+}
+
+int
+tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f)
+{
+	struct tp_bpf_map *m = map_at(p, index);
+	struct tp_bpf *b = bpf_of(p);
+	uint32_t nkeys;
+	int lines = 0;
+
+	if (m == NULL || f == NULL)
+		return -EINVAL;
+	nkeys = m->state != NULL ? m->slots : m->max_entries;
+	rte_spinlock_lock(&m->lock);
+	for (uint32_t s = 0; s < nkeys; s++) {
+		const uint8_t *key = m->state != NULL ? m->keys + (size_t)s * m->key_size :
+				     (const uint8_t *)&s;
+		const uint8_t *v = m->values + (size_t)s * m->ncpu * m->stride;
+		bool any = false;
+
+		if (m->state != NULL && m->state[s] != BPF_SLOT_USED)
+			continue;
+		for (size_t i = 0; m->state == NULL && i < (size_t)m->ncpu * m->stride; i++)
+			any |= v[i] != 0;
+		if (m->state == NULL && !any)
+			continue;
+		hex_out(f, key, m->key_size);
+		fputc('=', f);
+		if (m->type == BPF_MAP_TYPE_PROG_ARRAY) {
+			uint32_t n;
+
+			memcpy(&n, v, 4);
+			fputs(n >= 1 && n <= b->nb_progs ? b->progs[n - 1].name : "?", f);
+		} else {
+			for (uint32_t c = 0; c < m->ncpu; c++) {
+				if (c)
+					fputc(',', f);
+				hex_out(f, v + (size_t)c * m->stride, m->value_size);
+			}
+		}
+		fputc('\n', f);
+		lines++;
+	}
+	rte_spinlock_unlock(&m->lock);
+	return lines;
+}
+
 int
 tp_prog_bpf_prog_count(const struct tp_prog *p)
 {

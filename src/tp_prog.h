@@ -102,6 +102,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rte_mbuf.h>
 
@@ -314,6 +315,12 @@ int tp_prog_bpf_prog_find(const struct tp_prog *p, const char *name);
  * BPF_ANY. 0, or -EINVAL/-E2BIG/... with err naming the bad part. */
 int tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
 				char *err, size_t errlen);
+/* Print map index's elements to f, one "KEY=VALUE" line each in the same
+ * hex (per-CPU maps: every lcore's copy, comma-separated; PROG_ARRAY: the
+ * function name). Hash and LPM maps: every element; array maps: elements
+ * with a nonzero byte, so a fresh array prints nothing. Returns the number
+ * of lines, or -EINVAL. Safe while traffic runs (values as for lookup). */
+int tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f);
 
 struct tp_bpf_stats {
 	uint64_t runs;            /* program runs (packets) */

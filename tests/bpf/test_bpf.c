@@ -108,6 +108,19 @@ free_all(struct rte_mbuf **m, unsigned int n)
 		rte_pktmbuf_free(m[i]);
 }
 
+/* tp_prog_bpf_map_dump of map name as a string (static buffer). */
+static const char *
+dump_of(struct tp_prog *p, const char *name, int lines)
+{
+	static char buf[4096];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	assert_non_null(f);
+	assert_int_equal(tp_prog_bpf_map_dump(p, tp_prog_bpf_map_find(p, name), f), lines);
+	fclose(f);
+	return buf;
+}
+
 /* rc of a find by name, failing the test when it is an error. */
 static int
 found(int rc, const char *what, const char *name)
@@ -375,6 +388,12 @@ test_lru(void **state)
 	assert_int_equal(u64_at(p, "recent", a2, 0), 3);
 	assert_int_equal(u64_at(p, "recent", a1, 0), 10);
 	assert_int_equal(tp_prog_bpf_map_update(p, lru, &a3, &ten, BPF_EXIST), -ENOENT);
+	{
+		const char *d = dump_of(p, "recent", 2);
+
+		assert_non_null(strstr(d, "0a000002=0300000000000000\n"));
+		assert_non_null(strstr(d, "0a000001=0a00000000000000\n"));
+	}
 	free_all(m, NF);
 	rte_pktmbuf_free(b[3]);
 	tp_prog_close(p);
@@ -541,6 +560,8 @@ test_tail_calls(void **state)
 	assert_int_equal(got, (uint32_t)prog_no(p, "tail_ipv4"));
 	slot = 3;
 	assert_int_equal(tp_prog_bpf_map_lookup(p, jmp, &slot, &got), -ENOENT);
+	assert_string_equal(dump_of(p, "jmp", 3),
+			    "00000000=tail_ipv4\n01000000=tail_udp\n02000000=chain\n");
 	load_frames(m);
 	run(p, 0, m, NF, v, k);
 	expect_verdicts(v, want, NF);
