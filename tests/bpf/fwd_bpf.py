@@ -9,7 +9,9 @@ in.pcap on each of the two ports (VLAN kept, so frame 7 is not IPv4 to
 the program) and passes the other 4.
 
 usage: fwd_bpf.py BUILD_TESTS_BPF_DIR"""
+import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -17,6 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), 'integration'))
 import fwdlib  # noqa: E402
 
+CLIENT = '/usr/bin/dpdk-telemetry.py'
 BPF = sys.argv[1]
 IN = os.path.join(BPF, 'in.pcap')
 
@@ -34,12 +37,24 @@ def main():
             st = fwdlib.last_port_stats(text)
             return 0 in st and 1 in st and st[0]['rx'] == 8 and st[1]['rx'] == 8
 
+        eal = fwdlib.eal_args('tpfwd_bpf', vdevs)
+        tel = {}
+
+        def ask():
+            # dpdk-telemetry.py (package dpdk) on the app's socket
+            r = subprocess.run(['/usr/bin/python3', CLIENT, '-f',
+                                os.path.basename(fwdlib.runtime_dir(eal))],
+                               input='/tagpipe/bpf_map,routes\n', capture_output=True,
+                               text=True, timeout=60)
+            for line in r.stdout.splitlines():
+                if line.strip().startswith('{'):
+                    tel.update(json.loads(line.strip()))
+
         cmds = [('bpf map list', 0.2), ('bpf map dump routes', 0.2),
-                ('start', consumed), ('stop', 0.2), ('show pipeline stats', 0.2),
+                ('start', consumed), (None, ask), ('stop', 0.2), ('show pipeline stats', 0.2),
                 ('bpf map set routes:18000000c0a80100=03000000', 0.2),
                 ('bpf map dump routes', 0.2), ('quit', 0)]
-        rc, out, err = fwdlib.run_prompt(
-            fwdlib.eal_args('tpfwd_bpf', vdevs), app, cmds)
+        rc, out, err = fwdlib.run_prompt(eal, app, cmds)
         print(out)
         print(err, file=sys.stderr)
         c.eq('exit status', rc, 0)
@@ -54,6 +69,9 @@ def main():
             c.eq('rx', pls[0]['rx'], 16)
             c.eq('drop', pls[0]['drop'], 8)
             c.eq('pass', pls[0]['pass'], 8)
+        c.eq('telemetry /tagpipe/bpf_map,routes', tel.get('/tagpipe/bpf_map'),
+             {'type': 11, 'key_size': 8, 'value_size': 4, 'max_entries': 16,
+              'ncpu': 1, 'elements': 1, 'values': {'0000000000000000': '01000000'}})
         c.true('prompt set', 'Set routes:18000000c0a80100=03000000\n' in out)
         c.true('both elements dumped', out.count('=01000000\n') == 2 and
                '18000000c0a80100=03000000\n' in out and '2 elements\n' in out)
