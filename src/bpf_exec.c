@@ -356,6 +356,67 @@ tail_target(struct bpf_run *rs, uint64_t map, uint64_t index)
 	return rs->prog->progs[v - 1].entry;
 }
 
+static void
+ring_put(struct bpf_perf_ring *r, uint64_t at, const void *src, size_t n)
+{
+	size_t o = (size_t)(at % BPF_PERF_RING_SIZE), first = RTE_MIN(n, BPF_PERF_RING_SIZE - o);
+
+	memcpy(r->data + o, src, first);
+	memcpy(r->data, (const uint8_t *)src + first, n - first);
+}
+
+/* bpf_perf_event_output from XDP (net/core/filter.c bpf_xdp_event_output):
+ * flags = ring index (BPF_F_CURRENT_CPU: this lcore's; another lcore's is
+ * -EOPNOTSUPP, as a perf event on another CPU is in the kernel) | packet
+ * bytes to append << 32 (BPF_F_CTXLEN_MASK, at most the packet: else
+ * -EFAULT); the record is data then those packet bytes. -ENOSPC (counted
+ * as lost) when the ring is full. */
+static uint64_t
+h_perf_output(struct bpf_run *rs, uint64_t map, uint64_t flags, uint64_t data,
+	      uint64_t size)
+{
+	struct tp_bpf_map *m = map_of(rs, map);
+	uint64_t idx = flags & BPF_F_INDEX_MASK, ctxlen = (flags & BPF_F_CTXLEN_MASK) >> 32;
+	struct bpf_perf_ring *r;
+	uint32_t hdr[2];
+	uint64_t head, need, at;
+
+	if (m == NULL || m->type != BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
+	    size > BPF_PERF_RING_SIZE / 2 || !mem_ok(rs, data, (uint32_t)size, false))
+		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	if (flags & ~(BPF_F_INDEX_MASK | BPF_F_CTXLEN_MASK))
+		return (uint64_t)-EINVAL;
+	if (idx == BPF_F_CURRENT_CPU)
+		idx = rs->cpu;
+	if (idx >= m->max_entries)
+		return (uint64_t)-E2BIG;
+	if (idx != rs->cpu || idx >= m->nrings)
+		return (uint64_t)-EOPNOTSUPP;
+	if (ctxlen > rs->m->pkt_len)
+		return (uint64_t)-EFAULT;
+	r = &m->rings[idx];
+	head = r->head;
+	need = 8 + ((size + ctxlen + 7) & ~7ull);
+	if (need > BPF_PERF_RING_SIZE - (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE))) {
+		r->lost++;
+		return (uint64_t)-ENOSPC;
+	}
+	hdr[0] = (uint32_t)(size + ctxlen);
+	hdr[1] = 0;
+	ring_put(r, head, hdr, 8);
+	ring_put(r, head + 8, (const void *)(uintptr_t)data, size);
+	at = head + 8 + size;
+	for (const struct rte_mbuf *s = rs->m; s != NULL && ctxlen > 0; s = s->next) {
+		size_t n = RTE_MIN((uint64_t)s->data_len, ctxlen);
+
+		ring_put(r, at, rte_pktmbuf_mtod(s, const void *), n);
+		at += n;
+		ctxlen -= n;
+	}
+	__atomic_store_n(&r->head, head + need, __ATOMIC_RELEASE);
+	return 0;
+}
+
 int
 bpf_helper_nargs(int32_t id)
 {
@@ -367,6 +428,7 @@ bpf_helper_nargs(int32_t id)
 	case BPF_FUNC_get_prandom_u32: return 0;
 	case BPF_FUNC_get_smp_processor_id: return 0;
 	case BPF_FUNC_tail_call: return 3;
+	case BPF_FUNC_perf_event_output: return 5;
 	case BPF_FUNC_redirect: return 2;
 	case BPF_FUNC_csum_diff: return 5;
 	case BPF_FUNC_xdp_adjust_head: return 2;
@@ -383,7 +445,8 @@ bpf_helper_nargs(int32_t id)
 bool
 bpf_helper_takes_ctx(int32_t id)
 {
-	return id == BPF_FUNC_tail_call || id == BPF_FUNC_xdp_adjust_head || id == BPF_FUNC_xdp_adjust_meta ||
+	return id == BPF_FUNC_tail_call || id == BPF_FUNC_perf_event_output ||
+	       id == BPF_FUNC_xdp_adjust_head || id == BPF_FUNC_xdp_adjust_meta ||
 	       id == BPF_FUNC_xdp_adjust_tail || id == BPF_FUNC_xdp_get_buff_len ||
 	       id == BPF_FUNC_xdp_load_bytes || id == BPF_FUNC_xdp_store_bytes;
 }
@@ -399,6 +462,8 @@ call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r)
 	case BPF_FUNC_get_prandom_u32: return (uint32_t)rte_rand();
 	case BPF_FUNC_get_smp_processor_id: return rs->cpu;
 	case BPF_FUNC_redirect: return h_redirect(rs, r[1], r[2]);
+	case BPF_FUNC_perf_event_output:
+		return h_perf_output(rs, r[2], r[3], r[4], r[5]);
 	case BPF_FUNC_csum_diff: return h_csum_diff(rs, r[1], r[2], r[3], r[4], r[5]);
 	case BPF_FUNC_xdp_adjust_head: return h_adjust_head(rs, r[2]);
 	case BPF_FUNC_redirect_map: return h_redirect_map(rs, r[1], r[2], r[3]);

@@ -26,6 +26,10 @@
  *     masked to their prefix length; a lookup probes, longest first, only
  *     the prefix lengths that have elements (per-length counts), so at
  *     most 33 probes for IPv4 and 129 for IPv6, whatever the map holds.
+ *   - PERF_EVENT_ARRAY: no values; one ring of BPF_PERF_RING_SIZE bytes per
+ *     lcore index that bpf_perf_event_output fills (bpf_exec.c) and the
+ *     control plane drains (tp_prog_bpf_perf_read). max_entries 0 means
+ *     one per CPU, as libbpf sizes it at load.
  *   - DEVMAP / DEVMAP_HASH / CPUMAP / XSKMAP: redirect targets, value =
  *     tagpipe ifindex (redirect-map key + 1, see tp_prog.h), 0 = empty.
  *   - PROG_ARRAY: tail-call targets, value = program number + 1 (the
@@ -64,7 +68,8 @@ is_lru(uint32_t type)
 bool
 bpf_map_is_opaque(uint32_t type)
 {
-	return bpf_map_is_redirect(type) || type == BPF_MAP_TYPE_PROG_ARRAY;
+	return bpf_map_is_redirect(type) || type == BPF_MAP_TYPE_PROG_ARRAY ||
+	       type == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
 }
 
 bool
@@ -141,17 +146,26 @@ bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 			return -EINVAL;
 		}
 		break;
+	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
+		if (m->max_entries == 0)
+			m->max_entries = ncpu;
+		m->nrings = ncpu;
+		m->rings = calloc(ncpu, sizeof(*m->rings));
+		if (m->rings == NULL)
+			goto nomem;
+		/* key and value are u32, as for PROG_ARRAY */
+		__attribute__((fallthrough));
 	case BPF_MAP_TYPE_PROG_ARRAY:
 		if (m->value_size != 4) {
-			snprintf(err, errlen, "map '%s': prog_array value size %u (4)",
-				 m->name, m->value_size);
+			snprintf(err, errlen, "map '%s': %s value size %u (4)",
+				 m->name, type_name(m->type), m->value_size);
 			return -EINVAL;
 		}
 		break;
 	default:
 		snprintf(err, errlen, "map '%s': map type %u (%s) is not supported "
 			 "(array, percpu_array, hash, percpu_hash, lru_hash, "
-			 "lru_percpu_hash, lpm_trie, prog_array, devmap, devmap_hash, cpumap, "
+			 "lru_percpu_hash, lpm_trie, prog_array, perf_event_array, devmap, devmap_hash, cpumap, "
 			 "xskmap)", m->name, m->type, type_name(m->type));
 		return -ENOTSUP;
 	}
@@ -209,6 +223,8 @@ bpf_map_fini(struct tp_bpf_map *m)
 	free(m->keys);
 	free(m->ref);
 	free(m->plen_count);
+	free(m->rings);
+	m->rings = NULL;
 	m->ref = NULL;
 	m->plen_count = NULL;
 	m->values = NULL;

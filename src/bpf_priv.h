@@ -46,6 +46,17 @@
 /* Smallest frame adjust_head/adjust_tail may leave: ETH_HLEN. */
 #define BPF_MIN_FRAME 14
 
+/* PERF_EVENT_ARRAY: one ring per lcore index, written only by that lcore
+ * (bpf_perf_event_output), read by the control plane. Records: u32 length,
+ * u32 zero, then the bytes, padded to 8. */
+#define BPF_PERF_RING_SIZE (64u * 1024u)
+struct bpf_perf_ring {
+	uint64_t head;            /* bytes written (producer, release) */
+	uint64_t tail;            /* bytes read (consumer, release) */
+	uint64_t lost;            /* records that did not fit */
+	uint8_t data[BPF_PERF_RING_SIZE];
+};
+
 /* Hash slot states (tp_bpf_map.state). */
 enum { BPF_SLOT_EMPTY = 0, BPF_SLOT_USED = 1, BPF_SLOT_DELETED = 2 };
 
@@ -68,6 +79,8 @@ struct tp_bpf_map {
 				   * clock hand last passed */
 	uint32_t hand;            /* LRU types: the clock hand (a slot) */
 	uint32_t *plen_count;     /* LPM_TRIE: elements per prefix length */
+	struct bpf_perf_ring *rings; /* PERF_EVENT_ARRAY: nrings of them */
+	uint32_t nrings;
 	rte_spinlock_t lock;      /* writers (programs and control plane) */
 };
 

@@ -568,6 +568,41 @@ tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f)
 	return lines;
 }
 
+static void
+ring_get(const struct bpf_perf_ring *r, uint64_t at, void *dst, size_t n)
+{
+	size_t o = (size_t)(at % BPF_PERF_RING_SIZE), first = RTE_MIN(n, BPF_PERF_RING_SIZE - o);
+
+	memcpy(dst, r->data + o, first);
+	memcpy((uint8_t *)dst + first, r->data, n - first);
+}
+
+int
+tp_prog_bpf_perf_read(const struct tp_prog *p, int index, uint32_t cpu,
+		      void *buf, size_t len, uint64_t *lost)
+{
+	struct tp_bpf_map *m = map_at(p, index);
+	struct bpf_perf_ring *r;
+	uint64_t head;
+	uint32_t hdr[2];
+
+	if (m == NULL || m->type != BPF_MAP_TYPE_PERF_EVENT_ARRAY || cpu >= m->nrings ||
+	    (buf == NULL && len > 0))
+		return -EINVAL;
+	r = &m->rings[cpu];
+	if (lost != NULL)
+		*lost = __atomic_load_n(&r->lost, __ATOMIC_RELAXED);
+	head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+	if (head == r->tail)
+		return -EAGAIN;
+	ring_get(r, r->tail, hdr, 8);
+	if (hdr[0] > len)
+		return -ENOBUFS;
+	ring_get(r, r->tail + 8, buf, hdr[0]);
+	__atomic_store_n(&r->tail, r->tail + 8 + ((hdr[0] + 7u) & ~7u), __ATOMIC_RELEASE);
+	return (int)hdr[0];
+}
+
 int
 tp_prog_bpf_prog_count(const struct tp_prog *p)
 {

@@ -45,8 +45,8 @@
  *     of the first executable section other than .text.
  *   - maps: BTF ".maps" and legacy "maps" definitions become tagpipe maps
  *     of the same shape (ARRAY, PERCPU_ARRAY, HASH, PERCPU_HASH, LRU_HASH,
- *     LRU_PERCPU_HASH, LPM_TRIE, PROG_ARRAY, DEVMAP, DEVMAP_HASH, CPUMAP,
- *     XSKMAP); .data/.rodata/.bss become one-entry
+ *     LRU_PERCPU_HASH, LPM_TRIE, PROG_ARRAY, PERF_EVENT_ARRAY, DEVMAP,
+ *     DEVMAP_HASH, CPUMAP, XSKMAP); .data/.rodata/.bss become one-entry
  *     ARRAY maps named after their section (".data", ...). Per-CPU means
  *     one copy per EAL lcore index.
  *   - the program reads struct xdp_md exactly as the kernel defines it;
@@ -70,7 +70,8 @@
  *     BPF_F_BROADCAST is not supported (XDP_ABORTED).
  *   - helpers (kernel IDs): map_lookup/update/delete_elem (1-3),
  *     ktime_get_ns (5), get_prandom_u32 (7), get_smp_processor_id (8, the
- *     lcore index), tail_call (12: up to 33 per run, as the kernel's
+ *     lcore index), perf_event_output (25, to per-lcore rings read with
+ *     tp_prog_bpf_perf_read), tail_call (12: up to 33 per run, as the kernel's
  *     MAX_TAIL_CALL_CNT; targets are the object's other programs, see
  *     tp_prog_bpf_prog_find), redirect (23), csum_diff (28), xdp_adjust_head (44),
  *     redirect_map (51), xdp_adjust_meta (54), xdp_adjust_tail (65, one-
@@ -321,6 +322,15 @@ int tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
  * with a nonzero byte, so a fresh array prints nothing. Returns the number
  * of lines, or -EINVAL. Safe while traffic runs (values as for lookup). */
 int tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f);
+
+/* The next record bpf_perf_event_output put in PERF_EVENT_ARRAY map index
+ * from lcore index cpu: its bytes (the program's data, then the packet
+ * bytes it asked for) into buf. Returns the record length, -EAGAIN when
+ * there is none, -ENOBUFS when len is too small (the record stays),
+ * -EINVAL (not such a map, cpu out of range). One reader per ring.
+ * *lost (may be NULL): records dropped so far because the ring was full. */
+int tp_prog_bpf_perf_read(const struct tp_prog *p, int index, uint32_t cpu,
+			  void *buf, size_t len, uint64_t *lost);
 
 struct tp_bpf_stats {
 	uint64_t runs;            /* program runs (packets) */

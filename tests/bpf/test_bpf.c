@@ -831,7 +831,7 @@ test_debian_objects(void **state)
 		"xdpfilt_alw_tcp.o", "xdpfilt_alw_udp.o", "xdpfilt_dny_all.o",
 		"xdpfilt_dny_eth.o", "xdpfilt_dny_ip.o", "xdpfilt_dny_tcp.o",
 		"xdpfilt_dny_udp.o", "xsk_def_xdp_prog.o", "xsk_def_xdp_prog_5.3.o",
-		"xdp-dispatcher.o",
+		"xdp-dispatcher.o", "xdpdump_xdp.o",
 	};
 	char path[256];
 
@@ -842,7 +842,56 @@ test_debian_objects(void **state)
 		snprintf(path, sizeof(path), DEB "%s", ok[i]);
 		tp_prog_close(open_ok(path, NULL));
 	}
-	open_fails(DEB "xdpdump_xdp.o", NULL, "map type 4 (perf_event_array) is not supported");
+}
+
+/* xdpdump's capture program (xdp-tools xdpdump/xdpdump_xdp.c): frames
+ * arriving on trace_cfg.capture_if_ifindex go to xdpdump_perf_map as
+ * struct pkt_trace_metadata {u32 ifindex, rx_queue; u16 pkt_len, cap_len,
+ * flags, prog_index; int action} (xdpdump.h, 20 bytes, packed) followed
+ * by the first min(pkt_len, capture_snaplen) bytes; verdict XDP_PASS. */
+static void
+test_xdpdump(void **state)
+{
+	struct tp_prog *p;
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF], rec[256], want[256];
+	uint32_t k[NF], zero = 0, cfg[3] = { 1, 64, 7 }; /* ifindex 1 = port 0 */
+	uint64_t lost = 1;
+	int perf;
+
+	(void)state;
+	if (!have(DEB "xdpdump_xdp.o"))
+		skip();
+	p = open_ok(DEB "xdpdump_xdp.o", NULL);
+	perf = map_idx(p, "xdpdump_perf_map");
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, ".data"), &zero, cfg, 0), 0);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++) {
+		uint16_t len = (uint16_t)in_l[i], cap = len < 64 ? len : 64, prog = 7;
+		uint32_t ifx = 1, rxq = 0;
+
+		assert_int_equal(v[i], XDP_PASS);
+		memset(want, 0, 20);
+		memcpy(want, &ifx, 4);
+		memcpy(want + 4, &rxq, 4);
+		memcpy(want + 8, &len, 2);
+		memcpy(want + 10, &cap, 2);
+		memcpy(want + 14, &prog, 2);
+		memcpy(want + 20, in_f[i], cap);
+		assert_int_equal(tp_prog_bpf_perf_read(p, perf, 0, rec, sizeof(rec), &lost),
+				 20 + cap);
+		assert_memory_equal(rec, want, 20 + cap);
+	}
+	assert_int_equal(tp_prog_bpf_perf_read(p, perf, 0, rec, sizeof(rec), &lost), -EAGAIN);
+	assert_int_equal(lost, 0);
+	/* another port: not captured */
+	run(p, 2, m, NF, v, k);
+	assert_int_equal(tp_prog_bpf_perf_read(p, perf, 0, rec, sizeof(rec), NULL), -EAGAIN);
+	assert_int_equal(tp_prog_bpf_perf_read(p, map_idx(p, ".data"), 0, rec, 8, NULL),
+			 -EINVAL);
+	free_all(m, NF);
+	tp_prog_close(p);
 }
 
 /* AF_XDP default programs: empty XSKMAP -> XDP_PASS, a set entry for the
@@ -899,6 +948,7 @@ main(void)
 		cmocka_unit_test(test_xdpfilt_udp),
 		cmocka_unit_test(test_debian_objects),
 		cmocka_unit_test(test_xsk_default),
+		cmocka_unit_test(test_xdpdump),
 	};
 
 	int failed;
