@@ -5,12 +5,21 @@
  * with dlopen -- the approach of eBPF for Windows' bpf2c, with the same
  * safety as the interpreter (bpf_exec.c):
  *   - every BPF function becomes a C function with r0..r10 as locals,
- *     each instruction a C statement, each jump a goto (no loops exist:
- *     bpf_verify.c refused back-edges);
+ *     each instruction a C statement, each jump a goto; in programs with
+ *     loops every taken backward jump spends the run's loop budget, as in
+ *     the interpreter;
+ *   - a tail call is inlined: the PROG_ARRAY's bounds, the chain count
+ *     and the slot are checked as in the interpreter, then a switch over
+ *     the slot's program number returns that program's function called
+ *     with the same context and stack frame (a C tail call);
  *   - packet and map accesses keep their run-time bounds check (packet and
  *     stack inline, anything else through ops->mem_slow); accesses at a
  *     constant offset from r10 inside the frame and the rewritten context
- *     loads are proven safe at load time and run unchecked;
+ *     loads are proven safe at load time and run unchecked; accesses in
+ *     one basic block through the same, unchanged base register share one
+ *     inline check of the span they cover (a MAC swap: 24 byte accesses,
+ *     one check), and each falls back to its own check when the span
+ *     fails, so a run faults at the same access as in the interpreter;
  *   - helpers go through ops->helper (the interpreter's dispatcher);
  *   - one call per burst: the generated tp_bpf_burst() loops over the
  *     prepared run states, so the pipeline makes no per-packet indirect
@@ -43,15 +52,21 @@ _Static_assert(offsetof(struct bpf_run, fault) == sizeof(struct bpf_xdp_ctx) + 8
 	       "run ABI: fault");
 _Static_assert(offsetof(struct bpf_run, cpu) == sizeof(struct bpf_xdp_ctx) + 16,
 	       "run ABI: cpu");
+_Static_assert(offsetof(struct bpf_run, tail_calls) == sizeof(struct bpf_xdp_ctx) + 24,
+	       "run ABI: tail_calls");
+_Static_assert(offsetof(struct bpf_run, loop_left) == sizeof(struct bpf_xdp_ctx) + 28,
+	       "run ABI: loop_left");
+_Static_assert(offsetof(struct bpf_cg_ops, loop_limit) == 3 * sizeof(void *),
+	       "ops ABI: loop_limit");
 _Static_assert(sizeof(struct bpf_xdp_ctx) == 40, "run ABI: ctx size");
 
 static const char prologue[] =
 	"#include <stdint.h>\n"
 	"struct rs { uint64_t data, data_end, data_meta; uint32_t ifx, rxq, efx, pad;\n"
-	"\tuint8_t *stack; uint64_t fault; uint32_t cpu, rkey; };\n"
+	"\tuint8_t *stack; uint64_t fault; uint32_t cpu, rkey, tcc, loop_left; };\n"
 	"struct ops { uint64_t (*helper)(struct rs *, int32_t, const uint64_t *);\n"
 	"\tint (*mem_slow)(struct rs *, uint64_t, uint32_t, int);\n"
-	"\tvoid (*oob)(struct rs *); };\n"
+	"\tvoid (*oob)(struct rs *); void (*loop_limit)(struct rs *); };\n"
 	"#define STK %u\n"
 	/* pm/pl: packet start (data_meta) and length, in locals: only helpers
 	 * change them (the program cannot reach struct rs), so they are
@@ -69,12 +84,18 @@ static const char prologue[] =
 	"\t__builtin_memcpy((void *)(uintptr_t)_a, &_v, sizeof(T)); } while (0)\n"
 	"#define STU(T, a, v) do { T _v = (T)(v); \\\n"
 	"\t__builtin_memcpy((void *)(uintptr_t)(a), &_v, sizeof(T)); } while (0)\n"
+	/* g: the shared check of the current group passed */
+	"#define LDG(T, d, a) do { if (__builtin_expect(g, 1)) LDU(T, d, a); else LD(T, d, a); } while (0)\n"
+	"#define STG(T, a, v) do { if (__builtin_expect(g, 1)) STU(T, a, v); else ST(T, a, v); } while (0)\n"
 	"#define CALLH(id) do { hr[1] = r1; hr[2] = r2; hr[3] = r3; hr[4] = r4; hr[5] = r5; \\\n"
 	"\tr0 = ops->helper(rs, (id), hr); if (rs->fault) return 0; RELOAD(); } while (0)\n";
 
 struct gen {
 	FILE *f;
 	const struct tp_bpf *p;
+	uint8_t *target;       /* pc is a jump target (starts a basic block) */
+	uint32_t group_end;    /* accesses up to this pc share the check g */
+	uint8_t group_base;    /* their base register */
 };
 
 static const char *const sz_t[4] = { "uint32_t", "uint16_t", "uint8_t", "uint64_t" };
@@ -176,6 +197,43 @@ emit_lookup(struct gen *g)
 	OUT("CALLH(%d);\n", BPF_FUNC_map_lookup_elem);
 }
 
+/* bpf_tail_call inlined (semantics: bpf_exec.c tail_target). A map that
+ * is not a PROG_ARRAY goes to the helper dispatcher, which stops the run. */
+static void
+emit_tail_call(struct gen *g)
+{
+	const struct tp_bpf *p = g->p;
+
+	OUT("\t{ uint32_t _k = (uint32_t)r3, _v = 0;\n\t");
+	for (uint32_t k = 0; k < p->nb_maps; k++) {
+		const struct tp_bpf_map *m = &p->maps[k];
+
+		if (m->type != BPF_MAP_TYPE_PROG_ARRAY)
+			continue;
+		OUT("if (r2 == 0x%llxULL) { if (_k < %uU && rs->tcc < %u) { rs->tcc++; "
+		    "__builtin_memcpy(&_v, (const char *)0x%llxULL + (uint64_t)_k * 4, 4); "
+		    "} } else ", (unsigned long long)(uintptr_t)m, m->max_entries,
+		    BPF_MAX_TAIL_CALLS, (unsigned long long)(uintptr_t)m->values);
+	}
+	OUT("CALLH(%d);\n\tswitch (_v) {\n", BPF_FUNC_tail_call);
+	for (uint32_t k = 0; k < p->nb_progs; k++)
+		if (p->progs[k].usable)
+			OUT("\tcase %uU: return f%u(rs, ops, (uint64_t)(uintptr_t)rs, 0, 0, 0, "
+			    "0, r10);\n", k + 1, p->progs[k].entry);
+	OUT("\t}\n\tr0 = (uint64_t)-2LL; /* -ENOENT */ }\n");
+}
+
+/* goto target: backward jumps spend the loop budget in programs with loops. */
+static void
+emit_goto(struct gen *g, const struct bpf_insn *i, uint32_t target)
+{
+	if (g->p->has_loops && i->off < 0)
+		OUT("{ if (__builtin_expect(rs->loop_left-- == 0, 0)) goto lim; goto L%u; }\n",
+		    target);
+	else
+		OUT("goto L%u;\n", target);
+}
+
 static void
 emit_jmp(struct gen *g, const struct bpf_insn *i, uint32_t pc)
 {
@@ -186,7 +244,8 @@ emit_jmp(struct gen *g, const struct bpf_insn *i, uint32_t pc)
 	char s[48];
 
 	if (op == BPF_JA) {
-		OUT("\tgoto L%u;\n", target);
+		OUT("\t");
+		emit_goto(g, i, target);
 		return;
 	}
 	if (op == BPF_EXIT) {
@@ -200,6 +259,8 @@ emit_jmp(struct gen *g, const struct bpf_insn *i, uint32_t pc)
 			    (uint32_t)((int64_t)pc + i->imm + 1), BPF_STACK_SIZE);
 		else if (i->imm == BPF_FUNC_map_lookup_elem)
 			emit_lookup(g);
+		else if (i->imm == BPF_FUNC_tail_call)
+			emit_tail_call(g);
 		else
 			OUT("\tCALLH(%d);\n", i->imm);
 		return;
@@ -213,9 +274,10 @@ emit_jmp(struct gen *g, const struct bpf_insn *i, uint32_t pc)
 	else
 		snprintf(s, sizeof(s), "(%s)(int64_t)%dLL", t, i->imm);
 	if (op == BPF_JSET)
-		OUT("\tif (((%s)r%u & %s) != 0) goto L%u;\n", t, i->dst_reg, s, target);
+		OUT("\tif (((%s)r%u & %s) != 0) ", t, i->dst_reg, s);
 	else
-		OUT("\tif ((%s)r%u %s %s) goto L%u;\n", t, i->dst_reg, o, s, target);
+		OUT("\tif ((%s)r%u %s %s) ", t, i->dst_reg, o, s);
+	emit_goto(g, i, target);
 }
 
 /* r10 + constant offset entirely inside the frame: safe by construction. */
@@ -224,6 +286,73 @@ stack_const(uint8_t base, int16_t off, unsigned int n)
 {
 	return base == BPF_REG_10 && off < 0 && off >= -BPF_STACK_SIZE &&
 	       off + (int)n <= 0;
+}
+
+/* Base register of a plain (non-atomic) memory access, or -1. */
+static int
+access_base(const struct bpf_insn *i)
+{
+	uint8_t cls = BPF_CLASS(i->code);
+
+	if (BPF_MODE(i->code) != BPF_MEM || i->code == (BPF_LD | BPF_IMM | BPF_DW))
+		return -1;
+	if (cls == BPF_LDX)
+		return i->src_reg;
+	if (cls == BPF_ST || cls == BPF_STX)
+		return i->dst_reg;
+	return -1;
+}
+
+/* Does insn i (after its own access) leave register r unchanged? */
+static bool
+keeps_reg(const struct bpf_insn *i, uint8_t r)
+{
+	uint8_t cls = BPF_CLASS(i->code);
+
+	if (cls == BPF_ALU || cls == BPF_ALU64 || cls == BPF_LDX ||
+	    i->code == (BPF_LD | BPF_IMM | BPF_DW))
+		return i->dst_reg != r;
+	return cls == BPF_ST || (cls == BPF_STX && BPF_MODE(i->code) == BPF_MEM);
+}
+
+/* At a checked access that starts no group yet: find the accesses through
+ * the same base up to the end of the basic block (a jump target, a jump,
+ * call or exit, or a change of the base) and, when there are two or more,
+ * emit the check of their span into g. */
+static void
+maybe_group(struct gen *g, uint32_t pc)
+{
+	const struct tp_bpf *p = g->p;
+	const struct bpf_insn *i = &p->insns[pc];
+	int base = access_base(i);
+	int64_t lo = i->off, hi = (int64_t)i->off + sz_bytes(i->code);
+	uint32_t last = pc, n = 1;
+
+	if (pc <= g->group_end && g->group_base == base)
+		return;
+	for (uint32_t q = pc; q < p->nb_insns; q++) {
+		const struct bpf_insn *j = &p->insns[q];
+		uint8_t cls = BPF_CLASS(j->code);
+
+		if (q != pc && (g->target[q] || (p->insn_flags[q] & BPF_IF_FUNC)))
+			break;
+		if (q != pc && access_base(j) == base) {
+			lo = RTE_MIN(lo, (int64_t)j->off);
+			hi = RTE_MAX(hi, (int64_t)j->off + sz_bytes(j->code));
+			last = q;
+			n++;
+		}
+		if (cls == BPF_JMP || cls == BPF_JMP32 || !keeps_reg(j, (uint8_t)base))
+			break;
+		if (j->code == (BPF_LD | BPF_IMM | BPF_DW))
+			q++; /* its second half */
+	}
+	if (n < 2 || hi - lo > BPF_STACK_SIZE)
+		return;
+	OUT("\t{ uint64_t _a = r%d + (uint64_t)(int64_t)%lld; g = FAST(_a, %lldU); }\n",
+	    base, (long long)lo, (long long)(hi - lo));
+	g->group_end = last;
+	g->group_base = (uint8_t)base;
 }
 
 static void
@@ -237,7 +366,14 @@ emit_mem(struct gen *g, const struct bpf_insn *i, uint32_t pc)
 		bool safe = (g->p->insn_flags[pc] & BPF_IF_CTX_LOAD) ||
 			    stack_const(i->src_reg, i->off, n);
 
-		OUT("\t%s(%s, r%u, r%u + (uint64_t)(int64_t)%d);\n", safe ? "LDU" : "LD", t,
+		bool grouped = false;
+
+		if (!safe) {
+			maybe_group(g, pc);
+			grouped = pc <= g->group_end && g->group_base == i->src_reg;
+		}
+		OUT("\t%s(%s, r%u, r%u + (uint64_t)(int64_t)%d);\n",
+		    safe ? "LDU" : grouped ? "LDG" : "LD", t,
 		    i->dst_reg, i->src_reg, i->off);
 		return;
 	}
@@ -268,15 +404,19 @@ emit_mem(struct gen *g, const struct bpf_insn *i, uint32_t pc)
 		return;
 	}
 	{
-		bool safe = stack_const(i->dst_reg, i->off, n);
+		bool safe = stack_const(i->dst_reg, i->off, n), grouped = false;
 		char v[40];
 
+		if (!safe) {
+			maybe_group(g, pc);
+			grouped = pc <= g->group_end && g->group_base == i->dst_reg;
+		}
 		if (cls == BPF_STX)
 			snprintf(v, sizeof(v), "r%u", i->src_reg);
 		else
 			snprintf(v, sizeof(v), "(int64_t)%dLL", i->imm);
-		OUT("\t%s(%s, r%u + (uint64_t)(int64_t)%d, %s);\n", safe ? "STU" : "ST", t,
-		    i->dst_reg, i->off, v);
+		OUT("\t%s(%s, r%u + (uint64_t)(int64_t)%d, %s);\n",
+		    safe ? "STU" : grouped ? "STG" : "ST", t, i->dst_reg, i->off, v);
 	}
 }
 
@@ -288,7 +428,8 @@ emit_function(struct gen *g, uint32_t start)
 	OUT("static uint64_t f%u(struct rs *rs, const struct ops *ops, uint64_t r1, "
 	    "uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5, uint64_t r10)\n{\n"
 	    "\tuint64_t r0 = 0, r6 = 0, r7 = 0, r8 = 0, r9 = 0, hr[6] = { 0 };\n"
-	    "\tuint64_t pm, pl, sb = (uint64_t)(uintptr_t)rs->stack;\n\tRELOAD();\n", start);
+	    "\tuint64_t pm, pl, sb = (uint64_t)(uintptr_t)rs->stack;\n\tint g = 0;\n"
+	    "\tRELOAD(); (void)g;\n", start);
 	for (uint32_t pc = start; pc < p->nb_insns; pc++) {
 		const struct bpf_insn *i = &p->insns[pc];
 
@@ -310,14 +451,29 @@ emit_function(struct gen *g, uint32_t start)
 		default: emit_mem(g, i, pc); break;
 		}
 	}
-	OUT("oob:\n\tops->oob(rs);\n\treturn 0;\n}\n");
+	OUT("oob:\n\tops->oob(rs);\n\treturn 0;\n");
+	if (p->has_loops)
+		OUT("lim:\n\tops->loop_limit(rs);\n\treturn 0;\n");
+	OUT("}\n");
 }
 
 static int
 generate(const struct tp_bpf *p, FILE *f)
 {
-	struct gen g = { .f = f, .p = p };
+	struct gen g = { .f = f, .p = p, .group_base = UINT8_MAX };
 
+	g.target = calloc(p->nb_insns + 1, 1);
+	if (g.target == NULL)
+		return -ENOMEM;
+	for (uint32_t pc = 0; pc < p->nb_insns; pc++) {
+		const struct bpf_insn *i = &p->insns[pc];
+		uint8_t cls = BPF_CLASS(i->code), op = BPF_OP(i->code);
+		int64_t t = (int64_t)pc + i->off + 1;
+
+		if ((p->insn_flags[pc] & BPF_IF_REACHED) && (cls == BPF_JMP || cls == BPF_JMP32) &&
+		    op != BPF_CALL && op != BPF_EXIT && t >= 0 && t < p->nb_insns)
+			g.target[t] = 1;
+	}
 	fprintf(f, prologue, BPF_MAX_FRAMES * BPF_STACK_SIZE);
 	for (uint32_t pc = 0; pc < p->nb_insns; pc++)
 		if (p->insn_flags[pc] & BPF_IF_FUNC)
@@ -329,10 +485,10 @@ generate(const struct tp_bpf *p, FILE *f)
 	fprintf(f, "void tp_bpf_burst(char *base, unsigned short n, uint64_t *r0, "
 		"const struct ops *ops)\n{\n\tfor (unsigned int i = 0; i < n; i++) {\n"
 		"\t\tstruct rs *rs = (struct rs *)(base + (unsigned long)i * %zu);\n"
-		"\t\trs->fault = 0;\n"
 		"\t\tr0[i] = f%u(rs, ops, (uint64_t)(uintptr_t)rs, 0, 0, 0, 0, "
 		"(uint64_t)(uintptr_t)rs->stack + %u);\n\t}\n}\n",
 		sizeof(struct bpf_run), p->entry, BPF_STACK_SIZE);
+	free(g.target);
 	return ferror(f) ? -EIO : 0;
 }
 

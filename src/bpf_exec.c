@@ -1,13 +1,24 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The eBPF interpreter: reference semantics of eBPF v1-v3 (ALU32/JMP32,
- * atomics, BPF-to-BPF calls) as documented in the kernel's
+ * atomics, BPF-to-BPF calls, tail calls, loops) as documented in the kernel's
  * Documentation/bpf/standardization/instruction-set.rst, with a bounds
  * check on every load, store and helper buffer: an address must lie inside
  * the packet (data_meta..data_end), the stack frames, the context (reads)
  * or one map's value storage; otherwise the run stops, returns
  * XDP_ABORTED and is counted (BPF_CNT_OOB). Division by zero gives 0 and
  * modulo by zero leaves the dividend, as in the kernel.
+ *
+ * Tail calls (bpf_tail_call, helper 12) follow the kernel's interpreter
+ * (kernel/bpf/core.c, JMP_TAIL_CALL): an index at or past max_entries, or
+ * a chain that already made BPF_MAX_TAIL_CALLS calls, falls through; the
+ * count is taken before the slot is read, so a call to an empty slot
+ * counts too; a success runs the target from its first instruction with
+ * the same context and the same stack frame, and the target's exit
+ * returns to whoever called the frame that tail-called (the caller of a
+ * BPF-to-BPF callee, or the pipeline). A fall-through returns -ENOENT.
+ * Loops: every taken backward jump spends one unit of rs->loop_left; at
+ * zero the run stops, XDP_ABORTED, counted (BPF_CNT_INSN_LIMIT).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -89,12 +100,19 @@ cg_oob(struct bpf_run *rs)
 	fault(rs, BPF_CNT_OOB);
 }
 
+static void
+cg_loop_limit(struct bpf_run *rs)
+{
+	fault(rs, BPF_CNT_INSN_LIMIT);
+}
+
 static uint64_t call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r);
 
 const struct bpf_cg_ops bpf_cg_ops = {
 	.helper = call_helper,
 	.mem_slow = cg_mem_slow,
 	.oob = cg_oob,
+	.loop_limit = cg_loop_limit,
 };
 
 /* ---- helpers (IDs: include/uapi/linux/bpf.h __BPF_FUNC_MAPPER) --------- */
@@ -104,12 +122,18 @@ h_map_lookup(struct bpf_run *rs, uint64_t r1, uint64_t r2)
 {
 	struct tp_bpf_map *m = map_of(rs, r1);
 
-	if (m == NULL || !mem_ok(rs, r2, m->key_size, false))
+	if (m == NULL || m->type == BPF_MAP_TYPE_PROG_ARRAY ||
+	    !mem_ok(rs, r2, m->key_size, false))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	/* Redirect maps: non-NULL when the entry is set (xsk_def_xdp_prog_5.3
 	 * tests this before redirecting), but the pointer is in no region, so
 	 * a program cannot read or write through it. */
-	return (uintptr_t)bpf_map_lookup(m, (const void *)(uintptr_t)r2, rs->cpu);
+	{
+		void *v = bpf_map_lookup(m, (const void *)(uintptr_t)r2, rs->cpu);
+
+		bpf_map_lru_touch(m, v);
+		return (uintptr_t)v;
+	}
 }
 
 static uint64_t
@@ -120,6 +144,8 @@ h_map_update(struct bpf_run *rs, uint64_t r1, uint64_t r2, uint64_t r3,
 
 	if (m == NULL || !mem_ok(rs, r2, m->key_size, false) ||
 	    !mem_ok(rs, r3, m->value_size, false))
+		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	if (m->type == BPF_MAP_TYPE_PROG_ARRAY)
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	if (bpf_map_is_redirect(m->type))
 		return (uint64_t)-EOPNOTSUPP;
@@ -134,6 +160,8 @@ h_map_delete(struct bpf_run *rs, uint64_t r1, uint64_t r2)
 	struct tp_bpf_map *m = map_of(rs, r1);
 
 	if (m == NULL || !mem_ok(rs, r2, m->key_size, false))
+		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	if (m->type == BPF_MAP_TYPE_PROG_ARRAY)
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	if (bpf_map_is_redirect(m->type))
 		return (uint64_t)-EOPNOTSUPP;
@@ -306,6 +334,89 @@ h_xfer_bytes(struct bpf_run *rs, uint64_t off, uint64_t buf, uint64_t len,
 	return 0;
 }
 
+/* bpf_tail_call's target: entry pc, or -1 to fall through (order of the
+ * kernel's checks: index, count, then the slot). A map that is not a
+ * PROG_ARRAY stops the run. */
+static int64_t
+tail_target(struct bpf_run *rs, uint64_t map, uint64_t index)
+{
+	struct tp_bpf_map *m = map_of(rs, map);
+	uint32_t k = (uint32_t)index, v;
+
+	if (m == NULL || m->type != BPF_MAP_TYPE_PROG_ARRAY) {
+		fault(rs, BPF_CNT_BAD_HELPER_ARG);
+		return -1;
+	}
+	if (k >= m->max_entries || rs->tail_calls >= BPF_MAX_TAIL_CALLS)
+		return -1;
+	rs->tail_calls++;
+	memcpy(&v, m->values + (size_t)k * m->stride, 4);
+	if (v == 0 || v > rs->prog->nb_progs)
+		return -1;
+	return rs->prog->progs[v - 1].entry;
+}
+
+static void
+ring_put(struct bpf_perf_ring *r, uint64_t at, const void *src, size_t n)
+{
+	size_t o = (size_t)(at % BPF_PERF_RING_SIZE), first = RTE_MIN(n, BPF_PERF_RING_SIZE - o);
+
+	memcpy(r->data + o, src, first);
+	memcpy(r->data, (const uint8_t *)src + first, n - first);
+}
+
+/* bpf_perf_event_output from XDP (net/core/filter.c bpf_xdp_event_output):
+ * flags = ring index (BPF_F_CURRENT_CPU: this lcore's; another lcore's is
+ * -EOPNOTSUPP, as a perf event on another CPU is in the kernel) | packet
+ * bytes to append << 32 (BPF_F_CTXLEN_MASK, at most the packet: else
+ * -EFAULT); the record is data then those packet bytes. -ENOSPC (counted
+ * as lost) when the ring is full. */
+static uint64_t
+h_perf_output(struct bpf_run *rs, uint64_t map, uint64_t flags, uint64_t data,
+	      uint64_t size)
+{
+	struct tp_bpf_map *m = map_of(rs, map);
+	uint64_t idx = flags & BPF_F_INDEX_MASK, ctxlen = (flags & BPF_F_CTXLEN_MASK) >> 32;
+	struct bpf_perf_ring *r;
+	uint32_t hdr[2];
+	uint64_t head, need, at;
+
+	if (m == NULL || m->type != BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
+	    size > BPF_PERF_RING_SIZE / 2 || !mem_ok(rs, data, (uint32_t)size, false))
+		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	if (flags & ~(BPF_F_INDEX_MASK | BPF_F_CTXLEN_MASK))
+		return (uint64_t)-EINVAL;
+	if (idx == BPF_F_CURRENT_CPU)
+		idx = rs->cpu;
+	if (idx >= m->max_entries)
+		return (uint64_t)-E2BIG;
+	if (idx != rs->cpu || idx >= m->nrings)
+		return (uint64_t)-EOPNOTSUPP;
+	if (ctxlen > rs->m->pkt_len)
+		return (uint64_t)-EFAULT;
+	r = &m->rings[idx];
+	head = r->head;
+	need = 8 + ((size + ctxlen + 7) & ~7ull);
+	if (need > BPF_PERF_RING_SIZE - (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE))) {
+		r->lost++;
+		return (uint64_t)-ENOSPC;
+	}
+	hdr[0] = (uint32_t)(size + ctxlen);
+	hdr[1] = 0;
+	ring_put(r, head, hdr, 8);
+	ring_put(r, head + 8, (const void *)(uintptr_t)data, size);
+	at = head + 8 + size;
+	for (const struct rte_mbuf *s = rs->m; s != NULL && ctxlen > 0; s = s->next) {
+		size_t n = RTE_MIN((uint64_t)s->data_len, ctxlen);
+
+		ring_put(r, at, rte_pktmbuf_mtod(s, const void *), n);
+		at += n;
+		ctxlen -= n;
+	}
+	__atomic_store_n(&r->head, head + need, __ATOMIC_RELEASE);
+	return 0;
+}
+
 int
 bpf_helper_nargs(int32_t id)
 {
@@ -316,6 +427,8 @@ bpf_helper_nargs(int32_t id)
 	case BPF_FUNC_ktime_get_ns: return 0;
 	case BPF_FUNC_get_prandom_u32: return 0;
 	case BPF_FUNC_get_smp_processor_id: return 0;
+	case BPF_FUNC_tail_call: return 3;
+	case BPF_FUNC_perf_event_output: return 5;
 	case BPF_FUNC_redirect: return 2;
 	case BPF_FUNC_csum_diff: return 5;
 	case BPF_FUNC_xdp_adjust_head: return 2;
@@ -332,7 +445,8 @@ bpf_helper_nargs(int32_t id)
 bool
 bpf_helper_takes_ctx(int32_t id)
 {
-	return id == BPF_FUNC_xdp_adjust_head || id == BPF_FUNC_xdp_adjust_meta ||
+	return id == BPF_FUNC_tail_call || id == BPF_FUNC_perf_event_output ||
+	       id == BPF_FUNC_xdp_adjust_head || id == BPF_FUNC_xdp_adjust_meta ||
 	       id == BPF_FUNC_xdp_adjust_tail || id == BPF_FUNC_xdp_get_buff_len ||
 	       id == BPF_FUNC_xdp_load_bytes || id == BPF_FUNC_xdp_store_bytes;
 }
@@ -348,6 +462,8 @@ call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r)
 	case BPF_FUNC_get_prandom_u32: return (uint32_t)rte_rand();
 	case BPF_FUNC_get_smp_processor_id: return rs->cpu;
 	case BPF_FUNC_redirect: return h_redirect(rs, r[1], r[2]);
+	case BPF_FUNC_perf_event_output:
+		return h_perf_output(rs, r[2], r[3], r[4], r[5]);
 	case BPF_FUNC_csum_diff: return h_csum_diff(rs, r[1], r[2], r[3], r[4], r[5]);
 	case BPF_FUNC_xdp_adjust_head: return h_adjust_head(rs, r[2]);
 	case BPF_FUNC_redirect_map: return h_redirect_map(rs, r[1], r[2], r[3]);
@@ -400,43 +516,51 @@ struct frame {
 		uint32_t d = (uint32_t)reg[i->dst_reg]; (void)d;              \
 		reg[i->dst_reg] = (uint32_t)(expr); break; }
 
+/* A taken jump; backward ones spend the loop budget. */
+#define TAKE(cond)                                                            \
+	do {                                                                  \
+		if (cond) {                                                   \
+			if (i->off < 0 && unlikely(rs->loop_left-- == 0))     \
+				return fault(rs, BPF_CNT_INSN_LIMIT);         \
+			pc += i->off;                                         \
+		}                                                             \
+	} while (0)
+
 #define JMP(opc, cond)                                                        \
 	case BPF_JMP | opc | BPF_K: {                                         \
 		uint64_t d = reg[i->dst_reg], s = (uint64_t)(int64_t)i->imm;  \
-		pc += (cond) ? i->off : 0;                                    \
+		TAKE(cond);                                                   \
 		break;                                                        \
 	}                                                                     \
 	case BPF_JMP | opc | BPF_X: {                                         \
 		uint64_t d = reg[i->dst_reg], s = reg[i->src_reg];            \
-		pc += (cond) ? i->off : 0;                                    \
+		TAKE(cond);                                                   \
 		break;                                                        \
 	}                                                                     \
 	case BPF_JMP32 | opc | BPF_K: {                                       \
 		uint32_t d = (uint32_t)reg[i->dst_reg], s = (uint32_t)i->imm; \
-		pc += (cond) ? i->off : 0;                                    \
+		TAKE(cond);                                                   \
 		break;                                                        \
 	}                                                                     \
 	case BPF_JMP32 | opc | BPF_X: {                                       \
 		uint32_t d = (uint32_t)reg[i->dst_reg];                       \
 		uint32_t s = (uint32_t)reg[i->src_reg];                       \
-		pc += (cond) ? i->off : 0;                                    \
+		TAKE(cond);                                                   \
 		break;                                                        \
 	}
 
 #define SJMP(opc, op)                                                         \
 	case BPF_JMP | opc | BPF_K:                                           \
-		pc += ((int64_t)reg[i->dst_reg] op (int64_t)i->imm) ? i->off : 0; \
+		TAKE((int64_t)reg[i->dst_reg] op (int64_t)i->imm);            \
 		break;                                                        \
 	case BPF_JMP | opc | BPF_X:                                           \
-		pc += ((int64_t)reg[i->dst_reg] op (int64_t)reg[i->src_reg]) ? \
-		      i->off : 0;                                             \
+		TAKE((int64_t)reg[i->dst_reg] op (int64_t)reg[i->src_reg]);   \
 		break;                                                        \
 	case BPF_JMP32 | opc | BPF_K:                                         \
-		pc += ((int32_t)reg[i->dst_reg] op i->imm) ? i->off : 0;      \
+		TAKE((int32_t)reg[i->dst_reg] op i->imm);                     \
 		break;                                                        \
 	case BPF_JMP32 | opc | BPF_X:                                         \
-		pc += ((int32_t)reg[i->dst_reg] op (int32_t)reg[i->src_reg]) ? \
-		      i->off : 0;                                             \
+		TAKE((int32_t)reg[i->dst_reg] op (int32_t)reg[i->src_reg]);   \
 		break;
 
 static uint64_t
@@ -556,7 +680,7 @@ bpf_run(struct bpf_run *rs)
 				return 0;
 			break;
 		case BPF_JMP | BPF_JA:
-			pc += i->off;
+			TAKE(1);
 			break;
 		JMP(BPF_JEQ, d == s)
 		JMP(BPF_JNE, d != s)
@@ -576,6 +700,19 @@ bpf_run(struct bpf_run *rs)
 				depth++;
 				reg[BPF_REG_10] += BPF_STACK_SIZE;
 				pc += i->imm;
+				break;
+			}
+			if (i->imm == BPF_FUNC_tail_call) {
+				int64_t t = tail_target(rs, reg[BPF_REG_2], reg[BPF_REG_3]);
+
+				if (unlikely(rs->fault))
+					return 0;
+				if (t >= 0) {
+					pc = (uint32_t)t;
+					reg[BPF_REG_1] = (uintptr_t)&rs->ctx;
+					break;
+				}
+				reg[BPF_REG_0] = (uint64_t)-ENOENT;
 				break;
 			}
 			reg[BPF_REG_0] = call_helper(rs, i->imm, reg);

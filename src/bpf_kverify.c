@@ -7,7 +7,8 @@
  * libbpf as an XDP program, with kernel maps of the same shapes created by
  * libbpf, and everything is released at once: nothing is attached or
  * pinned (pinning requests such as xdp-filter's LIBBPF_PIN_BY_NAME are
- * cleared first). A program the kernel rejects is refused with the last
+ * cleared first). Objects with tail calls: the other programs tagpipe
+ * accepted as tail-call targets are loaded (and so verified) with it. A program the kernel rejects is refused with the last
  * lines of the verifier log. When the kernel cannot be asked (no privilege,
  * no BPF, legacy map definitions libbpf cannot open), the caller decides
  * (tp_prog_bpf_set_verify).
@@ -76,10 +77,20 @@ bpf_kernel_verify(const struct tp_bpf *p, char *err, size_t errlen)
 		goto out;
 	}
 	bpf_object__for_each_program(prog, obj) {
+		bool target = false;
+
+		for (uint32_t k = 1; k < p->nb_progs; k++)
+			target |= p->progs[k].usable &&
+				  strcmp(bpf_program__name(prog), p->progs[k].name) == 0;
 		if (strcmp(bpf_program__name(prog), p->func) == 0 &&
 		    strcmp(bpf_program__section_name(prog), p->section) == 0)
 			sel = prog;
-		else
+		else if (target) {
+			bpf_program__set_type(prog, BPF_PROG_TYPE_XDP);
+			/* one buffer: loads are sequential, the failing one's log is last */
+			bpf_program__set_log_buf(prog, log, KLOG_SIZE);
+			bpf_program__set_log_level(prog, 1);
+		} else
 			bpf_program__set_autoload(prog, false);
 	}
 	if (sel == NULL) {
@@ -89,6 +100,13 @@ bpf_kernel_verify(const struct tp_bpf *p, char *err, size_t errlen)
 	}
 	/* libbpf 1.x opens non-standard section names as type unspec. */
 	bpf_program__set_type(sel, BPF_PROG_TYPE_XDP);
+	/* Tail-call targets share the PROG_ARRAY's owner: recent kernels
+	 * refuse programs whose expected attach type differs from it
+	 * (kernel/bpf/core.c __bpf_prog_map_compatible). */
+	bpf_object__for_each_program(prog, obj)
+		if (prog != sel && bpf_program__autoload(prog))
+			bpf_program__set_expected_attach_type(prog,
+				bpf_program__expected_attach_type(sel));
 	if (p->frags)
 		bpf_program__set_flags(sel, bpf_program__flags(sel) | BPF_F_XDP_HAS_FRAGS);
 	bpf_program__set_log_buf(sel, log, KLOG_SIZE);

@@ -2,9 +2,10 @@
 /*
  * Loading an XDP object file without the kernel (contract: tp_prog.h).
  *
- * The ELF is read with libelf: the selected program's section and .text
- * (BPF-to-BPF callees) are laid out one after the other, then the
- * relocations of those two sections are applied the way libbpf does at
+ * The ELF is read with libelf: the selected program's section, every
+ * other program section when the object has a PROG_ARRAY map (tail-call
+ * targets), and .text (BPF-to-BPF callees) are laid out one after the
+ * other, then the relocations of those sections are applied the way libbpf does at
  * load time (tools/lib/bpf/libbpf.c, bpf_program__record_reloc and
  * bpf_object__reloc_code), but pointing at tagpipe's own objects:
  *   R_BPF_64_64 on ld_imm64 (opcode 0x18) against a map symbol -> the
@@ -19,7 +20,9 @@
  * Map definitions: BTF ".maps" through libbpf's bpf_object__open_file,
  * which parses ELF and BTF and makes no bpf() call; legacy "maps"
  * sections (struct bpf_map_def, five u32, which libbpf >= 1.0 refuses)
- * read here directly.
+ * read here directly. A PROG_ARRAY initialised in the object (libbpf's
+ * ".values = { [i] = &prog }", relocations in .rel.maps) gets those
+ * programs in its slots.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "bpf_priv.h"
@@ -39,6 +43,7 @@
 #define EM_BPF 247
 #endif
 #define R_BPF_64_64 1
+#define R_BPF_64_ABS64 2
 #define R_BPF_64_32 10
 
 struct elf_obj {
@@ -53,6 +58,9 @@ struct elf_obj {
 	int legacy_sec;      /* "maps" */
 	int text_sec;        /* ".text" */
 	int data_map[256];   /* section index -> map index + 1 for global data */
+	/* PROG_ARRAY maps: byte offset of the "values" member in the map's
+	 * .maps struct (libbpf's static initialisation), from BTF; -1 none */
+	int32_t values_off[BPF_MAX_MAPS];
 };
 
 static int
@@ -237,9 +245,31 @@ libbpf_capture(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+/* Offset of member "values" in the BTF struct of map variable name, or -1
+ * (libbpf: a PROG_ARRAY's ".values = { [i] = &prog }" initialiser). */
+static int32_t
+btf_values_off(const struct btf *btf, const char *name)
+{
+	const struct btf_type *t;
+	int32_t id;
+
+	if (btf == NULL || (id = btf__find_by_name_kind(btf, name, BTF_KIND_VAR)) < 0)
+		return -1;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, (uint32_t)id)->type);
+	if (t == NULL || !btf_is_struct(t))
+		return -1;
+	for (uint16_t k = 0; k < btf_vlen(t); k++) {
+		const char *mn = btf__name_by_offset(btf, btf_members(t)[k].name_off);
+
+		if (mn != NULL && strcmp(mn, "values") == 0)
+			return (int32_t)(btf_member_bit_offset(t, k) / 8);
+	}
+	return -1;
+}
+
 /* BTF-defined maps (.maps), parsed by libbpf without a kernel. */
 static int
-load_btf_maps(struct tp_bpf *p, char *err, size_t errlen)
+load_btf_maps(struct tp_bpf *p, struct elf_obj *o, char *err, size_t errlen)
 {
 	libbpf_print_fn_t old = libbpf_set_print(libbpf_capture);
 	struct bpf_object *obj;
@@ -262,7 +292,8 @@ load_btf_maps(struct tp_bpf *p, char *err, size_t errlen)
 			continue; /* .data/.rodata/.bss: read from the ELF */
 		if (bpf_map__map_flags(bm) & BPF_F_NO_PREALLOC &&
 		    bpf_map__type(bm) != BPF_MAP_TYPE_HASH &&
-		    bpf_map__type(bm) != BPF_MAP_TYPE_PERCPU_HASH) {
+		    bpf_map__type(bm) != BPF_MAP_TYPE_PERCPU_HASH &&
+		    bpf_map__type(bm) != BPF_MAP_TYPE_LPM_TRIE) {
 			rc = fail(err, errlen, -ENOTSUP, "map '%s': flags 0x%x not "
 				  "supported", bpf_map__name(bm), bpf_map__map_flags(bm));
 			break;
@@ -272,6 +303,9 @@ load_btf_maps(struct tp_bpf *p, char *err, size_t errlen)
 			     bpf_map__max_entries(bm), err, errlen);
 		if (rc < 0)
 			break;
+		o->values_off[p->nb_maps - 1] =
+			bpf_map__type(bm) == BPF_MAP_TYPE_PROG_ARRAY ?
+			btf_values_off(bpf_object__btf(obj), bpf_map__name(bm)) : -1;
 	}
 	bpf_object__close(obj);
 	return rc;
@@ -349,23 +383,34 @@ set_imm64(struct bpf_insn *i, uint64_t v)
 	i[0].src_reg = 0;
 }
 
+/* The next REL section from index *i on whose target is section sec: its
+ * data and entry count, *i its index; NULL when there is none. */
+static Elf_Data *
+next_rel(struct elf_obj *o, int sec, size_t *i, size_t *nrel)
+{
+	GElf_Shdr sh;
+
+	for (; *i < o->nsec; (*i)++) {
+		Elf_Scn *s = elf_getscn(o->elf, *i);
+
+		if (gelf_getshdr(s, &sh) == NULL || sh.sh_type != SHT_REL ||
+		    (int)sh.sh_info != sec)
+			continue;
+		*nrel = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+		return elf_getdata(s, NULL);
+	}
+	return NULL;
+}
+
 /* Apply the relocations of section sec, whose code starts at pc base. */
 static int
 relocate(struct tp_bpf *p, struct elf_obj *o, int sec, uint32_t base,
 	 uint32_t count, const uint32_t *sec_base, char *err, size_t errlen)
 {
-	GElf_Shdr sh;
+	Elf_Data *d;
+	size_t nrel;
 
-	for (size_t i = 1; i < o->nsec; i++) {
-		Elf_Scn *s = elf_getscn(o->elf, i);
-		Elf_Data *d;
-		size_t nrel;
-
-		if (gelf_getshdr(s, &sh) == NULL || sh.sh_type != SHT_REL ||
-		    (int)sh.sh_info != sec)
-			continue;
-		d = elf_getdata(s, NULL);
-		nrel = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+	for (size_t i = 1; (d = next_rel(o, sec, &i, &nrel)) != NULL; i++) {
 		for (size_t r = 0; r < nrel; r++) {
 			GElf_Rel rel;
 			GElf_Sym sym;
@@ -442,41 +487,185 @@ relocate(struct tp_bpf *p, struct elf_obj *o, int sec, uint32_t base,
 	return 0;
 }
 
-static int
-load_code(struct tp_bpf *p, struct elf_obj *o, int sec, char *err, size_t errlen)
+static bool
+is_prog_section(struct elf_obj *o, int idx, const char **name)
 {
-	Elf_Data *pd = elf_getdata(elf_getscn(o->elf, (size_t)sec), NULL);
-	Elf_Data *td = NULL;
-	uint32_t sec_base[256];
-	size_t np, nt = 0;
-	int rc;
+	GElf_Shdr sh;
+	const char *n = sec_name(o, idx, &sh);
 
+	*name = n;
+	return n != NULL && sh.sh_type == SHT_PROGBITS && idx != o->text_sec &&
+	       (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) ==
+	       (SHF_ALLOC | SHF_EXECINSTR) && sh.sh_size > 0;
+}
+
+static bool
+has_prog_array(const struct tp_bpf *p)
+{
+	for (uint32_t i = 0; i < p->nb_maps; i++)
+		if (p->maps[i].type == BPF_MAP_TYPE_PROG_ARRAY)
+			return true;
+	return false;
+}
+
+/* p->progs: the selected program, then (tail-call targets) every function
+ * symbol of the other loaded program sections. */
+static int
+list_programs(struct tp_bpf *p, struct elf_obj *o, int sel_sec,
+	      const uint32_t *sec_base, char *err, size_t errlen)
+{
+	struct bpf_prog_ent *e = &p->progs[0];
+	GElf_Sym sym;
+
+	snprintf(e->name, sizeof(e->name), "%s", p->func);
+	snprintf(e->section, sizeof(e->section), "%s", p->section);
+	e->entry = p->entry;
+	p->nb_progs = 1;
+	for (size_t j = 0; j < o->nsyms; j++) {
+		const char *sn;
+
+		if (gelf_getsym(o->syms, (int)j, &sym) == NULL ||
+		    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    GELF_ST_BIND(sym.st_info) != STB_GLOBAL ||
+		    sym.st_shndx >= 256 || (int)sym.st_shndx == o->text_sec ||
+		    sec_base[sym.st_shndx] == UINT32_MAX ||
+		    ((int)sym.st_shndx == sel_sec && sym.st_value / 8 == p->entry))
+			continue;
+		if (p->nb_progs == BPF_MAX_PROGS)
+			return fail(err, errlen, -ENOSPC, "%s: more than %d programs",
+				    p->path, BPF_MAX_PROGS);
+		e = &p->progs[p->nb_progs++];
+		snprintf(e->name, sizeof(e->name), "%s", sym_name(o, &sym));
+		is_prog_section(o, sym.st_shndx, &sn);
+		snprintf(e->section, sizeof(e->section), "%s", sn ? sn : "?");
+		e->entry = sec_base[sym.st_shndx] + (uint32_t)(sym.st_value / 8);
+	}
+	return 0;
+}
+
+/* The selected section first (pc 0), with PROG_ARRAY maps every other
+ * program section, then .text; each relocated at its base. */
+static int
+load_code(struct tp_bpf *p, struct elf_obj *o, int sec, uint32_t *sec_base,
+	  char *err, size_t errlen)
+{
+	int order[256];
+	uint32_t counts[256];
+	size_t nsecs = 0, total = 0;
+	bool all = has_prog_array(p);
+	int rc = 0;
+
+	order[nsecs++] = sec;
+	for (size_t i = 1; all && i < o->nsec; i++) {
+		const char *n;
+
+		if ((int)i != sec && is_prog_section(o, (int)i, &n))
+			order[nsecs++] = (int)i;
+	}
 	if (o->text_sec >= 0)
-		td = elf_getdata(elf_getscn(o->elf, (size_t)o->text_sec), NULL);
-	np = pd ? pd->d_size / sizeof(struct bpf_insn) : 0;
-	if (td != NULL)
-		nt = td->d_size / sizeof(struct bpf_insn);
-	if (np == 0 || np + nt > BPF_MAX_INSNS)
-		return fail(err, errlen, -EINVAL, "%s: section '%s' has %zu "
-			    "instructions (1..%d)", p->path, p->section, np + nt,
-			    BPF_MAX_INSNS);
-	p->insns = calloc(np + nt, sizeof(struct bpf_insn));
-	if (p->insns == NULL)
-		return fail(err, errlen, -ENOMEM, "out of memory");
-	memcpy(p->insns, pd->d_buf, np * sizeof(struct bpf_insn));
-	if (nt)
-		memcpy(p->insns + np, td->d_buf, nt * sizeof(struct bpf_insn));
-	p->nb_insns = (uint32_t)(np + nt);
+		order[nsecs++] = o->text_sec;
 	for (int i = 0; i < 256; i++)
 		sec_base[i] = UINT32_MAX;
-	sec_base[sec] = 0;
-	if (o->text_sec >= 0)
-		sec_base[o->text_sec] = (uint32_t)np;
-	rc = relocate(p, o, sec, 0, (uint32_t)np, sec_base, err, errlen);
-	if (rc == 0 && nt)
-		rc = relocate(p, o, o->text_sec, (uint32_t)np, (uint32_t)nt,
-			      sec_base, err, errlen);
+	for (size_t k = 0; k < nsecs; k++) {
+		Elf_Data *d = elf_getdata(elf_getscn(o->elf, (size_t)order[k]), NULL);
+
+		counts[k] = d ? (uint32_t)(d->d_size / sizeof(struct bpf_insn)) : 0;
+		sec_base[order[k]] = (uint32_t)total;
+		total += counts[k];
+	}
+	if (counts[0] == 0 || total > BPF_MAX_INSNS)
+		return fail(err, errlen, -EINVAL, "%s: section '%s' has %zu "
+			    "instructions (1..%d)", p->path, p->section, total,
+			    BPF_MAX_INSNS);
+	p->insns = calloc(total, sizeof(struct bpf_insn));
+	if (p->insns == NULL)
+		return fail(err, errlen, -ENOMEM, "out of memory");
+	p->nb_insns = (uint32_t)total;
+	for (size_t k = 0; k < nsecs; k++) {
+		Elf_Data *d = elf_getdata(elf_getscn(o->elf, (size_t)order[k]), NULL);
+
+		if (counts[k])
+			memcpy(p->insns + sec_base[order[k]], d->d_buf,
+			       counts[k] * sizeof(struct bpf_insn));
+	}
+	for (size_t k = 0; k < nsecs && rc == 0; k++)
+		if (counts[k])
+			rc = relocate(p, o, order[k], sec_base[order[k]], counts[k],
+				      sec_base, err, errlen);
+	if (rc == 0)
+		rc = list_programs(p, o, sec, sec_base, err, errlen);
 	return rc;
+}
+
+/* Map symbol of .maps containing byte offset off, as a map index, or -1. */
+static int
+map_at_offset(struct tp_bpf *p, struct elf_obj *o, uint64_t off, uint64_t *base)
+{
+	GElf_Sym sym;
+
+	for (size_t j = 0; j < o->nsyms; j++) {
+		if (gelf_getsym(o->syms, (int)j, &sym) == NULL ||
+		    (int)sym.st_shndx != o->maps_sec ||
+		    GELF_ST_TYPE(sym.st_info) == STT_SECTION ||
+		    off < sym.st_value || off >= sym.st_value + sym.st_size)
+			continue;
+		*base = sym.st_value;
+		return find_map_by_name(p, sym_name(o, &sym));
+	}
+	return -1;
+}
+
+/* libbpf's static initialisation of PROG_ARRAY maps: .rel.maps holds one
+ * R_BPF_64_ABS64 per initialised slot, against the program's symbol, at
+ * the slot's place in the map's "values" member. Slot value: program
+ * number + 1 (0 = empty). */
+static int
+init_prog_arrays(struct tp_bpf *p, struct elf_obj *o, char *err, size_t errlen)
+{
+	Elf_Data *d;
+	size_t nrel;
+
+	for (size_t i = 1; (d = next_rel(o, o->maps_sec, &i, &nrel)) != NULL; i++) {
+		for (size_t r = 0; r < nrel; r++) {
+			GElf_Rel rel;
+			GElf_Sym sym;
+			uint64_t base = 0, slot;
+			struct tp_bpf_map *m;
+			uint32_t prog = UINT32_MAX, v;
+			int mi;
+
+			if (gelf_getrel(d, (int)r, &rel) == NULL ||
+			    gelf_getsym(o->syms, (int)GELF_R_SYM(rel.r_info), &sym) == NULL)
+				return fail(err, errlen, -EINVAL, "%s: bad relocation "
+					    "in .rel.maps", p->path);
+			mi = map_at_offset(p, o, rel.r_offset, &base);
+			if (mi < 0)
+				return fail(err, errlen, -EINVAL, "%s: .rel.maps "
+					    "offset %lu is in no map", p->path,
+					    (unsigned long)rel.r_offset);
+			m = &p->maps[mi];
+			if (m->type != BPF_MAP_TYPE_PROG_ARRAY || o->values_off[mi] < 0)
+				return fail(err, errlen, -ENOTSUP, "map '%s': initial "
+					    "values are supported for prog_array only "
+					    "(map-in-map is not)", m->name);
+			if (GELF_R_TYPE(rel.r_info) != R_BPF_64_ABS64 ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+				return fail(err, errlen, -EINVAL, "map '%s': initial "
+					    "value is not a program", m->name);
+			slot = (rel.r_offset - base - (uint64_t)o->values_off[mi]) / 8;
+			for (uint32_t k = 0; k < p->nb_progs; k++)
+				if (strcmp(p->progs[k].name, sym_name(o, &sym)) == 0)
+					prog = k;
+			if (slot >= m->max_entries || prog == UINT32_MAX)
+				return fail(err, errlen, -EINVAL, "map '%s': initial "
+					    "slot %lu -> '%s' (max_entries %u)", m->name,
+					    (unsigned long)slot, sym_name(o, &sym),
+					    m->max_entries);
+			v = prog + 1;
+			memcpy(m->values + slot * m->stride, &v, 4);
+		}
+	}
+	return 0;
 }
 
 int
@@ -484,6 +673,7 @@ bpf_load_object(struct tp_bpf *p, const char *path, const char *sel,
 		char *err, size_t errlen)
 {
 	struct elf_obj o;
+	uint32_t sec_base[256];
 	int fd, sec = -1, rc;
 
 	memset(&o, 0, sizeof(o));
@@ -499,11 +689,13 @@ bpf_load_object(struct tp_bpf *p, const char *path, const char *sel,
 	if (rc == 0)
 		rc = select_prog(p, &o, sel, &sec, err, errlen);
 	if (rc == 0 && o.maps_sec >= 0)
-		rc = load_btf_maps(p, err, errlen);
+		rc = load_btf_maps(p, &o, err, errlen);
 	if (rc == 0 && o.legacy_sec >= 0)
 		rc = load_legacy_maps(p, &o, err, errlen);
 	if (rc == 0)
-		rc = load_code(p, &o, sec, err, errlen);
+		rc = load_code(p, &o, sec, sec_base, err, errlen);
+	if (rc == 0 && o.maps_sec >= 0)
+		rc = init_prog_arrays(p, &o, err, errlen);
 	elf_end(o.elf);
 	close(fd);
 	return rc;

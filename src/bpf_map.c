@@ -12,8 +12,30 @@
  *     hold the map's spinlock. Like the kernel's preallocated hash maps
  *     (kernel/bpf/hashtab.c), a deleted element's memory is reused by a
  *     later insert even while a program still holds a pointer to it.
+ *   - LRU_HASH / LRU_PERCPU_HASH: the same table; an insert into a full map
+ *     evicts an element instead of failing. Like the kernel's LRU
+ *     (kernel/bpf/bpf_lru_list.c: a reference bit set on lookup, cleared
+ *     as the lists rotate) this is an approximation: a clock over the
+ *     slots, whose hand clears reference bits and evicts the first used
+ *     slot found unreferenced -- never one looked up since the hand last
+ *     passed while another was not.
+ *   - LPM_TRIE: key = struct bpf_lpm_trie_key {u32 prefixlen; u8 data[]}
+ *     (uapi linux/bpf.h), data in network order; lookup gives the element
+ *     with the longest prefix, at most key.prefixlen bits, that matches
+ *     (kernel/bpf/lpm_trie.c semantics). Stored as one hash table of keys
+ *     masked to their prefix length; a lookup probes, longest first, only
+ *     the prefix lengths that have elements (per-length counts), so at
+ *     most 33 probes for IPv4 and 129 for IPv6, whatever the map holds.
+ *   - PERF_EVENT_ARRAY: no values; one ring of BPF_PERF_RING_SIZE bytes per
+ *     lcore index that bpf_perf_event_output fills (bpf_exec.c) and the
+ *     control plane drains (tp_prog_bpf_perf_read). max_entries 0 means
+ *     one per CPU, as libbpf sizes it at load.
  *   - DEVMAP / DEVMAP_HASH / CPUMAP / XSKMAP: redirect targets, value =
  *     tagpipe ifindex (redirect-map key + 1, see tp_prog.h), 0 = empty.
+ *   - PROG_ARRAY: tail-call targets, value = program number + 1 (the
+ *     control plane sees the program number, prog_bpf.c), 0 = empty; only
+ *     bpf_tail_call may use it (kernel/bpf/verifier.c
+ *     check_map_func_compatibility), so programs never see its values.
  * Per-CPU types keep one copy per EAL lcore index, each value rounded up to
  * 8 bytes as the kernel does (round_up(value_size, 8) in arraymap.c).
  */
@@ -26,12 +48,28 @@
 
 #include "bpf_priv.h"
 
-enum { SLOT_EMPTY = 0, SLOT_USED = 1, SLOT_DELETED = 2 };
+#define SLOT_EMPTY BPF_SLOT_EMPTY
+#define SLOT_USED BPF_SLOT_USED
+#define SLOT_DELETED BPF_SLOT_DELETED
 
 bool
 bpf_map_is_percpu(uint32_t type)
 {
-	return type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH;
+	return type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH ||
+	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+static bool
+is_lru(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_LRU_HASH || type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+bool
+bpf_map_is_opaque(uint32_t type)
+{
+	return bpf_map_is_redirect(type) || type == BPF_MAP_TYPE_PROG_ARRAY ||
+	       type == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
 }
 
 bool
@@ -45,7 +83,8 @@ static bool
 is_hash(uint32_t type)
 {
 	return type == BPF_MAP_TYPE_HASH || type == BPF_MAP_TYPE_PERCPU_HASH ||
-	       type == BPF_MAP_TYPE_DEVMAP_HASH;
+	       type == BPF_MAP_TYPE_DEVMAP_HASH || is_lru(type) ||
+	       type == BPF_MAP_TYPE_LPM_TRIE;
 }
 
 static const char *
@@ -81,6 +120,19 @@ bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 	case BPF_MAP_TYPE_PERCPU_ARRAY:
 	case BPF_MAP_TYPE_HASH:
 	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		break;
+	case BPF_MAP_TYPE_LPM_TRIE:
+		/* data of 1..256 bytes: LPM_DATA_SIZE_MIN/MAX in lpm_trie.c */
+		if (m->key_size < 4 + 1 || m->key_size > 4 + 256) {
+			snprintf(err, errlen, "map '%s': lpm_trie key size %u (5..260)",
+				 m->name, m->key_size);
+			return -EINVAL;
+		}
+		m->plen_count = calloc((m->key_size - 4) * 8 + 1, sizeof(uint32_t));
+		if (m->plen_count == NULL)
+			goto nomem;
 		break;
 	case BPF_MAP_TYPE_DEVMAP:
 	case BPF_MAP_TYPE_DEVMAP_HASH:
@@ -94,10 +146,27 @@ bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 			return -EINVAL;
 		}
 		break;
+	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
+		if (m->max_entries == 0)
+			m->max_entries = ncpu;
+		m->nrings = ncpu;
+		m->rings = calloc(ncpu, sizeof(*m->rings));
+		if (m->rings == NULL)
+			goto nomem;
+		/* key and value are u32, as for PROG_ARRAY */
+		__attribute__((fallthrough));
+	case BPF_MAP_TYPE_PROG_ARRAY:
+		if (m->value_size != 4) {
+			snprintf(err, errlen, "map '%s': %s value size %u (4)",
+				 m->name, type_name(m->type), m->value_size);
+			return -EINVAL;
+		}
+		break;
 	default:
 		snprintf(err, errlen, "map '%s': map type %u (%s) is not supported "
-			 "(array, percpu_array, hash, percpu_hash, devmap, devmap_hash, "
-			 "cpumap, xskmap)", m->name, m->type, type_name(m->type));
+			 "(array, percpu_array, hash, percpu_hash, lru_hash, "
+			 "lru_percpu_hash, lpm_trie, prog_array, perf_event_array, devmap, devmap_hash, cpumap, "
+			 "xskmap)", m->name, m->type, type_name(m->type));
 		return -ENOTSUP;
 	}
 	if (m->max_entries == 0 || m->max_entries > (1u << 24) ||
@@ -125,6 +194,8 @@ bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 		m->keys = calloc(m->slots, m->key_size);
 		if (m->state == NULL || m->keys == NULL)
 			goto nomem;
+		if (is_lru(m->type) && (m->ref = calloc(m->slots, 1)) == NULL)
+			goto nomem;
 	}
 	copies = (uint64_t)m->slots * m->ncpu;
 	m->values_len = (size_t)(copies * m->stride);
@@ -150,6 +221,12 @@ bpf_map_fini(struct tp_bpf_map *m)
 	free(m->values);
 	free(m->state);
 	free(m->keys);
+	free(m->ref);
+	free(m->plen_count);
+	free(m->rings);
+	m->rings = NULL;
+	m->ref = NULL;
+	m->plen_count = NULL;
 	m->values = NULL;
 	m->state = NULL;
 	m->keys = NULL;
@@ -181,6 +258,52 @@ slot_value(const struct tp_bpf_map *m, uint64_t slot, uint32_t cpu)
 	return m->values + (slot * m->ncpu + cpu) * m->stride;
 }
 
+/* LPM_TRIE: key with data masked to plen bits (and prefixlen = plen). */
+static void
+lpm_mask(const struct tp_bpf_map *m, const uint8_t *key, uint32_t plen, uint8_t *out)
+{
+	uint32_t n = m->key_size - 4;
+
+	memcpy(out, &plen, 4);
+	for (uint32_t b = 0; b < n; b++) {
+		uint32_t bits = plen > b * 8 ? RTE_MIN(plen - b * 8, 8u) : 0;
+
+		out[4 + b] = key[4 + b] & (uint8_t)(0xff00u >> bits);
+	}
+}
+
+/* Update/delete name a prefix exactly: its masked key in mk, its length
+ * in *plen; -1 when prefixlen exceeds the data's bits. */
+static int
+lpm_exact_key(const struct tp_bpf_map *m, const void *key, uint8_t *mk, uint32_t *plen)
+{
+	memcpy(plen, key, 4);
+	if (*plen > (m->key_size - 4) * 8)
+		return -1;
+	lpm_mask(m, key, *plen, mk);
+	return 0;
+}
+
+static int64_t
+lpm_find(const struct tp_bpf_map *m, const uint8_t *key)
+{
+	uint32_t max = (m->key_size - 4) * 8, plen;
+	uint8_t mk[4 + 256];
+
+	memcpy(&plen, key, 4);
+	for (int64_t l = RTE_MIN(plen, max); l >= 0; l--) {
+		int64_t s;
+
+		if (__atomic_load_n(&m->plen_count[l], __ATOMIC_RELAXED) == 0)
+			continue;
+		lpm_mask(m, key, (uint32_t)l, mk);
+		s = hash_find(m, mk, rte_jhash(mk, m->key_size, 0));
+		if (s >= 0)
+			return s;
+	}
+	return -1;
+}
+
 void *
 bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu)
 {
@@ -192,7 +315,7 @@ bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu)
 		memcpy(&k, key, 4);
 		if (k >= m->max_entries)
 			return NULL;
-		if (bpf_map_is_redirect(m->type)) {
+		if (bpf_map_is_opaque(m->type)) {
 			uint32_t v;
 
 			memcpy(&v, slot_value(m, k, 0), 4);
@@ -201,8 +324,43 @@ bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu)
 		}
 		return slot_value(m, k, m->ncpu > 1 ? cpu : 0);
 	}
-	s = hash_find(m, key, rte_jhash(key, m->key_size, 0));
+	s = m->plen_count ? lpm_find(m, key) :
+	    hash_find(m, key, rte_jhash(key, m->key_size, 0));
 	return s < 0 ? NULL : slot_value(m, (uint64_t)s, m->ncpu > 1 ? cpu : 0);
+}
+
+void
+bpf_map_lru_touch(struct tp_bpf_map *m, const void *value)
+{
+	size_t slot;
+
+	if (m->ref == NULL || value == NULL)
+		return;
+	slot = (size_t)((const uint8_t *)value - m->values) / ((size_t)m->ncpu * m->stride);
+	/* written only when it changes: no cache-line traffic on hot flows */
+	if (!__atomic_load_n(&m->ref[slot], __ATOMIC_RELAXED))
+		__atomic_store_n(&m->ref[slot], 1, __ATOMIC_RELAXED);
+}
+
+/* Full LRU map (lock held): evict per the clock (file header). At most
+ * two turns: the first clears every reference bit it passes. */
+static void
+lru_evict(struct tp_bpf_map *m)
+{
+	for (uint64_t n = 0; n < 2ull * m->slots; n++) {
+		uint32_t s = m->hand;
+
+		m->hand = (m->hand + 1) & (m->slots - 1);
+		if (m->state[s] != SLOT_USED)
+			continue;
+		if (__atomic_load_n(&m->ref[s], __ATOMIC_RELAXED)) {
+			__atomic_store_n(&m->ref[s], 0, __ATOMIC_RELAXED);
+			continue;
+		}
+		__atomic_store_n(&m->state[s], SLOT_DELETED, __ATOMIC_RELEASE);
+		m->count--;
+		return;
+	}
 }
 
 static void
@@ -224,11 +382,17 @@ int
 bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 	       uint64_t flags, uint32_t cpu, bool all_cpus)
 {
-	uint32_t h, mask, k;
+	uint32_t h, mask, k, plen = 0;
 	int64_t s, free_slot = -1;
+	uint8_t mk[4 + 256];
 
 	if (flags > BPF_EXIST)
 		return -EINVAL;
+	if (m->plen_count != NULL) {
+		if (lpm_exact_key(m, key, mk, &plen) < 0)
+			return -EINVAL;
+		key = mk;
+	}
 	if (bpf_map_is_redirect(m->type) && m->value_size == 8) {
 		uint32_t prog;
 
@@ -260,6 +424,8 @@ bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 		rte_spinlock_unlock(&m->lock);
 		return 0;
 	}
+	if (flags != BPF_EXIST && m->count >= m->max_entries && is_lru(m->type))
+		lru_evict(m);
 	if (flags == BPF_EXIST || m->count >= m->max_entries) {
 		rte_spinlock_unlock(&m->lock);
 		return flags == BPF_EXIST ? -ENOENT : -E2BIG;
@@ -272,11 +438,15 @@ bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 	}
 	/* count < max_entries <= slots / 2: a free slot always exists. */
 	memcpy(m->keys + (size_t)free_slot * m->key_size, key, m->key_size);
+	if (m->ref != NULL)
+		m->ref[free_slot] = 0;
 	for (uint32_t c = 0; c < m->ncpu; c++)
 		memset(slot_value(m, (uint64_t)free_slot, c), 0, m->stride);
 	put_value(m, (uint64_t)free_slot, value, cpu, all_cpus);
 	__atomic_store_n(&m->state[free_slot], SLOT_USED, __ATOMIC_RELEASE);
 	m->count++;
+	if (m->plen_count != NULL)
+		__atomic_fetch_add(&m->plen_count[plen], 1, __ATOMIC_RELEASE);
 	rte_spinlock_unlock(&m->lock);
 	return 0;
 }
@@ -284,12 +454,19 @@ bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 int
 bpf_map_delete(struct tp_bpf_map *m, const void *key)
 {
+	uint8_t mk[4 + 256];
+	uint32_t plen = 0;
 	int64_t s;
 
+	if (m->plen_count != NULL) {
+		if (lpm_exact_key(m, key, mk, &plen) < 0)
+			return -EINVAL;
+		key = mk;
+	}
 	if (!is_hash(m->type)) {
 		uint32_t k;
 
-		if (!bpf_map_is_redirect(m->type))
+		if (!bpf_map_is_opaque(m->type))
 			return -EINVAL;
 		memcpy(&k, key, 4);
 		if (k >= m->max_entries)
@@ -304,6 +481,8 @@ bpf_map_delete(struct tp_bpf_map *m, const void *key)
 	if (s >= 0) {
 		__atomic_store_n(&m->state[s], SLOT_DELETED, __ATOMIC_RELEASE);
 		m->count--;
+		if (m->plen_count != NULL)
+			__atomic_fetch_sub(&m->plen_count[plen], 1, __ATOMIC_RELEASE);
 	}
 	rte_spinlock_unlock(&m->lock);
 	return s >= 0 ? 0 : -ENOENT;

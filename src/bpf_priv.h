@@ -29,6 +29,15 @@
 #define BPF_MAX_MAPS 64
 #define BPF_MAX_INSNS 65536
 #define BPF_MAP_NAME_MAX 64
+#define BPF_MAX_PROGS 64          /* programs of one object (tail-call targets) */
+/* Tail calls per run: the kernel's MAX_TAIL_CALL_CNT (include/linux/bpf.h;
+ * the uapi bpf_tail_call documentation gives the same 33). */
+#define BPF_MAX_TAIL_CALLS 33
+/* Programs with loops: taken backward jumps allowed per run (the budget
+ * that stops a loop tagpipe cannot prove finite); the kernel's own
+ * exploration limit is 1M instructions (BPF_COMPLEXITY_LIMIT_INSNS,
+ * include/linux/bpf.h), taken here as the same order of magnitude. */
+#define BPF_LOOP_BUDGET 1000000u
 
 /* Metadata tagpipe leaves in front of the packet (data_meta..data). */
 #define BPF_TP_META_LEN ((uint32_t)sizeof(struct tp_xdp_meta))
@@ -36,6 +45,20 @@
 #define BPF_META_MAX 32
 /* Smallest frame adjust_head/adjust_tail may leave: ETH_HLEN. */
 #define BPF_MIN_FRAME 14
+
+/* PERF_EVENT_ARRAY: one ring per lcore index, written only by that lcore
+ * (bpf_perf_event_output), read by the control plane. Records: u32 length,
+ * u32 zero, then the bytes, padded to 8. */
+#define BPF_PERF_RING_SIZE (64u * 1024u)
+struct bpf_perf_ring {
+	uint64_t head;            /* bytes written (producer, release) */
+	uint64_t tail;            /* bytes read (consumer, release) */
+	uint64_t lost;            /* records that did not fit */
+	uint8_t data[BPF_PERF_RING_SIZE];
+};
+
+/* Hash slot states (tp_bpf_map.state). */
+enum { BPF_SLOT_EMPTY = 0, BPF_SLOT_USED = 1, BPF_SLOT_DELETED = 2 };
 
 struct tp_bpf_map {
 	char name[BPF_MAP_NAME_MAX];
@@ -50,8 +73,14 @@ struct tp_bpf_map {
 	/* hash types: open addressing, `slots` entries */
 	uint32_t slots;           /* power of two >= 2 * max_entries */
 	uint32_t count;
-	uint8_t *state;           /* per slot: 0 empty, 1 used, 2 deleted */
+	uint8_t *state;           /* per slot: BPF_SLOT_* */
 	uint8_t *keys;            /* slots * key_size */
+	uint8_t *ref;             /* LRU types: per slot, looked up since the
+				   * clock hand last passed */
+	uint32_t hand;            /* LRU types: the clock hand (a slot) */
+	uint32_t *plen_count;     /* LPM_TRIE: elements per prefix length */
+	struct bpf_perf_ring *rings; /* PERF_EVENT_ARRAY: nrings of them */
+	uint32_t nrings;
 	rte_spinlock_t lock;      /* writers (programs and control plane) */
 };
 
@@ -78,7 +107,7 @@ enum bpf_counter {
 	BPF_CNT_RUNS,
 	BPF_CNT_OOB,              /* memory access outside every region */
 	BPF_CNT_BAD_HELPER_ARG,   /* helper refused its arguments at run time */
-	BPF_CNT_INSN_LIMIT,       /* never set without loops; kept for safety */
+	BPF_CNT_INSN_LIMIT,       /* loop budget (BPF_LOOP_BUDGET) exhausted */
 	BPF_NB_COUNTERS,
 };
 
@@ -94,6 +123,17 @@ struct bpf_cg_ops;
 typedef void (*bpf_compiled_fn)(struct bpf_run *rs, uint16_t n, uint64_t *r0,
 				const struct bpf_cg_ops *ops);
 
+/* A program of the object: the selected one (index 0) and, when the
+ * object has PROG_ARRAY maps, every other function of its executable
+ * sections (tail-call targets). */
+struct bpf_prog_ent {
+	char name[64];
+	char section[64];
+	uint32_t entry;           /* pc in tp_bpf.insns */
+	bool usable;              /* verified: may sit in a PROG_ARRAY */
+	char note[BPF_ERR_LEN];   /* why not, when !usable */
+};
+
 struct tp_bpf {
 	char path[256];
 	char section[64];
@@ -103,6 +143,11 @@ struct tp_bpf {
 	uint32_t entry;           /* pc of the selected function */
 	bool frags;               /* section xdp.frags */
 	bool reads_meta;          /* loads xdp_md.data_meta: fill tp_xdp_meta */
+	bool has_loops;           /* a back-edge in some verified program */
+	bool kernel_ok;           /* the kernel's verifier accepted it */
+	uint32_t loop_pc;         /* the first one found (for messages) */
+	struct bpf_prog_ent progs[BPF_MAX_PROGS];
+	uint32_t nb_progs;
 	uint8_t *insn_flags;      /* BPF_IF_*, one per instruction */
 	bpf_compiled_fn compiled; /* NULL: interpreter */
 	void *dl;                 /* dlopen handle of the compiled code */
@@ -125,6 +170,8 @@ struct bpf_run {
 	uint64_t fault;           /* nonzero: stopped, see why */
 	uint32_t cpu;             /* per-CPU map slot (lcore index) */
 	uint32_t redirect_key;
+	uint32_t tail_calls;      /* taken in this run (BPF_MAX_TAIL_CALLS) */
+	uint32_t loop_left;       /* backward jumps left (BPF_LOOP_BUDGET) */
 	const struct tp_bpf *prog;
 	struct rte_mbuf *m;
 	enum bpf_counter why;
@@ -135,6 +182,7 @@ struct bpf_cg_ops {
 	uint64_t (*helper)(struct bpf_run *rs, int32_t id, const uint64_t *r);
 	int (*mem_slow)(struct bpf_run *rs, uint64_t addr, uint32_t size, int write);
 	void (*oob)(struct bpf_run *rs);
+	void (*loop_limit)(struct bpf_run *rs);
 };
 extern const struct bpf_cg_ops bpf_cg_ops;
 
@@ -143,12 +191,19 @@ int bpf_load_object(struct tp_bpf *p, const char *path, const char *sel,
 		    char *err, size_t errlen);
 
 /* bpf_verify.c: structure, loops, registers, helper IDs, then the xdp_md
- * rewrite. 0 or -EINVAL with err naming the pc. */
+ * rewrite, for the selected program (0 or -EINVAL with err naming the
+ * pc) and then every other program of p->progs (a failure only marks it
+ * unusable as a tail-call target, with the reason in its note). Loops are
+ * recorded in has_loops/loop_pc, not refused: the caller decides. */
 int bpf_verify_and_rewrite(struct tp_bpf *p, char *err, size_t errlen);
 
 /* bpf_map.c */
 int bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen);
 void bpf_map_fini(struct tp_bpf_map *m);
+/* Datapath lookups of LRU maps mark the element used (value: what
+ * bpf_map_lookup returned); control-plane lookups do not, as in the
+ * kernel (htab_lru_map_lookup_elem_sys). */
+void bpf_map_lru_touch(struct tp_bpf_map *m, const void *value);
 /* Datapath: pointer to the value (cpu's copy), NULL on a miss. */
 void *bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu);
 /* value: one copy (datapath) or ncpu copies (control plane, all_cpus). */
@@ -157,6 +212,9 @@ int bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 int bpf_map_delete(struct tp_bpf_map *m, const void *key);
 bool bpf_map_is_redirect(uint32_t type);
 bool bpf_map_is_percpu(uint32_t type);
+/* Maps whose values no program may read or write (redirect targets,
+ * PROG_ARRAY): not a memory region, no pointer handed out. */
+bool bpf_map_is_opaque(uint32_t type);
 
 /* bpf_kverify.c: load the selected program into the kernel once (verifier
  * only) and release it. 0 verified, -EINVAL rejected (err: the verifier's

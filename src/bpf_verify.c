@@ -7,10 +7,15 @@
  *    function (never on the second half of ld_imm64), code cannot run off
  *    the end, helpers are ones the runtime has, shifts and constant
  *    divisors are in range.
- * 2. Termination: no back-edge inside a function and no recursion; so
- *    every run executes each instruction of a frame at most once. (The
- *    kernel accepts bounded loops by exploring them; we refuse loops.)
- *    Call depth is at most 8 frames (kernel MAX_CALL_FRAMES).
+ * 2. Termination: no recursion, call depth at most 8 frames (kernel
+ *    MAX_CALL_FRAMES), and every reachable instruction has a path to an
+ *    exit (a loop nothing leaves is refused as infinite). Other loops
+ *    (back-edges) are recorded, not refused: tagpipe cannot prove that
+ *    they end, as the kernel does since Linux 5.3 by exploring them, so
+ *    the caller (prog_bpf.c) runs them only when the kernel's verifier
+ *    accepted the object or the user asked for --bpf-unverified, and the
+ *    run-time budget of BPF_LOOP_BUDGET backward jumps stops any run that
+ *    loops longer (bpf_exec.c, bpf_compile.c).
  * 3. Registers: a data-flow pass (meet over all paths) gives each
  *    register and 8-byte stack slot a kind: unset, scalar/pointer, the
  *    context, or "context on some paths". Reading an unset register is
@@ -26,6 +31,12 @@
  * Packet, stack and map accesses are then checked at run time on every
  * access (bpf_exec.c), so a program that skips its data_end check is
  * aborted rather than trusted.
+ * Objects with tail calls: each other program of p->progs is checked the
+ * same way, one after the other, on the same (shared) instructions; a
+ * context load rewritten for one program stays valid for the next, and a
+ * shared instruction that is a context load for one program but not for
+ * another refuses the later one. A refused target is only marked unusable
+ * (no PROG_ARRAY slot may point at it), its changes undone.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -47,6 +58,8 @@ struct vstate {
 struct verifier {
 	struct tp_bpf *p;
 	uint32_t n;
+	uint32_t entry;        /* the program being checked */
+	const uint8_t *prev;   /* insn_flags left by programs checked before */
 	int32_t *func;         /* pc -> function start pc, -1 unreached */
 	uint8_t *second;       /* pc is the second half of ld_imm64 */
 	struct vstate *st;     /* in-state per pc */
@@ -284,10 +297,9 @@ walk_function(struct verifier *v, uint32_t start, uint8_t *color,
 				rc = verr(v, pc, "jump into another function (pc %ld)", (long)t);
 				goto out_rc;
 			}
-			if (color[t] == 1) {
-				rc = verr(v, pc, "back-edge to pc %ld: loops are not "
-					  "supported", (long)t);
-				goto out_rc;
+			if (color[t] == 1 && !v->p->has_loops) {
+				v->p->has_loops = true;
+				v->p->loop_pc = pc;
 			}
 			if (color[t] == 0) {
 				color[t] = 1;
@@ -343,8 +355,8 @@ discover(struct verifier *v)
 		rc = verr(v, 0, "out of memory");
 		goto out;
 	}
-	fstart[nf++] = v->p->entry;
-	known[v->p->entry] = 1;
+	fstart[nf++] = v->entry;
+	known[v->entry] = 1;
 	for (uint32_t f = 0; f < nf && rc == 0; f++) {
 		uint32_t nc = 0;
 
@@ -364,7 +376,7 @@ discover(struct verifier *v)
 	}
 	if (rc == 0) {
 		memset(color, 0, v->n);
-		rc = call_depth(v, v->p->entry, 1, efrom, eto, ne, color);
+		rc = call_depth(v, v->entry, 1, efrom, eto, ne, color);
 	}
 out:
 	free(fstart);
@@ -374,6 +386,43 @@ out:
 	free(stack);
 	free(color);
 	free(known);
+	return rc;
+}
+
+/* Every reached instruction must have a path to an exit: backward
+ * propagation to a fixpoint (calls are assumed to return; a callee that
+ * cannot is caught in its own body). */
+static int
+check_exits(struct verifier *v)
+{
+	uint8_t *ce = calloc(v->n, 1);
+	bool changed = true;
+	int rc = 0;
+
+	if (ce == NULL)
+		return verr(v, v->entry, "out of memory");
+	while (changed) {
+		changed = false;
+		for (uint32_t pc = v->n; pc-- > 0;) {
+			const struct bpf_insn *i = &v->p->insns[pc];
+			int64_t t[2];
+			int ns;
+
+			if (v->func[pc] < 0 || ce[pc])
+				continue;
+			ns = succs(i, pc, t);
+			if (ns == 0)
+				ce[pc] = 1; /* exit */
+			for (int k = 0; k < ns && !ce[pc]; k++)
+				ce[pc] = ce[t[k]];
+			changed |= ce[pc] != 0;
+		}
+	}
+	for (uint32_t pc = 0; pc < v->n && rc == 0; pc++)
+		if (v->func[pc] >= 0 && !ce[pc])
+			rc = verr(v, pc, "infinite loop: no path from here reaches an "
+				  "exit");
+	free(ce);
 	return rc;
 }
 
@@ -477,6 +526,17 @@ transfer(struct verifier *v, uint32_t pc, struct vstate *s, bool final)
 		if (b == K_M && final)
 			return verr(v, pc, "r%d is the context on some paths only",
 				    i->src_reg);
+		if (v->prev[pc] & BPF_IF_CTX_LOAD) {
+			/* rewritten for a program checked before */
+			if (final && b != K_C)
+				return verr(v, pc, "a context load in another program "
+					    "of the object, not here");
+			s->reg[i->dst_reg] = K_S;
+			return 0;
+		}
+		if (b == K_C && final && (v->prev[pc] & BPF_IF_REACHED))
+			return verr(v, pc, "a context load here, not in another "
+				    "program of the object");
 		if (b == K_C) {
 			uint8_t nsize;
 			int16_t noff;
@@ -604,7 +664,7 @@ dataflow(struct verifier *v)
 	memset(&s, K_U, sizeof(s));
 	s.reg[BPF_REG_1] = K_C;
 	s.reg[BPF_REG_10] = K_S;
-	flow_into(v, v->p->entry, &s);
+	flow_into(v, v->entry, &s);
 	while (v->nwork > 0) {
 		uint32_t pc = v->work[--v->nwork];
 		int64_t t[2];
@@ -634,10 +694,13 @@ dataflow(struct verifier *v)
 	return 0;
 }
 
-int
-bpf_verify_and_rewrite(struct tp_bpf *p, char *err, size_t errlen)
+/* Check (and rewrite) the program starting at entry. */
+static int
+verify_one(struct tp_bpf *p, uint32_t entry, const uint8_t *prev, char *err,
+	   size_t errlen)
 {
-	struct verifier v = { .p = p, .n = p->nb_insns, .err = err, .errlen = errlen };
+	struct verifier v = { .p = p, .n = p->nb_insns, .entry = entry, .prev = prev,
+			      .err = err, .errlen = errlen };
 	int rc = -ENOMEM;
 
 	v.func = malloc(v.n * sizeof(int32_t));
@@ -645,8 +708,7 @@ bpf_verify_and_rewrite(struct tp_bpf *p, char *err, size_t errlen)
 	v.st = calloc(v.n, sizeof(struct vstate));
 	v.work = malloc(v.n * sizeof(uint32_t));
 	v.queued = calloc(v.n, 1);
-	p->insn_flags = calloc(v.n, 1);
-	if (!p->insn_flags || !v.func || !v.second || !v.st || !v.work || !v.queued) {
+	if (!v.func || !v.second || !v.st || !v.work || !v.queued) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -660,6 +722,8 @@ bpf_verify_and_rewrite(struct tp_bpf *p, char *err, size_t errlen)
 	}
 	rc = discover(&v);
 	if (rc == 0)
+		rc = check_exits(&v);
+	if (rc == 0)
 		rc = dataflow(&v);
 out:
 	free(v.func);
@@ -667,5 +731,46 @@ out:
 	free(v.st);
 	free(v.work);
 	free(v.queued);
+	return rc;
+}
+
+int
+bpf_verify_and_rewrite(struct tp_bpf *p, char *err, size_t errlen)
+{
+	size_t isz = p->nb_insns * sizeof(struct bpf_insn);
+	struct bpf_insn *save_insns = NULL;
+	uint8_t *prev = calloc(p->nb_insns, 1);
+	int rc;
+
+	p->insn_flags = calloc(p->nb_insns, 1);
+	if (p->insn_flags == NULL || prev == NULL) {
+		free(prev);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	rc = verify_one(p, p->entry, prev, err, errlen);
+	p->progs[0].usable = rc == 0;
+	if (rc == 0 && p->nb_progs > 1 && (save_insns = malloc(isz)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		rc = -ENOMEM;
+	}
+	for (uint32_t k = 1; rc == 0 && k < p->nb_progs; k++) {
+		struct bpf_prog_ent *e = &p->progs[k];
+		bool loops = p->has_loops, meta = p->reads_meta;
+		uint32_t loop_pc = p->loop_pc;
+
+		memcpy(prev, p->insn_flags, p->nb_insns);
+		memcpy(save_insns, p->insns, isz);
+		e->usable = verify_one(p, e->entry, prev, e->note, sizeof(e->note)) == 0;
+		if (!e->usable) {
+			memcpy(p->insn_flags, prev, p->nb_insns);
+			memcpy(p->insns, save_insns, isz);
+			p->has_loops = loops;
+			p->loop_pc = loop_pc;
+			p->reads_meta = meta;
+		}
+	}
+	free(save_insns);
+	free(prev);
 	return rc;
 }

@@ -6,6 +6,7 @@
  * it once per packet in the interpreter (bpf_exec.c) with the context and
  * metadata filled from the mbuf.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -80,6 +81,7 @@ kernel_check(struct tp_bpf *p, char *err, size_t errlen)
 	}
 	rc = bpf_kernel_verify(p, why, sizeof(why));
 	if (rc == 0) {
+		p->kernel_ok = true;
 		snprintf(p->verify_note, sizeof(p->verify_note), "%s", why);
 		return 0;
 	}
@@ -90,6 +92,46 @@ kernel_check(struct tp_bpf *p, char *err, size_t errlen)
 	}
 	snprintf(p->verify_note, sizeof(p->verify_note), "not kernel-verified: %s", why);
 	return 0;
+}
+
+/* A PROG_ARRAY the object fills itself must name programs that passed
+ * verification (libbpf would fail the kernel load likewise). */
+static int
+static_slots_check(const struct tp_bpf *p, char *err, size_t errlen)
+{
+	for (uint32_t i = 0; i < p->nb_maps; i++) {
+		const struct tp_bpf_map *m = &p->maps[i];
+
+		for (uint32_t k = 0; m->type == BPF_MAP_TYPE_PROG_ARRAY &&
+		     k < m->max_entries; k++) {
+			uint32_t v;
+
+			memcpy(&v, m->values + (size_t)k * m->stride, 4);
+			if (v != 0 && !p->progs[v - 1].usable) {
+				snprintf(err, errlen, "map '%s' slot %u: program %s: %s",
+					 m->name, k, p->progs[v - 1].name,
+					 p->progs[v - 1].note);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Loops tagpipe cannot prove finite run only when the kernel's verifier,
+ * which does prove it (Linux >= 5.3), accepted the object, or when the
+ * user asked for unverified runs; both under the run-time loop budget. */
+static int
+loop_check(const struct tp_bpf *p, char *err, size_t errlen)
+{
+	if (!p->has_loops || p->kernel_ok || verify_mode == TP_BPF_VERIFY_OFF)
+		return 0;
+	snprintf(err, errlen, "%s (%s): pc %u: a loop (back-edge) tagpipe cannot "
+		 "prove finite, and the kernel verifier did not check it (%s); "
+		 "--bpf-unverified runs it with a budget of %u backward jumps per "
+		 "packet", p->path, p->section, p->loop_pc, p->verify_note,
+		 BPF_LOOP_BUDGET);
+	return -EINVAL;
 }
 
 static int
@@ -127,7 +169,11 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 	if (rc == 0)
 		rc = bpf_verify_and_rewrite(p, err, errlen);
 	if (rc == 0)
+		rc = static_slots_check(p, err, errlen);
+	if (rc == 0)
 		rc = kernel_check(p, err, errlen);
+	if (rc == 0)
+		rc = loop_check(p, err, errlen);
 	if (rc < 0) {
 		bpf_free(p);
 		return rc < 0 ? -EINVAL : rc;
@@ -142,7 +188,7 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 		snprintf(p->mode_note, sizeof(p->mode_note), "interpreted");
 	}
 	for (uint32_t i = 0; i < p->nb_maps; i++) {
-		if (bpf_map_is_redirect(p->maps[i].type))
+		if (bpf_map_is_opaque(p->maps[i].type))
 			continue; /* no value pointer is ever handed out */
 		p->regions[p->nb_regions].base = (uintptr_t)p->maps[i].values;
 		p->regions[p->nb_regions].len = p->maps[i].values_len;
@@ -170,7 +216,8 @@ bpf_fini(void *priv)
 	bpf_free(priv);
 }
 
-/* Context and metadata of packet m into rs (the program's view). */
+/* Context and metadata of packet m into rs (the program's view); the
+ * burst's port and queue are set once per burst (bpf_burst). */
 static inline void
 prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
 {
@@ -181,11 +228,11 @@ prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
 	rs->ctx.data = (uintptr_t)data;
 	rs->ctx.data_end = (uintptr_t)data + m->data_len;
 	rs->ctx.data_meta = (uintptr_t)data;
-	rs->ctx.ingress_ifindex = (uint32_t)env->port + 1;
-	rs->ctx.rx_queue_index = env->queue;
-	rs->ctx.egress_ifindex = 0;
 	rs->redirect_key = UINT32_MAX;
 	rs->fault = 0;
+	rs->tail_calls = 0;
+	/* acyclic programs cannot spend UINT32_MAX backward jumps */
+	rs->loop_left = rs->prog->has_loops ? BPF_LOOP_BUDGET : UINT32_MAX;
 	/* tagpipe's metadata only for programs that can see it */
 	if (rs->prog->reads_meta && rte_pktmbuf_headroom(m) >= BPF_TP_META_LEN) {
 		struct tp_xdp_meta meta;
@@ -209,7 +256,6 @@ static inline void
 conclude(const struct bpf_run *rs, uint64_t r0, uint64_t *cnt, uint8_t *verdict,
 	 uint32_t *key)
 {
-	cnt[BPF_CNT_RUNS]++;
 	if (unlikely(rs->fault)) {
 		cnt[rs->why]++;
 		r0 = TP_ABORTED;
@@ -233,15 +279,20 @@ bpf_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
 	struct bpf_run rs[CHUNK];
 	uint64_t r0[CHUNK];
 
+	for (uint16_t i = 0; i < RTE_MIN(n, (uint16_t)CHUNK); i++) {
+		rs[i].prog = p;
+		rs[i].cpu = cpu;
+		rs[i].stack = stack;
+		rs[i].ctx.ingress_ifindex = (uint32_t)env->port + 1;
+		rs[i].ctx.rx_queue_index = env->queue;
+		rs[i].ctx.egress_ifindex = 0;
+	}
+	cnt[BPF_CNT_RUNS] += n;
 	for (uint16_t at = 0; at < n; at += CHUNK) {
 		uint16_t k = RTE_MIN((uint16_t)(n - at), (uint16_t)CHUNK);
 
-		for (uint16_t i = 0; i < k; i++) {
-			rs[i].prog = p;
-			rs[i].cpu = cpu;
-			rs[i].stack = stack;
+		for (uint16_t i = 0; i < k; i++)
 			prepare(&rs[i], env, pkts[at + i]);
-		}
 		if (p->compiled != NULL) {
 			/* one call per chunk; runs are sequential (one stack) */
 			p->compiled(rs, k, r0, &bpf_cg_ops);
@@ -338,6 +389,17 @@ tp_prog_bpf_map_lookup(const struct tp_prog *p, int index, const void *key,
 
 	if (m == NULL || key == NULL || value == NULL)
 		return -EINVAL;
+	if (m->type == BPF_MAP_TYPE_PROG_ARRAY) {
+		const uint8_t *v = bpf_map_lookup(m, key, 0);
+		uint32_t n;
+
+		if (v == NULL)
+			return -ENOENT;
+		memcpy(&n, v, 4);
+		n--; /* stored as number + 1 */
+		memcpy(value, &n, 4);
+		return 0;
+	}
 	rte_spinlock_lock(&m->lock);
 	for (uint32_t c = 0; c < m->ncpu; c++) {
 		const uint8_t *v = bpf_map_lookup(m, key, c);
@@ -357,10 +419,209 @@ tp_prog_bpf_map_update(const struct tp_prog *p, int index, const void *key,
 		       const void *value, uint64_t flags)
 {
 	struct tp_bpf_map *m = map_at(p, index);
+	struct tp_bpf *b = bpf_of(p);
 
 	if (m == NULL || key == NULL || value == NULL)
 		return -EINVAL;
+	if (m->type == BPF_MAP_TYPE_PROG_ARRAY) {
+		uint32_t n;
+
+		memcpy(&n, value, 4);
+		if (n >= b->nb_progs || !b->progs[n].usable)
+			return -EINVAL;
+		n++;
+		return bpf_map_update(m, key, &n, flags, 0, true);
+	}
 	return bpf_map_update(m, key, value, flags, 0, true);
+}
+
+/* "0a00ff" -> bytes; exactly want bytes, else -1. */
+static int
+hex_bytes(const char *s, size_t len, uint8_t *out, size_t want)
+{
+	if (len != 2 * want)
+		return -1;
+	for (size_t i = 0; i < want; i++) {
+		char b[3] = { s[2 * i], s[2 * i + 1], 0 };
+		char *end;
+
+		if (!isxdigit((unsigned char)b[0]) || !isxdigit((unsigned char)b[1]))
+			return -1;
+		out[i] = (uint8_t)strtoul(b, &end, 16);
+	}
+	return 0;
+}
+
+int
+tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
+			    char *err, size_t errlen)
+{
+	const char *colon, *eq;
+	struct tp_bpf_map_info info;
+	uint8_t key[512], *val;
+	char name[64];
+	int idx, rc;
+
+	if (bpf_of(p) == NULL) {
+		snprintf(err, errlen, "the verdict program is not an XDP object");
+		return -EINVAL;
+	}
+	colon = spec ? strchr(spec, ':') : NULL;
+	eq = colon ? strchr(colon, '=') : NULL;
+	if (colon == NULL || eq == NULL || (size_t)(colon - spec) >= sizeof(name)) {
+		snprintf(err, errlen, "'%s': expected NAME:KEY=VALUE", spec ? spec : "");
+		return -EINVAL;
+	}
+	memcpy(name, spec, (size_t)(colon - spec));
+	name[colon - spec] = '\0';
+	idx = tp_prog_bpf_map_find(p, name);
+	if (idx < 0) {
+		snprintf(err, errlen, "'%s': no map '%s'", spec, name);
+		return -EINVAL;
+	}
+	tp_prog_bpf_map_info(p, idx, &info);
+	if (hex_bytes(colon + 1, (size_t)(eq - colon - 1), key, info.key_size) < 0) {
+		snprintf(err, errlen, "'%s': key '%.*s' is not %u hex bytes", spec,
+			 (int)(eq - colon - 1), colon + 1, info.key_size);
+		return -EINVAL;
+	}
+	val = calloc(info.ncpu, info.value_stride);
+	if (val == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (info.type == BPF_MAP_TYPE_PROG_ARRAY) {
+		int n = tp_prog_bpf_prog_find(p, eq + 1);
+
+		if (n < 0) {
+			snprintf(err, errlen, "'%s': no program '%s' in the object", spec, eq + 1);
+			free(val);
+			return -EINVAL;
+		}
+		memcpy(val, &n, 4);
+	} else if (hex_bytes(eq + 1, strlen(eq + 1), val, info.value_size) < 0) {
+		snprintf(err, errlen, "'%s': value '%s' is not %u hex bytes", spec, eq + 1,
+			 info.value_size);
+		free(val);
+		return -EINVAL;
+	}
+	for (uint32_t c = 1; c < info.ncpu; c++)
+		memcpy(val + (size_t)c * info.value_stride, val, info.value_size);
+	rc = tp_prog_bpf_map_update(p, idx, key, val, 0);
+	free(val);
+	if (rc < 0)
+		snprintf(err, errlen, "'%s': %s", spec, rc == -E2BIG ? "map full or key out "
+			 "of range" : rc == -EINVAL ? "value refused (not a usable program?)" :
+			 strerror(-rc));
+	return rc;
+}
+
+static void
+hex_out(FILE *f, const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%02x", b[i]);
+}
+
+int
+tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f)
+{
+	struct tp_bpf_map *m = map_at(p, index);
+	struct tp_bpf *b = bpf_of(p);
+	uint32_t nkeys;
+	int lines = 0;
+
+	if (m == NULL || f == NULL)
+		return -EINVAL;
+	nkeys = m->state != NULL ? m->slots : m->max_entries;
+	rte_spinlock_lock(&m->lock);
+	for (uint32_t s = 0; s < nkeys; s++) {
+		const uint8_t *key = m->state != NULL ? m->keys + (size_t)s * m->key_size :
+				     (const uint8_t *)&s;
+		const uint8_t *v = m->values + (size_t)s * m->ncpu * m->stride;
+		bool any = false;
+
+		if (m->state != NULL && m->state[s] != BPF_SLOT_USED)
+			continue;
+		for (size_t i = 0; m->state == NULL && i < (size_t)m->ncpu * m->stride; i++)
+			any |= v[i] != 0;
+		if (m->state == NULL && !any)
+			continue;
+		hex_out(f, key, m->key_size);
+		fputc('=', f);
+		if (m->type == BPF_MAP_TYPE_PROG_ARRAY) {
+			uint32_t n;
+
+			memcpy(&n, v, 4);
+			fputs(n >= 1 && n <= b->nb_progs ? b->progs[n - 1].name : "?", f);
+		} else {
+			for (uint32_t c = 0; c < m->ncpu; c++) {
+				if (c)
+					fputc(',', f);
+				hex_out(f, v + (size_t)c * m->stride, m->value_size);
+			}
+		}
+		fputc('\n', f);
+		lines++;
+	}
+	rte_spinlock_unlock(&m->lock);
+	return lines;
+}
+
+static void
+ring_get(const struct bpf_perf_ring *r, uint64_t at, void *dst, size_t n)
+{
+	size_t o = (size_t)(at % BPF_PERF_RING_SIZE), first = RTE_MIN(n, BPF_PERF_RING_SIZE - o);
+
+	memcpy(dst, r->data + o, first);
+	memcpy((uint8_t *)dst + first, r->data, n - first);
+}
+
+int
+tp_prog_bpf_perf_read(const struct tp_prog *p, int index, uint32_t cpu,
+		      void *buf, size_t len, uint64_t *lost)
+{
+	struct tp_bpf_map *m = map_at(p, index);
+	struct bpf_perf_ring *r;
+	uint64_t head;
+	uint32_t hdr[2];
+
+	if (m == NULL || m->type != BPF_MAP_TYPE_PERF_EVENT_ARRAY || cpu >= m->nrings ||
+	    (buf == NULL && len > 0))
+		return -EINVAL;
+	r = &m->rings[cpu];
+	if (lost != NULL)
+		*lost = __atomic_load_n(&r->lost, __ATOMIC_RELAXED);
+	head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+	if (head == r->tail)
+		return -EAGAIN;
+	ring_get(r, r->tail, hdr, 8);
+	if (hdr[0] > len)
+		return -ENOBUFS;
+	ring_get(r, r->tail + 8, buf, hdr[0]);
+	__atomic_store_n(&r->tail, r->tail + 8 + ((hdr[0] + 7u) & ~7u), __ATOMIC_RELEASE);
+	return (int)hdr[0];
+}
+
+int
+tp_prog_bpf_prog_count(const struct tp_prog *p)
+{
+	struct tp_bpf *b = bpf_of(p);
+
+	return b ? (int)b->nb_progs : -EINVAL;
+}
+
+int
+tp_prog_bpf_prog_find(const struct tp_prog *p, const char *name)
+{
+	struct tp_bpf *b = bpf_of(p);
+
+	if (b == NULL || name == NULL)
+		return -EINVAL;
+	for (uint32_t i = 0; i < b->nb_progs; i++)
+		if (strcmp(b->progs[i].name, name) == 0)
+			return (int)i;
+	return -ENOENT;
 }
 
 int
@@ -385,6 +646,7 @@ tp_prog_bpf_stats(const struct tp_prog *p, struct tp_bpf_stats *st)
 		st->runs += b->counters[c][BPF_CNT_RUNS];
 		st->aborted_oob += b->counters[c][BPF_CNT_OOB];
 		st->aborted_helper += b->counters[c][BPF_CNT_BAD_HELPER_ARG];
+		st->aborted_loop += b->counters[c][BPF_CNT_INSN_LIMIT];
 	}
 	return 0;
 }

@@ -4,6 +4,8 @@
  * tp_telemetry.h) and the list of live pipelines they read.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/queue.h>
 
@@ -11,6 +13,7 @@
 #include <rte_telemetry.h>
 
 #include "pipeline_priv.h"
+#include "tp_prog.h"
 #include "tp_telemetry.h"
 
 static TAILQ_HEAD(, tp_pipeline) pl_list = TAILQ_HEAD_INITIALIZER(pl_list);
@@ -183,6 +186,76 @@ h_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* "/tagpipe/bpf_map,NAME": the map NAME of the first pipeline whose
+ * verdict program is an XDP object that has it: its shape and elements
+ * (tp_prog_bpf_map_dump's hex), at most RTE_TEL_MAX_DICT_ENTRIES. */
+static int
+h_bpf_map(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct tp_bpf_map_info mi;
+	struct rte_tel_data *el;
+	struct tp_pipeline *pl;
+	const struct tp_prog *prog = NULL;
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	int idx = -1, n = 0;
+	FILE *f;
+
+	(void)cmd;
+	if (params == NULL || *params == '\0')
+		return -EINVAL;
+	rte_spinlock_lock(&pl_lock);
+	TAILQ_FOREACH(pl, &pl_list, next) {
+		idx = tp_prog_bpf_map_find(pl->prog, params);
+		if (idx >= 0) {
+			prog = pl->prog;
+			break;
+		}
+	}
+	/* under pl_lock: a pipeline leaves the list before its program can be
+	 * closed (pipeline.c destroy; tagpipe-fwd closes its shared one after
+	 * destroying every pipeline) */
+	f = prog != NULL ? open_memstream(&buf, &len) : NULL;
+	if (f != NULL) {
+		tp_prog_bpf_map_info(prog, idx, &mi);
+		tp_prog_bpf_map_dump(prog, idx, f);
+		fclose(f);
+	}
+	rte_spinlock_unlock(&pl_lock);
+	if (buf == NULL)
+		return -EINVAL;
+	el = rte_tel_data_alloc();
+	if (el == NULL) {
+		free(buf);
+		return -ENOMEM;
+	}
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "type", mi.type);
+	rte_tel_data_add_dict_u64(d, "key_size", mi.key_size);
+	rte_tel_data_add_dict_u64(d, "value_size", mi.value_size);
+	rte_tel_data_add_dict_u64(d, "max_entries", mi.max_entries);
+	rte_tel_data_add_dict_u64(d, "ncpu", mi.ncpu);
+	rte_tel_data_start_dict(el);
+	for (line = strtok_r(buf, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *eq = strchr(line, '=');
+
+		if (eq == NULL)
+			continue;
+		*eq = '\0';
+		if (n == RTE_TEL_MAX_DICT_ENTRIES ||
+		    rte_tel_data_add_dict_string(el, line, eq + 1) < 0) {
+			rte_tel_data_add_dict_u64(d, "truncated", 1);
+			break;
+		}
+		n++;
+	}
+	rte_tel_data_add_dict_u64(d, "elements", (uint64_t)n);
+	rte_tel_data_add_dict_container(d, "values", el, 0);
+	free(buf);
+	return 0;
+}
+
 int
 tp_telemetry_register(void)
 {
@@ -201,6 +274,8 @@ tp_telemetry_register(void)
 		  "Per stage calls/in/out/drop/cycles. Parameter: pipeline name (optional)" },
 		{ "/tagpipe/ports", h_ports,
 		  "Per port rx/tx/tx_full/tx_wire. Parameter: pipeline name (optional)" },
+		{ "/tagpipe/bpf_map", h_bpf_map,
+		  "An XDP object's map: shape and elements (hex KEY: VALUE). Parameter: map name" },
 	};
 	static bool done;
 

@@ -44,7 +44,8 @@
  *     executable section) or function name; default: the first function
  *     of the first executable section other than .text.
  *   - maps: BTF ".maps" and legacy "maps" definitions become tagpipe maps
- *     of the same shape (ARRAY, PERCPU_ARRAY, HASH, PERCPU_HASH, DEVMAP,
+ *     of the same shape (ARRAY, PERCPU_ARRAY, HASH, PERCPU_HASH, LRU_HASH,
+ *     LRU_PERCPU_HASH, LPM_TRIE, PROG_ARRAY, PERF_EVENT_ARRAY, DEVMAP,
  *     DEVMAP_HASH, CPUMAP, XSKMAP); .data/.rodata/.bss become one-entry
  *     ARRAY maps named after their section (".data", ...). Per-CPU means
  *     one copy per EAL lcore index.
@@ -69,12 +70,17 @@
  *     BPF_F_BROADCAST is not supported (XDP_ABORTED).
  *   - helpers (kernel IDs): map_lookup/update/delete_elem (1-3),
  *     ktime_get_ns (5), get_prandom_u32 (7), get_smp_processor_id (8, the
- *     lcore index), redirect (23), csum_diff (28), xdp_adjust_head (44),
+ *     lcore index), perf_event_output (25, to per-lcore rings read with
+ *     tp_prog_bpf_perf_read), tail_call (12: up to 33 per run, as the kernel's
+ *     MAX_TAIL_CALL_CNT; targets are the object's other programs, see
+ *     tp_prog_bpf_prog_find), redirect (23), csum_diff (28), xdp_adjust_head (44),
  *     redirect_map (51), xdp_adjust_meta (54), xdp_adjust_tail (65, one-
  *     segment packets), xdp_get_buff_len (188), xdp_load_bytes (189),
- *     xdp_store_bytes (190). Any other helper, kfuncs, tail calls, loops
- *     (back-edges), recursion and LD_ABS/LD_IND are refused at open with
- *     an error naming the pc and what is unsupported.
+ *     xdp_store_bytes (190). Any other helper, kfuncs, recursion, loops
+ *     that nothing leaves and LD_ABS/LD_IND are refused at open with an
+ *     error naming the pc and what is unsupported. Other loops run only
+ *     when the kernel verified the object or verification is OFF, and a
+ *     run stops (TP_ABORTED, counted) after 1,000,000 backward jumps.
  *   - safety: registers must be set before use and the context used only
  *     as xdp_md allows (checked at open); the kernel's verifier is asked
  *     too when it can be (tp_prog_bpf_set_verify); every memory access
@@ -97,6 +103,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rte_mbuf.h>
 
@@ -282,17 +289,54 @@ int tp_prog_bpf_map_find(const struct tp_prog *p, const char *name);
  * as the bpf() syscall does), else value_size. lookup: 0 or -ENOENT.
  * update flags: BPF_ANY 0, BPF_NOEXIST 1, BPF_EXIST 2; 0, -EEXIST, -ENOENT,
  * -E2BIG (full or key out of range), -EOPNOTSUPP (devmap egress prog).
- * delete: 0, -ENOENT, -EINVAL (array maps cannot delete). */
+ * PROG_ARRAY values are program numbers (tp_prog_bpf_prog_find); a number
+ * that is not a program, or one that failed verification, is -EINVAL.
+ * delete: 0, -ENOENT, -EINVAL (array maps cannot delete; redirect maps and
+ * PROG_ARRAY empty the slot). */
 int tp_prog_bpf_map_lookup(const struct tp_prog *p, int index, const void *key,
 			   void *value);
 int tp_prog_bpf_map_update(const struct tp_prog *p, int index, const void *key,
 			   const void *value, uint64_t flags);
 int tp_prog_bpf_map_delete(const struct tp_prog *p, int index, const void *key);
 
+/* Programs of an opened XDP object: 1 (the selected one, number 0), or,
+ * when the object has PROG_ARRAY maps, also every other function of its
+ * executable sections, numbered in symbol-table order from 1. A
+ * PROG_ARRAY value is such a number (where the kernel's is a program fd).
+ * count: n or -EINVAL; find: the number of function name, -ENOENT or
+ * -EINVAL. */
+int tp_prog_bpf_prog_count(const struct tp_prog *p);
+int tp_prog_bpf_prog_find(const struct tp_prog *p, const char *name);
+
+/* Update one map element from text "NAME:KEY=VALUE" (tagpipe-replay
+ * --bpf-map): KEY and VALUE are hex bytes in memory order, exactly
+ * key_size and value_size bytes (as the bpf() syscall takes them; "0a000001"
+ * is IPv4 10.0.0.1 as a network-order key); a per-CPU map gets VALUE in
+ * every lcore's copy; a PROG_ARRAY's VALUE is a program's function name.
+ * BPF_ANY. 0, or -EINVAL/-E2BIG/... with err naming the bad part. */
+int tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
+				char *err, size_t errlen);
+/* Print map index's elements to f, one "KEY=VALUE" line each in the same
+ * hex (per-CPU maps: every lcore's copy, comma-separated; PROG_ARRAY: the
+ * function name). Hash and LPM maps: every element; array maps: elements
+ * with a nonzero byte, so a fresh array prints nothing. Returns the number
+ * of lines, or -EINVAL. Safe while traffic runs (values as for lookup). */
+int tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f);
+
+/* The next record bpf_perf_event_output put in PERF_EVENT_ARRAY map index
+ * from lcore index cpu: its bytes (the program's data, then the packet
+ * bytes it asked for) into buf. Returns the record length, -EAGAIN when
+ * there is none, -ENOBUFS when len is too small (the record stays),
+ * -EINVAL (not such a map, cpu out of range). One reader per ring.
+ * *lost (may be NULL): records dropped so far because the ring was full. */
+int tp_prog_bpf_perf_read(const struct tp_prog *p, int index, uint32_t cpu,
+			  void *buf, size_t len, uint64_t *lost);
+
 struct tp_bpf_stats {
 	uint64_t runs;            /* program runs (packets) */
 	uint64_t aborted_oob;     /* runs stopped: memory access out of bounds */
 	uint64_t aborted_helper;  /* runs stopped: bad helper argument */
+	uint64_t aborted_loop;    /* runs stopped: loop budget spent */
 };
 /* Sum over lcores. 0 or -EINVAL. */
 int tp_prog_bpf_stats(const struct tp_prog *p, struct tp_bpf_stats *st);

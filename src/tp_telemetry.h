@@ -9,6 +9,10 @@
  *   /tagpipe/drops[,NAME]       every drop reason by name
  *   /tagpipe/stages[,NAME]      per stage: calls, in, out, drop, cycles
  *   /tagpipe/ports[,NAME]       per configured port: rx, tx, tx_full, ...
+ *   /tagpipe/bpf_map,MAP        the XDP object's map MAP (first pipeline
+ *                               whose program has it): type, sizes, and
+ *                               "values": {KEY: VALUE} in the hex of
+ *                               tp_prog_bpf_map_dump (up to 256 elements)
  * Every pipeline made by tp_pipeline_create() is listed until destroyed.
  * Values are read without stopping the datapath: each 64-bit counter is
  * whole, the set may straddle a burst.

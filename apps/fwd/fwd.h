@@ -35,6 +35,7 @@
 #define FWD_MAX_STREAMS (FWD_MAX_PORTS * FWD_MAX_QUEUES)
 #define FWD_MAX_TAGGER_NAME 32
 #define FWD_MAX_VERDICT 256
+#define FWD_MAX_BPF_MAPS 64
 #define FWD_MAX_REDIRECTS 64
 
 extern int fwd_logtype;
@@ -123,6 +124,8 @@ struct fwd_options {
 	struct rte_ether_addr peer[FWD_MAX_PORTS];
 	struct fwd_redirect redirect[FWD_MAX_REDIRECTS];
 	unsigned int nb_redirects;
+	const char *bpf_map[FWD_MAX_BPF_MAPS]; /* --bpf-map NAME:KEY=VALUE */
+	unsigned int nb_bpf_maps;
 };
 
 /* Runtime state owned by the main lcore. */
@@ -195,6 +198,11 @@ void fwd_pipeline_show_stats(void);
 void fwd_pipeline_clear_stats(void);
 /* Destroy every instance (they are re-made at the next start). */
 void fwd_pipeline_release(void);
+/* Close the verdict program all instances share (at exit). */
+void fwd_pipeline_close_prog(void);
+/* Prompt "bpf map list|dump NAME|set NAME:KEY=VALUE" on the XDP object's
+ * maps (shared by every instance, kept across stop/start). */
+void fwd_pipeline_bpf_map(const char *verb, const char *arg);
 #endif
 
 /* prompt.c */

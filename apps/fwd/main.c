@@ -119,6 +119,7 @@ main(int argc, char **argv)
 	if (strcmp(fwd.opt.engine->name, "pipeline") == 0)
 		fwd_pipeline_show_stats();
 	fwd_pipeline_release();
+	fwd_pipeline_close_prog();
 #endif
 	fwd_ports_close();
 	in_use = fwd_pool_in_use();

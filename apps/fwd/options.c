@@ -77,6 +77,7 @@ usage(void)
 	       "                             redirect:N, by-switch-port, acl:FILE, ...\n"
 	       "                             or an XDP object FILE.o[:SECTION] (docs/xdp.md)\n"
 	       "  --bpf-unverified           run XDP objects without asking the kernel verifier\n"
+	       "  --bpf-map NAME:KEY=VALUE   set an element of the XDP object's map (hex bytes)\n"
 	       "  --redirect KEY=port:P[,switch_port:S]   redirect map entry (repeatable)\n"
 	       "  -h, --help                 this text\n",
 	       fwd_engine_list(modes, sizeof(modes), '|'), fwd_engines[0]->name,
@@ -157,7 +158,7 @@ enum {
 	OPT_RXD, OPT_TXD, OPT_NB_CORES, OPT_BURST, OPT_NB_MBUFS, OPT_TXPKTS,
 	OPT_ETH_PEER, OPT_PORT_TAGGER, OPT_PORT_VLAN, OPT_GRO, OPT_GRO_FLOWS,
 	OPT_GRO_SEGS, OPT_GRO_AGE, OPT_GRO_ORDER, OPT_GSO, OPT_VERDICT, OPT_REDIRECT,
-	OPT_BPF_UNVERIFIED,
+	OPT_BPF_UNVERIFIED, OPT_BPF_MAP,
 };
 
 static const struct option long_opts[] = {
@@ -187,6 +188,7 @@ static const struct option long_opts[] = {
 	{ "verdict", required_argument, NULL, OPT_VERDICT },
 	{ "redirect", required_argument, NULL, OPT_REDIRECT },
 	{ "bpf-unverified", no_argument, NULL, OPT_BPF_UNVERIFIED },
+	{ "bpf-map", required_argument, NULL, OPT_BPF_MAP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -297,6 +299,11 @@ parse_one(struct fwd_options *o, int c, const char *a)
 		break;
 	case OPT_REDIRECT: parse_redirect(o, a); break;
 	case OPT_BPF_UNVERIFIED: tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF); break;
+	case OPT_BPF_MAP:
+		if (o->nb_bpf_maps == FWD_MAX_BPF_MAPS)
+			usage_exit("--bpf-map: more than %d", FWD_MAX_BPF_MAPS);
+		o->bpf_map[o->nb_bpf_maps++] = a;
+		break;
 	default:
 		usage_exit("internal: option %d", c);
 	}

@@ -4,7 +4,10 @@
  * per-stream instances (with their redirect maps), "set verdict", "set gro"
  * and "show pipeline stats". Instances are made at start and kept across
  * stop/start (their counters too); a change of verdict or GRO destroys them
- * so the next start makes new ones.
+ * so the next start makes new ones. The verdict program is opened once and
+ * shared by every instance, so an XDP object's maps are one set for all
+ * lcores (as a kernel map is for all CPUs) and survive stop/start and GRO
+ * changes; "set verdict" replaces it.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -15,12 +18,12 @@
 #include "pipeline_ctl.h"
 
 static struct tp_redirect_map *maps[FWD_MAX_STREAMS];
+static struct tp_prog *prog; /* shared by every instance; NULL: default */
 
 void
 fwd_pipeline_check_options(const struct fwd_options *o)
 {
 	char err[256];
-	struct tp_prog *prog;
 	int rc;
 
 	for (unsigned int p = 0; p < FWD_MAX_PORTS; p++) {
@@ -41,7 +44,14 @@ fwd_pipeline_check_options(const struct fwd_options *o)
 			snprintf(msg, sizeof(msg), "--verdict: '%s': %s", o->verdict, err);
 			fwd_options_fail(msg);
 		}
-		tp_prog_close(prog);
+	}
+	for (unsigned int i = 0; i < o->nb_bpf_maps; i++) {
+		char msg[sizeof(err) + 32];
+
+		if (tp_prog_bpf_map_update_text(prog, o->bpf_map[i], err, sizeof(err)) < 0) {
+			snprintf(msg, sizeof(msg), "--bpf-map: %s", err);
+			fwd_options_fail(msg);
+		}
 	}
 	rc = tp_telemetry_register();
 	if (rc != 0)
@@ -100,7 +110,7 @@ fwd_pipeline_stream_init(struct fwd_stream *fs)
 	conf.gro.kernel_order = fwd.opt.gro.kernel_order;
 	conf.gro.max_flows = fwd.opt.gro.max_flows;
 	conf.gro.max_segs = (uint16_t)fwd.opt.gro.max_segs;
-	conf.prog_spec = fwd.opt.verdict[0] ? fwd.opt.verdict : NULL;
+	conf.prog = prog;
 	conf.seg_pool = fwd.pool;
 	conf.tx_queue = fs->tx_queue;
 	conf.pass_cb = fwd_pipeline_pass;
@@ -132,30 +142,72 @@ fwd_pipeline_release(void)
 }
 
 int
-fwd_pipeline_set_verdict(const char *prog)
+fwd_pipeline_set_verdict(const char *spec)
 {
 	struct tp_prog *p;
 	char err[256];
 	int rc;
 
 	if (fwd.running) {
-		fwd_err("set verdict %s: stop forwarding first", prog);
+		fwd_err("set verdict %s: stop forwarding first", spec);
 		return -EBUSY;
 	}
-	if (strlen(prog) >= sizeof(fwd.opt.verdict)) {
-		fwd_err("set verdict: program spec too long '%s'", prog);
+	if (strlen(spec) >= sizeof(fwd.opt.verdict)) {
+		fwd_err("set verdict: program spec too long '%s'", spec);
 		return -EINVAL;
 	}
-	rc = tp_prog_open(prog, &p, err, sizeof(err));
+	rc = tp_prog_open(spec, &p, err, sizeof(err));
 	if (rc != 0) {
-		fwd_err("set verdict: '%s': %s", prog, err);
+		fwd_err("set verdict: '%s': %s", spec, err);
 		return rc;
 	}
-	tp_prog_close(p);
-	strcpy(fwd.opt.verdict, prog);
-	fwd_pipeline_release();
-	printf("Verdict program set to %s (pipelines re-made at start)\n", prog);
+	strcpy(fwd.opt.verdict, spec);
+	fwd_pipeline_release(); /* before the program they use goes */
+	tp_prog_close(prog);
+	prog = p;
+	printf("Verdict program set to %s (pipelines re-made at start)\n", spec);
 	return 0;
+}
+
+void
+fwd_pipeline_close_prog(void)
+{
+	tp_prog_close(prog);
+	prog = NULL;
+}
+
+void
+fwd_pipeline_bpf_map(const char *verb, const char *arg)
+{
+	int n = tp_prog_bpf_map_count(prog);
+	char err[256];
+
+	if (n < 0) {
+		fwd_err("bpf map %s: the verdict program is not an XDP object", verb);
+		return;
+	}
+	if (strcmp(verb, "list") == 0) {
+		for (int i = 0; i < n; i++) {
+			struct tp_bpf_map_info mi;
+
+			tp_prog_bpf_map_info(prog, i, &mi);
+			printf("%s type %u key %u value %u max_entries %u%s\n", mi.name,
+			       mi.type, mi.key_size, mi.value_size, mi.max_entries,
+			       mi.ncpu > 1 ? " per-cpu" : "");
+		}
+	} else if (strcmp(verb, "dump") == 0) {
+		int i = tp_prog_bpf_map_find(prog, arg);
+
+		if (i < 0)
+			fwd_err("bpf map dump: no map '%s'", arg);
+		else
+			printf("%d elements\n", tp_prog_bpf_map_dump(prog, i, stdout));
+	} else if (tp_prog_bpf_map_update_text(prog, arg, err, sizeof(err)) < 0) {
+		fwd_err("bpf map set: %s", err);
+	} else {
+		printf("Set %s\n", arg);
+	}
+	fflush(stdout);
 }
 
 int

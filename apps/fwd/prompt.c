@@ -54,6 +54,11 @@ TK(tk_verdict, w1, "verdict");
 TK(tk_gro, w1, "gro");
 TK(tk_onoff, w2, "on#off");
 TK(tk_any, w2, NULL);
+TK(tk_bpf, w0, "bpf");
+TK(tk_map, w1, "map");
+TK(tk_list, w2, "list");
+TK(tk_dumpset, w2, "dump#set");
+TK(tk_arg3, w3, NULL);
 #endif
 /* The mode list is filled from fwd_engines[] before the prompt starts. */
 static char mode_words[128];
@@ -104,7 +109,8 @@ do_help(void *res, struct cmdline *cl, void *data)
 #ifdef FWD_HAVE_PIPELINE
 	printf("show pipeline stats\n"
 	       "set verdict PROG\n"
-	       "set gro on|off\n");
+	       "set gro on|off\n"
+	       "bpf map list | bpf map dump NAME | bpf map set NAME:KEY=VALUE\n");
 #endif
 	fflush(stdout);
 }
@@ -179,6 +185,16 @@ do_set_verdict(void *res, struct cmdline *cl, void *data)
 }
 
 static void
+do_bpf_map(void *res, struct cmdline *cl, void *data)
+{
+	struct cmd_res *r = res;
+
+	RTE_SET_USED(cl);
+	RTE_SET_USED(data);
+	fwd_pipeline_bpf_map(r->w2, r->w3);
+}
+
+static void
 do_set_gro(void *res, struct cmdline *cl, void *data)
 {
 	RTE_SET_USED(cl);
@@ -217,13 +233,17 @@ INST(c_set_verdict, do_set_verdict, NULL, "set verdict PROG", (void *)&tk_set,
      (void *)&tk_verdict, (void *)&tk_any);
 INST(c_set_gro, do_set_gro, NULL, "set gro on|off", (void *)&tk_set, (void *)&tk_gro,
      (void *)&tk_onoff);
+INST(c_bpf_list, do_bpf_map, NULL, "bpf map list: the XDP object's maps",
+     (void *)&tk_bpf, (void *)&tk_map, (void *)&tk_list);
+INST(c_bpf_arg, do_bpf_map, NULL, "bpf map dump NAME | bpf map set NAME:KEY=VALUE (hex)",
+     (void *)&tk_bpf, (void *)&tk_map, (void *)&tk_dumpset, (void *)&tk_arg3);
 #endif
 
 static cmdline_parse_ctx_t commands[] = {
 	&c_start, &c_stop, &c_quit, &c_help, &c_show_port_n, &c_show_port_all,
 	&c_clear, &c_set_fwd,
 #ifdef FWD_HAVE_PIPELINE
-	&c_show_pipeline, &c_set_verdict, &c_set_gro,
+	&c_show_pipeline, &c_set_verdict, &c_set_gro, &c_bpf_list, &c_bpf_arg,
 #endif
 	NULL,
 };

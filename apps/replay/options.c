@@ -81,6 +81,9 @@ replay_usage(FILE *f, const char *prog)
 		"  --verdict NAME[:ARG]    verdict program: pass, drop, tx, redirect:N,\n"
 		"                          by-switch-port, acl:FILE (default pass), or an\n"
 		"                          XDP object FILE.o[:SECTION] (docs/xdp.md)\n"
+		"  --bpf-map NAME:KEY=VALUE  set an element of the XDP object's map\n"
+		"                          before the run (KEY, VALUE: hex bytes in memory\n"
+		"                          order; PROG_ARRAY: VALUE is a function name)\n"
 		"  --bpf-unverified        run XDP objects the kernel verifier was not\n"
 		"                          asked about (tagpipe's own checks only)\n"
 		"  --redirect KEY=port:P[,queue:Q][,switch_port:S]\n"
@@ -325,7 +328,7 @@ enum {
 	OPT_BURST = 256, OPT_LOOPS, OPT_TAGGER, OPT_VLAN, OPT_GRO, OPT_VERDICT,
 	OPT_WRITE, OPT_META, OPT_STATS, OPT_GRO_FLOWS, OPT_COMPARE, OPT_JSON,
 	OPT_VLAN_TPID, OPT_REDIRECT, OPT_VIA_PORT, OPT_GRO_CSUM, OPT_GRO_ORDER, OPT_CPU_PORT,
-	OPT_BPF_UNVERIFIED, OPT_WRITE_FORMAT,
+	OPT_BPF_UNVERIFIED, OPT_WRITE_FORMAT, OPT_BPF_MAP,
 };
 
 static bool
@@ -380,12 +383,15 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		{ "gro-csum", required_argument, NULL, OPT_GRO_CSUM },
 		{ "gro-order", required_argument, NULL, OPT_GRO_ORDER },
 		{ "bpf-unverified", no_argument, NULL, OPT_BPF_UNVERIFIED },
+		{ "bpf-map", required_argument, NULL, OPT_BPF_MAP },
 		{ "switch-cpu-port", required_argument, NULL, OPT_CPU_PORT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "write-format", required_argument, NULL, OPT_WRITE_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *maps[REPLAY_MAX_BPF_MAPS];
+	unsigned int nb_maps = 0;
 	bool quiet = false;
 	unsigned long v;
 	int c;
@@ -452,6 +458,13 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 			break;
 		case OPT_BPF_UNVERIFIED:
 			break; /* applied before the loop */
+		case OPT_BPF_MAP:
+			if (nb_maps == REPLAY_MAX_BPF_MAPS) {
+				replay_err("--bpf-map: more than %d", REPLAY_MAX_BPF_MAPS);
+				return -EINVAL;
+			}
+			maps[nb_maps++] = optarg;
+			break;
 		case OPT_REDIRECT:
 			if (parse_redirect(optarg, o) < 0)
 				return -EINVAL;
@@ -543,6 +556,15 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 	if (o->nb_inputs == 0) {
 		replay_err("no input: give at least one -i FILE.pcap");
 		return -EINVAL;
+	}
+	/* after every option: the map belongs to the last --verdict */
+	for (unsigned int i = 0; i < nb_maps; i++) {
+		char err[256];
+
+		if (tp_prog_bpf_map_update_text(o->prog, maps[i], err, sizeof(err)) < 0) {
+			replay_err("--bpf-map: %s", err);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

@@ -5,7 +5,8 @@ of them, built with scapy from the programs' documented behaviour
 
 usage: gen_bpf_frames.py OUTDIR
 Writes OUTDIR/in.pcap (frames 0..7), parse_out.pcap, push_out.pcap,
-pop_out.pcap, trim_out.pcap (one expected frame per input frame).
+pop_out.pcap, trim_out.pcap, tail_out.pcap (one expected frame per input
+frame).
 """
 import os
 import sys
@@ -49,6 +50,15 @@ def main():
     p2[Ether].src, p2[Ether].dst = B, A
     parse[2] = bytes(p2)
     wrpcap(os.path.join(out, "parse_out.pcap"), [Raw(f) for f in parse], linktype=1)
+
+    # t_tail xdp_tail_entry: the IPv4/UDP frames (2 and 3) reach tail_udp,
+    # which swaps their MACs.
+    tail = list(fs)
+    for i in (2, 3):
+        t = frames()[i]
+        t[Ether].src, t[Ether].dst = t[Ether].dst, t[Ether].src
+        tail[i] = bytes(t)
+    wrpcap(os.path.join(out, "tail_out.pcap"), [Raw(f) for f in tail], linktype=1)
 
     # t_adjust xdp_vlan_push: an 802.1Q tag, VID 100, after the MACs of
     # every frame that has an Ethernet header (the runt is unchanged).

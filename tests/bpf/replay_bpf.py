@@ -41,9 +41,35 @@ def case_parse(tmp):
     assert out == [want[2]], (out, want[2])
 
 
+def stats_of(args):
+    p = run(["-i", IN, "--gro", "off", "--vlan", "keep", "--stats", "-"] + args)
+    st = json.loads(next(l for l in p.stdout.splitlines() if l.startswith("{")))
+    return (st["rx"], st["pass"], st["tx"], st["drop"], st["aborted"])
+
+
+def case_maps(tmp):
+    """--bpf-map fills maps before the run: an LPM route 192.168.1.0/24 ->
+    XDP_TX (key: prefixlen 24 as a little-endian u32, then the address in
+    network order) sends frames 0-3 back; a PROG_ARRAY slot set by
+    function name sends t_tail.o's non-IPv4 frames to tail_udp (TX; the
+    10-byte runt has no Ethernet header: ABORTED)."""
+    lpm = os.path.join(BUILD, "t_maps.o:xdp_lpm")
+    got = stats_of(["--verdict", lpm, "--bpf-map", "routes:18000000c0a80100=03000000"])
+    assert got == (8, 4, 4, 0, 0), got
+    tail = os.path.join(BUILD, "t_tail.o:xdp")
+    got = stats_of(["--verdict", tail, "--bpf-map", "jmp:03000000=tail_udp"])
+    assert got == (8, 0, 5, 2, 1), got
+    p = run(["-i", IN, "--verdict", lpm, "--bpf-map", "routes:18000000c0a801=03000000"], 2)
+    assert "key '18000000c0a801' is not 8 hex bytes" in p.stderr, p.stderr
+    p = run(["-i", IN, "--verdict", tail, "--bpf-map", "jmp:03000000=nope"], 2)
+    assert "no program 'nope' in the object" in p.stderr, p.stderr
+    p = run(["-i", IN, "--bpf-map", "jmp:03000000=nope"], 2)
+    assert "not an XDP object" in p.stderr, p.stderr
+
+
 def case_refused(tmp):
-    p = run(["-i", IN, "--verdict", os.path.join(BUILD, "t_bad.o:xdp_loop")], 2)
-    assert "loops are not supported" in p.stderr, p.stderr
+    p = run(["-i", IN, "--verdict", os.path.join(BUILD, "t_loop.o:xdp/forever")], 2)
+    assert "infinite loop: no path from here reaches an exit" in p.stderr, p.stderr
     p = run(["-i", IN, "--verdict", os.path.join(tmp, "none.o")], 2)
     assert "none.o: No such file" in p.stderr, p.stderr
 

@@ -108,14 +108,32 @@ free_all(struct rte_mbuf **m, unsigned int n)
 		rte_pktmbuf_free(m[i]);
 }
 
+/* tp_prog_bpf_map_dump of map name as a string (static buffer). */
+static const char *
+dump_of(struct tp_prog *p, const char *name, int lines)
+{
+	static char buf[4096];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	assert_non_null(f);
+	assert_int_equal(tp_prog_bpf_map_dump(p, tp_prog_bpf_map_find(p, name), f), lines);
+	fclose(f);
+	return buf;
+}
+
+/* rc of a find by name, failing the test when it is an error. */
+static int
+found(int rc, const char *what, const char *name)
+{
+	if (rc < 0)
+		fail_msg("%s %s: %d", what, name, rc);
+	return rc;
+}
+
 static int
 map_idx(struct tp_prog *p, const char *name)
 {
-	int i = tp_prog_bpf_map_find(p, name);
-
-	if (i < 0)
-		fail_msg("map %s: %d", name, i);
-	return i;
+	return found(tp_prog_bpf_map_find(p, name), "map", name);
 }
 
 static uint64_t
@@ -331,6 +349,97 @@ test_hash_counter(void **state)
 	tp_prog_close(p);
 }
 
+/* LRU_HASH: a full map evicts the least recently used element. */
+static void
+test_lru(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_maps.o"), "xdp_lru");
+	struct tp_bpf_map_info info;
+	struct rte_mbuf *m[NF], *b[4];
+	uint8_t v[4], buf[64];
+	uint32_t k[4];
+	uint32_t a1 = rte_cpu_to_be_32(0x0a000001), a2 = rte_cpu_to_be_32(0x0a000002);
+	uint32_t a3 = rte_cpu_to_be_32(0x0a000003);
+	uint64_t ten = 10;
+	uint8_t f3[64];
+	int lru;
+
+	(void)state;
+	lru = map_idx(p, "recent");
+	assert_int_equal(tp_prog_bpf_map_info(p, lru, &info), 0);
+	assert_int_equal(info.type, BPF_MAP_TYPE_LRU_HASH);
+	load_frames(m);
+	/* sources .1 (miss), .2 (miss: full now), .2 (hit), .3 (miss: the
+	 * least recently used, .1, goes) */
+	memcpy(f3, in_f[0], in_l[0]);
+	f3[14 + 15] = 3; /* frame 0 from 10.0.0.3 */
+	b[0] = m[0]; b[1] = m[2]; b[2] = m[3];
+	b[3] = tp_test_mbuf_from_bytes(mp, f3, in_l[0]);
+	run(p, 0, b, 4, v, k);
+	expect_verdicts(v, (const uint8_t[4]){ XDP_DROP, XDP_DROP, XDP_PASS, XDP_DROP }, 4);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, lru, &a1, buf), -ENOENT);
+	assert_int_equal(u64_at(p, "recent", a2, 0), 2);
+	assert_int_equal(u64_at(p, "recent", a3, 0), 1);
+	/* control plane: an insert into the full map evicts too (.2 was
+	 * looked up more recently than .3 was inserted) */
+	run(p, 0, &b[2], 1, v, k); /* .2 hit: 3 */
+	assert_int_equal(tp_prog_bpf_map_update(p, lru, &a1, &ten, BPF_NOEXIST), 0);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, lru, &a3, buf), -ENOENT);
+	assert_int_equal(u64_at(p, "recent", a2, 0), 3);
+	assert_int_equal(u64_at(p, "recent", a1, 0), 10);
+	assert_int_equal(tp_prog_bpf_map_update(p, lru, &a3, &ten, BPF_EXIST), -ENOENT);
+	{
+		const char *d = dump_of(p, "recent", 2);
+
+		assert_non_null(strstr(d, "0a000002=0300000000000000\n"));
+		assert_non_null(strstr(d, "0a000001=0a00000000000000\n"));
+	}
+	free_all(m, NF);
+	rte_pktmbuf_free(b[3]);
+	tp_prog_close(p);
+}
+
+/* LPM_TRIE: the longest matching prefix wins. */
+static void
+test_lpm(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_maps.o"), "xdp_lpm");
+	struct { uint32_t plen, addr; } r16 = { 16, rte_cpu_to_be_32(0xc0a80000) },
+		r24 = { 24, rte_cpu_to_be_32(0xc0a80100) },
+		r32 = { 32, rte_cpu_to_be_32(0xc0a80107) },
+		r23 = { 23, rte_cpu_to_be_32(0xc0a80000) },
+		r33 = { 33, 0 };
+	uint32_t drop = XDP_DROP, tx = XDP_TX, ab = XDP_ABORTED;
+	struct rte_mbuf *m[NF], *far;
+	uint8_t v[NF], f[64];
+	uint32_t k[NF];
+	int rt;
+
+	(void)state;
+	rt = map_idx(p, "routes");
+	assert_int_equal(tp_prog_bpf_map_update(p, rt, &r16, &drop, 0), 0);
+	assert_int_equal(tp_prog_bpf_map_update(p, rt, &r24, &tx, 0), 0);
+	assert_int_equal(tp_prog_bpf_map_update(p, rt, &r32, &ab, 0), 0);
+	assert_int_equal(tp_prog_bpf_map_update(p, rt, &r33, &ab, 0), -EINVAL);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	/* 192.168.1.1, .1.1, .1.2 -> /24; .1.7 -> /32; the rest not IPv4 */
+	expect_verdicts(v, (const uint8_t[NF]){ XDP_TX, XDP_TX, XDP_TX, XDP_ABORTED,
+						XDP_PASS, XDP_PASS, XDP_PASS, XDP_PASS }, NF);
+	assert_int_equal(tp_prog_bpf_map_delete(p, rt, &r23), -ENOENT);
+	assert_int_equal(tp_prog_bpf_map_delete(p, rt, &r24), 0);
+	memcpy(f, in_f[0], in_l[0]);
+	f[14 + 16] = 10; /* destination 10.168.1.1: no prefix */
+	far = tp_test_mbuf_from_bytes(mp, f, in_l[0]);
+	run(p, 0, m, 4, v, k);
+	expect_verdicts(v, (const uint8_t[4]){ XDP_DROP, XDP_DROP, XDP_DROP, XDP_ABORTED }, 4);
+	run(p, 0, &far, 1, v, k);
+	assert_int_equal(v[0], XDP_PASS);
+	rte_pktmbuf_free(far);
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
 /* bpf_redirect_map to a DEVMAP, bpf_redirect(ingress_ifindex), selection
  * by section and by function name. */
 static void
@@ -416,6 +525,149 @@ test_adjust(void **state)
 	tp_prog_close(p);
 }
 
+static int
+prog_no(struct tp_prog *p, const char *name)
+{
+	return found(tp_prog_bpf_prog_find(p, name), "program", name);
+}
+
+/* Tail calls through a PROG_ARRAY the object fills itself, changed by the
+ * control plane; the 33-call chain limit; a tail call from a callee. */
+static void
+test_tail_calls(void **state)
+{
+	static const uint8_t want[NF] = { XDP_DROP, XDP_DROP, XDP_TX, XDP_TX,
+					  XDP_PASS, XDP_PASS, XDP_PASS, XDP_PASS };
+	struct tp_prog *p = open_ok(obj("t_tail.o"), "xdp");
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF], slot, got, udp, bad = 99;
+	int jmp;
+
+	(void)state;
+	/* the selected program, then tail_udp, tail_ipv4, chain,
+	 * xdp_chain_entry, xdp_tail_sub (sub is static: not a program) */
+	assert_int_equal(tp_prog_bpf_prog_count(p), 6);
+	assert_int_equal(prog_no(p, "xdp_tail_entry"), 0);
+	assert_int_equal(tp_prog_bpf_prog_find(p, "sub"), -ENOENT);
+	udp = (uint32_t)prog_no(p, "tail_udp");
+	jmp = map_idx(p, "jmp");
+	slot = 1;
+	assert_int_equal(tp_prog_bpf_map_lookup(p, jmp, &slot, &got), 0);
+	assert_int_equal(got, udp);
+	slot = 0;
+	assert_int_equal(tp_prog_bpf_map_lookup(p, jmp, &slot, &got), 0);
+	assert_int_equal(got, (uint32_t)prog_no(p, "tail_ipv4"));
+	slot = 3;
+	assert_int_equal(tp_prog_bpf_map_lookup(p, jmp, &slot, &got), -ENOENT);
+	assert_string_equal(dump_of(p, "jmp", 3),
+			    "00000000=tail_ipv4\n01000000=tail_udp\n02000000=chain\n");
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, want, NF);
+	expect_bytes_from("tests/bpf/tail_out.pcap", m);
+	assert_int_equal(u64_at(p, ".bss", 0, 0), 4); /* ipv4_runs */
+	free_all(m, NF);
+
+	/* jmp[3] = tail_udp: ARP, IPv6 and the VLAN frame now TX, the runt
+	 * ABORTED (no Ethernet header);
+	 * jmp[0] emptied: IPv4 falls through to XDP_PASS */
+	assert_int_equal(tp_prog_bpf_map_update(p, jmp, &slot, &bad, 0), -EINVAL);
+	assert_int_equal(tp_prog_bpf_map_update(p, jmp, &slot, &udp, 0), 0);
+	slot = 0;
+	assert_int_equal(tp_prog_bpf_map_delete(p, jmp, &slot), 0);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, (const uint8_t[NF]){ XDP_PASS, XDP_PASS, XDP_PASS, XDP_PASS,
+						XDP_TX, XDP_ABORTED, XDP_TX, XDP_TX }, NF);
+	assert_int_equal(u64_at(p, ".bss", 0, 0), 4);
+	free_all(m, NF);
+	tp_prog_close(p);
+
+	/* chain tail-calls itself: 33 tail calls (MAX_TAIL_CALL_CNT), then
+	 * the 33rd run of chain falls through to XDP_TX; per packet */
+	p = open_ok(obj("t_tail.o"), "xdp_chain");
+	load_frames(m);
+	run(p, 0, m, 2, v, k);
+	assert_int_equal(v[0], XDP_TX);
+	assert_int_equal(v[1], XDP_TX);
+	assert_int_equal(u64_at(p, ".bss", 0, 8), 2 * 33); /* chain_runs */
+	free_all(m, NF);
+	tp_prog_close(p);
+
+	/* from a BPF-to-BPF callee: tail_udp's verdict returns to the caller */
+	p = open_ok(obj("t_tail.o"), "xdp_sub");
+	load_frames(m);
+	run(p, 2, m, NF, v, k);
+	expect_verdicts(v, (const uint8_t[NF]){ XDP_TX, XDP_TX, XDP_TX, XDP_TX,
+						XDP_TX, XDP_ABORTED, XDP_TX, XDP_TX }, NF);
+	assert_int_equal(u64_at(p, ".bss", 0, 16), 7); /* sub_tx */
+	free_all(m, NF);
+	slot = 1;
+	assert_int_equal(tp_prog_bpf_map_delete(p, map_idx(p, "jmp"), &slot), 0);
+	load_frames(m);
+	run(p, 2, m, 1, v, k);
+	assert_int_equal(v[0], UINT8_MAX); /* 100 + rx queue: not an action */
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
+/* Loops: run when the kernel verified them or with --bpf-unverified, under
+ * the budget; a loop without an exit is refused. */
+static void
+test_loops(void **state)
+{
+	char spec[600], err[256] = "", what[600];
+	struct tp_prog *p = NULL;
+	struct rte_mbuf *m[NF];
+	struct tp_bpf_stats st;
+	uint8_t v[NF];
+	uint32_t k[NF];
+	uint8_t x = 0;
+
+	(void)state;
+	snprintf(spec, sizeof(spec), "%s%s", mode, obj("t_loop.o"));
+	if (tp_prog_open(spec, &p, err, sizeof(err)) == 0) {
+		tp_prog_bpf_describe(p, what, sizeof(what));
+		assert_non_null(strstr(what, "verified by the kernel"));
+		tp_prog_close(p);
+	} else {
+		print_message("loop refused without the kernel: %s\n", err);
+		assert_non_null(strstr(err, "pc 13: a loop (back-edge) tagpipe cannot "
+				       "prove finite"));
+	}
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF), 0);
+	p = open_ok(obj("t_loop.o"), NULL);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++) {
+		x = 0;
+		for (unsigned int b = 0; b < 16 && b < in_l[i]; b++)
+			x ^= in_f[i][b];
+		if (v[i] != ((x & 1) ? XDP_DROP : XDP_PASS))
+			fail_msg("frame %u: verdict %u for xor 0x%02x", i, v[i], x);
+	}
+	assert_int_equal(u64_at(p, ".bss", 0, 0), x); /* last_xor: frame 7 */
+	free_all(m, NF);
+	tp_prog_close(p);
+
+	p = open_ok(obj("t_loop.o"), "xdp/spin");
+	load_frames(m);
+	run(p, 0, m, 1, v, k);
+	assert_int_equal(v[0], XDP_ABORTED);
+	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
+	assert_int_equal(st.runs, 1);
+	assert_int_equal(st.aborted_loop, 1);
+	assert_int_equal(st.aborted_oob, 0);
+	/* one count per iteration; the 1,000,001st backward jump is refused */
+	assert_int_equal(u64_at(p, ".bss", 0, 8), 1000001);
+	free_all(m, NF);
+	tp_prog_close(p);
+	open_fails(obj("t_loop.o"), "xdp/forever", "pc 0: infinite loop: no path "
+		   "from here reaches an exit");
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
+}
+
 /* Escapes are stopped at run time; unverifiable programs are refused. */
 static void
 test_bad(void **state)
@@ -442,6 +694,18 @@ test_bad(void **state)
 	assert_int_equal(st.aborted_oob, 1);
 	tp_prog_close(p);
 
+	/* a write, then a read out of bounds: the write stays (compiled code
+	 * checks the two as one span, then each alone when the span fails) */
+	p = open_ok(obj("t_bad.o"), "xdp_partial");
+	run(p, 0, m, 2, v, k);
+	assert_int_equal(v[0], XDP_ABORTED);
+	assert_int_equal(v[1], XDP_PASS);
+	assert_int_equal(rte_pktmbuf_mtod(m[0], uint8_t *)[0], 0xee);
+	assert_int_equal(rte_pktmbuf_mtod(m[1], uint8_t *)[0], 0xee);
+	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
+	assert_int_equal(st.aborted_oob, 1);
+	tp_prog_close(p);
+
 	p = open_ok(obj("t_bad.o"), "xdp_stack");
 	run(p, 0, m, 2, v, k);
 	assert_int_equal(v[0], XDP_ABORTED);
@@ -453,7 +717,6 @@ test_bad(void **state)
 	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
 	assert_int_equal(tp_prog_bpf_set_verify((enum tp_bpf_verify)7), -EINVAL);
 
-	open_fails(obj("t_bad.o"), "xdp_loop", "loops are not supported");
 	open_fails(obj("t_bad.o"), "xdp_uninit", "r7 is read before it is set");
 	open_fails(obj("t_bad.o"), "xdp_ctxw", "write to the context");
 	open_fails(obj("t_bad.o"), "xdp_fib", "helper 69 (bpf_fib_lookup)");
@@ -568,7 +831,7 @@ test_debian_objects(void **state)
 		"xdpfilt_alw_tcp.o", "xdpfilt_alw_udp.o", "xdpfilt_dny_all.o",
 		"xdpfilt_dny_eth.o", "xdpfilt_dny_ip.o", "xdpfilt_dny_tcp.o",
 		"xdpfilt_dny_udp.o", "xsk_def_xdp_prog.o", "xsk_def_xdp_prog_5.3.o",
-		"xdp-dispatcher.o",
+		"xdp-dispatcher.o", "xdpdump_xdp.o",
 	};
 	char path[256];
 
@@ -579,7 +842,56 @@ test_debian_objects(void **state)
 		snprintf(path, sizeof(path), DEB "%s", ok[i]);
 		tp_prog_close(open_ok(path, NULL));
 	}
-	open_fails(DEB "xdpdump_xdp.o", NULL, "map type 4 (perf_event_array) is not supported");
+}
+
+/* xdpdump's capture program (xdp-tools xdpdump/xdpdump_xdp.c): frames
+ * arriving on trace_cfg.capture_if_ifindex go to xdpdump_perf_map as
+ * struct pkt_trace_metadata {u32 ifindex, rx_queue; u16 pkt_len, cap_len,
+ * flags, prog_index; int action} (xdpdump.h, 20 bytes, packed) followed
+ * by the first min(pkt_len, capture_snaplen) bytes; verdict XDP_PASS. */
+static void
+test_xdpdump(void **state)
+{
+	struct tp_prog *p;
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF], rec[256], want[256];
+	uint32_t k[NF], zero = 0, cfg[3] = { 1, 64, 7 }; /* ifindex 1 = port 0 */
+	uint64_t lost = 1;
+	int perf;
+
+	(void)state;
+	if (!have(DEB "xdpdump_xdp.o"))
+		skip();
+	p = open_ok(DEB "xdpdump_xdp.o", NULL);
+	perf = map_idx(p, "xdpdump_perf_map");
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, ".data"), &zero, cfg, 0), 0);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++) {
+		uint16_t len = (uint16_t)in_l[i], cap = len < 64 ? len : 64, prog = 7;
+		uint32_t ifx = 1, rxq = 0;
+
+		assert_int_equal(v[i], XDP_PASS);
+		memset(want, 0, 20);
+		memcpy(want, &ifx, 4);
+		memcpy(want + 4, &rxq, 4);
+		memcpy(want + 8, &len, 2);
+		memcpy(want + 10, &cap, 2);
+		memcpy(want + 14, &prog, 2);
+		memcpy(want + 20, in_f[i], cap);
+		assert_int_equal(tp_prog_bpf_perf_read(p, perf, 0, rec, sizeof(rec), &lost),
+				 20 + cap);
+		assert_memory_equal(rec, want, 20 + cap);
+	}
+	assert_int_equal(tp_prog_bpf_perf_read(p, perf, 0, rec, sizeof(rec), &lost), -EAGAIN);
+	assert_int_equal(lost, 0);
+	/* another port: not captured */
+	run(p, 2, m, NF, v, k);
+	assert_int_equal(tp_prog_bpf_perf_read(p, perf, 0, rec, sizeof(rec), NULL), -EAGAIN);
+	assert_int_equal(tp_prog_bpf_perf_read(p, map_idx(p, ".data"), 0, rec, 8, NULL),
+			 -EINVAL);
+	free_all(m, NF);
+	tp_prog_close(p);
 }
 
 /* AF_XDP default programs: empty XSKMAP -> XDP_PASS, a set entry for the
@@ -626,12 +938,17 @@ main(void)
 		cmocka_unit_test(test_legacy_maps),
 		cmocka_unit_test(test_hash_counter),
 		cmocka_unit_test(test_redirect),
+		cmocka_unit_test(test_lru),
+		cmocka_unit_test(test_lpm),
 		cmocka_unit_test(test_adjust),
+		cmocka_unit_test(test_tail_calls),
+		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_kernel_verifier),
 		cmocka_unit_test(test_xdpfilt_udp),
 		cmocka_unit_test(test_debian_objects),
 		cmocka_unit_test(test_xsk_default),
+		cmocka_unit_test(test_xdpdump),
 	};
 
 	int failed;

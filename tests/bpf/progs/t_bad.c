@@ -4,7 +4,10 @@
  *  xdp_oob ("xdp"): reads a byte 200 bytes into the packet without a
  *    data_end check: runs, and a short packet must end XDP_ABORTED (counted).
  *  xdp_stack_oob ("xdp_stack"): writes below its stack frame: ABORTED.
- *  prog_loop ("xdp_loop"): a loop (back-edge): refused at open.
+ *  xdp_write_then_oob ("xdp_partial"): writes 0xee to byte 0, then reads byte 100,
+ *    neither checked against data_end: a frame of 100 bytes or less gets
+ *    its write and ends XDP_ABORTED at the read; a longer one: byte 100
+ *    zero -> XDP_PASS, else XDP_DROP.
  *  prog_uninit ("xdp_uninit"): returns r7 never set: refused at open.
  *  xdp_ctx_write ("xdp_ctxw"): stores into xdp_md: refused at open.
  *  prog_fib ("xdp_fib"): calls bpf_fib_lookup: refused at open.
@@ -30,17 +33,13 @@ int xdp_stack_oob(struct xdp_md *ctx)
 	return XDP_PASS;
 }
 
-SEC("xdp_loop")
-int prog_loop(struct xdp_md *ctx)
+SEC("xdp_partial")
+int xdp_write_then_oob(struct xdp_md *ctx)
 {
-	unsigned char *data = (void *)(long)ctx->data;
-	unsigned char *end = (void *)(long)ctx->data_end;
-	int sum = 0;
+	volatile unsigned char *data = (void *)(long)ctx->data;
 
-#pragma nounroll
-	for (unsigned char *p = data; p + 1 <= end && p < data + 64; p++)
-		sum += *p;
-	return sum & 3;
+	data[0] = 0xee;
+	return data[100] ? XDP_DROP : XDP_PASS;
 }
 
 SEC("xdp_uninit")

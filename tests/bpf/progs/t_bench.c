@@ -8,6 +8,8 @@
 #include <linux/if_ether.h>
 #include <bpf/bpf_helpers.h>
 
+#include "mac_swap.h"
+
 SEC("xdp")
 int bench_drop(struct xdp_md *ctx)
 {
@@ -18,17 +20,7 @@ int bench_drop(struct xdp_md *ctx)
 SEC("xdp_tx")
 int bench_tx(struct xdp_md *ctx)
 {
-	void *data = (void *)(long)ctx->data;
-	void *end = (void *)(long)ctx->data_end;
-	struct ethhdr *eth = data;
-	unsigned char tmp[ETH_ALEN];
-
-	if ((void *)(eth + 1) > end)
-		return XDP_ABORTED;
-	__builtin_memcpy(tmp, eth->h_dest, ETH_ALEN);
-	__builtin_memcpy(eth->h_dest, eth->h_source, ETH_ALEN);
-	__builtin_memcpy(eth->h_source, tmp, ETH_ALEN);
-	return XDP_TX;
+	return mac_swap_tx(ctx);
 }
 
 char _license[] SEC("license") = "GPL";

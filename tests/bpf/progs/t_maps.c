@@ -7,6 +7,13 @@
  *  xdp_devmap (section "xdp_redirect"): bpf_redirect_map(&ports,
  *    last byte of the IPv4 destination, XDP_DROP).
  *  xdp_ingress (section "xdp_ifindex"): bpf_redirect(ctx->ingress_ifindex).
+ *  xdp_recent (section "xdp_lru"): an LRU_HASH of 2 IPv4 sources; a hit
+ *    counts the packet in the value and gives XDP_PASS, a miss inserts
+ *    the source with count 1 (evicting the least recently used when
+ *    full) and gives XDP_DROP; non-IPv4: XDP_PASS.
+ *  xdp_route (section "xdp_lpm"): the verdict is the value of the longest
+ *    prefix in LPM_TRIE routes matching the IPv4 destination; no match or
+ *    non-IPv4: XDP_PASS.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -39,6 +46,26 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } ports SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, __u64);
+} recent SEC(".maps");
+
+struct route_key {
+	__u32 prefixlen;
+	__u32 addr;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, 16);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct route_key);
+	__type(value, __u32);
+} routes SEC(".maps");
 
 static __always_inline struct iphdr *
 ipv4_of(struct xdp_md *ctx)
@@ -94,6 +121,39 @@ SEC("xdp_ifindex")
 int xdp_ingress(struct xdp_md *ctx)
 {
 	return bpf_redirect(ctx->ingress_ifindex, 0);
+}
+
+SEC("xdp_lru")
+int xdp_recent(struct xdp_md *ctx)
+{
+	struct iphdr *ip = ipv4_of(ctx);
+	__u64 one = 1, *v;
+	__u32 src;
+
+	if (!ip)
+		return XDP_PASS;
+	src = ip->saddr;
+	v = bpf_map_lookup_elem(&recent, &src);
+	if (v) {
+		__sync_fetch_and_add(v, 1);
+		return XDP_PASS;
+	}
+	bpf_map_update_elem(&recent, &src, &one, BPF_ANY);
+	return XDP_DROP;
+}
+
+SEC("xdp_lpm")
+int xdp_route(struct xdp_md *ctx)
+{
+	struct iphdr *ip = ipv4_of(ctx);
+	struct route_key k = { 32, 0 };
+	__u32 *v;
+
+	if (!ip)
+		return XDP_PASS;
+	k.addr = ip->daddr;
+	v = bpf_map_lookup_elem(&routes, &k);
+	return v ? (int)*v : XDP_PASS;
 }
 
 char _license[] SEC("license") = "GPL";

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""tagpipe-fwd with an XDP object: --bpf-map fills its map before the run,
+the prompt lists, dumps and sets map elements while the object stays the
+one every pipeline instance shares. t_maps.o:xdp_lpm returns the value of
+the longest prefix matching the IPv4 destination (tests/bpf/progs/t_maps.c);
+the route 0.0.0.0/0 -> XDP_DROP drops the 4 untagged IPv4 frames of
+in.pcap on each of the two ports (VLAN kept, so frame 7 is not IPv4 to
+the program) and passes the other 4.
+
+usage: fwd_bpf.py BUILD_TESTS_BPF_DIR"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), 'integration'))
+import fwdlib  # noqa: E402
+
+CLIENT = '/usr/bin/dpdk-telemetry.py'
+BPF = sys.argv[1]
+IN = os.path.join(BPF, 'in.pcap')
+
+
+def main():
+    c = fwdlib.Checker()
+    with tempfile.TemporaryDirectory(prefix='tpfwd_bpf') as tmp:
+        vdevs = ['net_pcap%d,rx_pcap=%s,tx_pcap=%s' % (i, IN, os.path.join(tmp, 'o%d' % i))
+                 for i in (0, 1)]
+        app = ['--gro', 'off', '--port-vlan', '0:keep', '--port-vlan', '1:keep',
+               '--verdict', os.path.join(BPF, 't_maps.o:xdp_lpm'),
+               '--bpf-map', 'routes:0000000000000000=01000000']
+
+        def consumed(text):
+            st = fwdlib.last_port_stats(text)
+            return 0 in st and 1 in st and st[0]['rx'] == 8 and st[1]['rx'] == 8
+
+        eal = fwdlib.eal_args('tpfwd_bpf', vdevs)
+        tel = {}
+
+        def ask():
+            # dpdk-telemetry.py (package dpdk) on the app's socket
+            r = subprocess.run(['/usr/bin/python3', CLIENT, '-f',
+                                os.path.basename(fwdlib.runtime_dir(eal))],
+                               input='/tagpipe/bpf_map,routes\n', capture_output=True,
+                               text=True, timeout=60)
+            for line in r.stdout.splitlines():
+                if line.strip().startswith('{'):
+                    tel.update(json.loads(line.strip()))
+
+        cmds = [('bpf map list', 0.2), ('bpf map dump routes', 0.2),
+                ('start', consumed), (None, ask), ('stop', 0.2), ('show pipeline stats', 0.2),
+                ('bpf map set routes:18000000c0a80100=03000000', 0.2),
+                ('bpf map dump routes', 0.2), ('quit', 0)]
+        rc, out, err = fwdlib.run_prompt(eal, app, cmds)
+        print(out)
+        print(err, file=sys.stderr)
+        c.eq('exit status', rc, 0)
+        c.eq('mbufs in use after shutdown', fwdlib.mempool_in_use(out), 0)
+        c.true('no error reported', 'tagpipe-fwd: error' not in err)
+        c.true('map listed', 'routes type 11 key 8 value 4 max_entries 16\n' in out)
+        c.true('--bpf-map element dumped',
+               '0000000000000000=01000000\n1 elements\n' in out)
+        pls = fwdlib.pipeline_stats(out)
+        c.true('pipeline stats printed', len(pls) >= 1)
+        if pls:
+            c.eq('rx', pls[0]['rx'], 16)
+            c.eq('drop', pls[0]['drop'], 8)
+            c.eq('pass', pls[0]['pass'], 8)
+        c.eq('telemetry /tagpipe/bpf_map,routes', tel.get('/tagpipe/bpf_map'),
+             {'type': 11, 'key_size': 8, 'value_size': 4, 'max_entries': 16,
+              'ncpu': 1, 'elements': 1, 'values': {'0000000000000000': '01000000'}})
+        c.true('prompt set', 'Set routes:18000000c0a80100=03000000\n' in out)
+        c.true('both elements dumped', out.count('=01000000\n') == 2 and
+               '18000000c0a80100=03000000\n' in out and '2 elements\n' in out)
+    c.exit()
+
+
+if __name__ == '__main__':
+    main()
