@@ -18,7 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CLI_REDIRECT_KEY_MAX 65535u     /* keys index an array map */
+#include "tp_map.h"
+
+#define CLI_REDIRECT_KEY_MAX (TP_REDIRECT_MAP_MAX - 1)  /* keys index an array map */
 #define CLI_SWITCH_PORT_MAX 255u        /* a DSA tag's port field */
 #define CLI_GRO_AGE_MAX_US 1000000u     /* tp_pipeline_gro.age_usec */
 

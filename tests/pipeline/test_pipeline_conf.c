@@ -81,6 +81,12 @@ e_redirect_key(struct tp_pipeline_conf *c)
 }
 
 static void
+e_redirect_key_range(struct tp_pipeline_conf *c)
+{
+	c->prog_spec = "redirect:65536";
+}
+
+static void
 e_pass_arg(struct tp_pipeline_conf *c)
 {
 	c->prog_spec = "pass:1";
@@ -120,7 +126,9 @@ static const struct conf_case cases[] = {
 	{ "flows", e_flows, "gro: bad max_flows 70000" },
 	{ "segs", e_segs, "gro: bad max_segs 1" },
 	{ "prog", e_prog, "program: unknown program 'nope' (known: acl, bpf, bpf-interp, by-switch-port, drop, pass" },
-	{ "redirect key", e_redirect_key, "program redirect: bad map key 'abc'" },
+	{ "redirect key", e_redirect_key, "program redirect: bad map key 'abc' (0..65535)" },
+	{ "redirect key range", e_redirect_key_range,
+	  "program redirect: bad map key '65536' (0..65535)" },
 	{ "pass arg", e_pass_arg, "program: 'pass' takes no argument (got '1')" },
 	{ "acl no file", e_acl_nofile, "program acl: needs a rules file (acl:FILE)" },
 	{ "hook", e_hook, "hook: bad value 7" },
