@@ -10,6 +10,8 @@
  *   /tagpipe/stages[,NAME]      per stage: calls, in, out, drop, cycles
  *   /tagpipe/ports[,NAME]       per configured port: rx, tx, tx_full, ...
  * Every pipeline made by tp_pipeline_create() is listed until destroyed.
+ * A NAME no live pipeline has is answered {"error": "no pipeline named
+ * 'NAME' (pipelines: ...)"} with the live names.
  * Values are read without stopping the datapath: each 64-bit counter is
  * whole, the set may straddle a burst.
  */
