@@ -24,7 +24,24 @@ const char *const tp_gro_pass_reason_names[TP_GRO_PASS_MAX] = {
 };
 #undef X_NAME
 
-#define GRO_LOG(...) rte_log(RTE_LOG_ERR, RTE_LOGTYPE_USER1, "tp_gro: " __VA_ARGS__)
+/*
+ * The library's log type "tagpipe.gro" (EAL option --log-level=tagpipe.gro:debug).
+ * Registered at RTE_PRIORITY_CLASS: after the EAL's own log setup
+ * (RTE_PRIORITY_LOG) and before any program's constructors (RTE_INIT,
+ * last priority) could create a table. If registration fails,
+ * messages go to RTE_LOGTYPE_USER1 rather than being lost.
+ */
+int tp_gro_logtype = RTE_LOGTYPE_USER1;
+RTE_INIT_PRIO(tp_gro_log_init, CLASS)
+{
+	int t = rte_log_register_type_and_pick_level("tagpipe.gro", RTE_LOG_NOTICE);
+
+	if (t >= 0)
+		tp_gro_logtype = t;
+}
+
+#define GRO_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, tp_gro_logtype, "tp_gro: " fmt "\n", ##__VA_ARGS__)
 
 uint64_t
 tp_gro_usec_to_tsc(uint64_t usec)
@@ -58,27 +75,27 @@ tp_gro_create(const struct tp_gro_conf *conf)
 	if (c.max_flows == 0)
 		c.max_flows = 1024;
 	if (c.max_flows > GRO_MAX_FLOWS) {
-		GRO_LOG("max_flows %u out of range 1..%u\n", c.max_flows, GRO_MAX_FLOWS);
+		GRO_LOG(ERR, "max_flows %u out of range 1..%u", c.max_flows, GRO_MAX_FLOWS);
 		rte_errno = EINVAL;
 		return NULL;
 	}
 	if (c.max_segs == 1) {
-		GRO_LOG("max_segs 1 out of range (0 or 2..65535)\n");
+		GRO_LOG(ERR, "max_segs 1 out of range (0 or 2..65535)");
 		rte_errno = EINVAL;
 		return NULL;
 	}
 	if (c.max_ip_len != 0 && (c.max_ip_len < 128 || c.max_ip_len > 65535)) {
-		GRO_LOG("max_ip_len %u out of range 128..65535\n", c.max_ip_len);
+		GRO_LOG(ERR, "max_ip_len %u out of range 128..65535", c.max_ip_len);
 		rte_errno = EINVAL;
 		return NULL;
 	}
 	if (c.mode != TP_GRO_MODE_BURST && c.mode != TP_GRO_MODE_AGE) {
-		GRO_LOG("mode %d is neither burst (0) nor age (1)\n", (int)c.mode);
+		GRO_LOG(ERR, "mode %d is neither burst (0) nor age (1)", (int)c.mode);
 		rte_errno = EINVAL;
 		return NULL;
 	}
 	if (c.order != TP_GRO_ORDER_FLOW && c.order != TP_GRO_ORDER_KERNEL) {
-		GRO_LOG("order %d is neither flow (0) nor kernel (1)\n", (int)c.order);
+		GRO_LOG(ERR, "order %d is neither flow (0) nor kernel (1)", (int)c.order);
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -104,6 +121,8 @@ tp_gro_create(const struct tp_gro_conf *conf)
 	if (g->dsa_off < 0) {
 		int err = -g->dsa_off;
 
+		GRO_LOG(ERR, "cannot register the switch-port metadata field: %s",
+			rte_strerror(err));
 		rte_free(g);
 		rte_errno = err;
 		return NULL;
@@ -126,6 +145,9 @@ tp_gro_create(const struct tp_gro_conf *conf)
 	g->nb_free = c.max_flows;
 	g->mem = sizeof(*g) + sizeof(*g->buckets) * nb_buckets +
 		 sizeof(*g->flows) * c.max_flows + sizeof(uint16_t) * c.max_flows;
+	GRO_LOG(DEBUG, "table: %s mode, %s order, %u flows, max_segs %u, %zu bytes",
+		c.mode == TP_GRO_MODE_AGE ? "age" : "burst",
+		g->kernel ? "kernel" : "flow", c.max_flows, c.max_segs, g->mem);
 	return g;
 }
 

@@ -5,7 +5,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
+#include <rte_log.h>
+
 #include "vlan_private.h"
+
+/*
+ * The library's log type "tagpipe.vlan" (EAL option --log-level=tagpipe.vlan:debug).
+ * Registered at RTE_PRIORITY_CLASS: after the EAL's own log setup
+ * (RTE_PRIORITY_LOG) and before any program's constructors (RTE_INIT,
+ * last priority) could configure a VLAN stage. If registration fails,
+ * messages go to RTE_LOGTYPE_USER1 rather than being lost.
+ */
+int tp_vlan_logtype = RTE_LOGTYPE_USER1;
+RTE_INIT_PRIO(tp_vlan_log_init, CLASS)
+{
+	int t = rte_log_register_type_and_pick_level("tagpipe.vlan", RTE_LOG_NOTICE);
+
+	if (t >= 0)
+		tp_vlan_logtype = t;
+}
+
+#define VLAN_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, tp_vlan_logtype, "tp_vlan: " fmt "\n", ##__VA_ARGS__)
 
 const struct tp_vlan_conf tp_vlan_default_conf = {
 	.tpid = { TP_VLAN_TPID_8021Q, TP_VLAN_TPID_8021AD,
@@ -46,14 +68,14 @@ tp_vlan_conf_set_tpids(struct tp_vlan_conf *conf, const uint16_t *tpids,
 	if (conf == NULL || tpids == NULL)
 		return -EINVAL;
 	if (n == 0 || n > TP_VLAN_MAX_TPIDS) {
-		fprintf(stderr, "tp_vlan: %u TPIDs given; need 1..%d\n", n,
+		VLAN_LOG(ERR, "%u TPIDs given; need 1..%d", n,
 			TP_VLAN_MAX_TPIDS);
 		return -EINVAL;
 	}
 	for (i = 0; i < n; i++) {
 		/* EtherType values start at 0x0600; below is an 802.3 length. */
 		if (tpids[i] < 0x0600) {
-			fprintf(stderr, "tp_vlan: TPID 0x%04x is not an EtherType (< 0x0600)\n",
+			VLAN_LOG(ERR, "TPID 0x%04x is not an EtherType (< 0x0600)",
 				tpids[i]);
 			return -EINVAL;
 		}
@@ -78,7 +100,7 @@ tp_vlan_conf_parse_tpids(struct tp_vlan_conf *conf, const char *list)
 		unsigned long v;
 
 		if (n == TP_VLAN_MAX_TPIDS) {
-			fprintf(stderr, "tp_vlan: too many TPIDs in '%s' (max %d)\n",
+			VLAN_LOG(ERR, "too many TPIDs in '%s' (max %d)",
 				list, TP_VLAN_MAX_TPIDS);
 			return -EINVAL;
 		}
@@ -86,7 +108,7 @@ tp_vlan_conf_parse_tpids(struct tp_vlan_conf *conf, const char *list)
 		v = strtoul(p, &end, 16);
 		if (end == p || errno != 0 || v > 0xFFFF ||
 		    (*end != ',' && *end != '\0')) {
-			fprintf(stderr, "tp_vlan: bad TPID '%.*s' in '%s'\n",
+			VLAN_LOG(ERR, "bad TPID '%.*s' in '%s'",
 				(int)strcspn(p, ","), p, list);
 			return -EINVAL;
 		}
