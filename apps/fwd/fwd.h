@@ -154,8 +154,6 @@ void fwd_options_parse(int argc, char **argv, const char *prog,
 /* One-line "tagpipe-fwd: error: ..." on stderr. */
 void fwd_err(const char *fmt, ...) __rte_format_printf(1, 2);
 /* Checks that need the EAL (port numbers, lcores); exits 2 on a bad one. */
-/* One-line usage error and exit 2 (for checks outside options.c). */
-void fwd_options_fail(const char *msg) __rte_noreturn;
 void fwd_options_check(const struct fwd_options *o, uint16_t nb_ports,
 		       unsigned int nb_workers);
 
@@ -185,9 +183,9 @@ uint64_t fwd_streams_segmented(void);
 unsigned int fwd_pool_in_use(void);
 
 /* Pipeline mode (engine_pipeline.c); return 0 or -errno. */
-#ifdef FWD_HAVE_PIPELINE
-/* Validate --port-tagger, --verdict (after the EAL); exits 2 on bad ones. */
-void fwd_pipeline_check_options(const struct fwd_options *o);
+/* Validate --port-tagger, --verdict (after the EAL): 0, or -EINVAL with the
+ * message (naming the option and the bad value) in err. */
+int fwd_pipeline_check_options(const struct fwd_options *o, char *err, size_t len);
 int fwd_pipeline_set_verdict(const char *prog);
 int fwd_pipeline_set_gro(bool on);
 void fwd_pipeline_show_stats(void);
@@ -195,7 +193,6 @@ void fwd_pipeline_show_stats(void);
 void fwd_pipeline_clear_stats(void);
 /* Destroy every instance (they are re-made at the next start). */
 void fwd_pipeline_release(void);
-#endif
 
 /* prompt.c */
 void fwd_prompt(void);

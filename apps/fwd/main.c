@@ -115,11 +115,9 @@ main(int argc, char **argv)
 		fwd_stop();
 	printf("Drained %" PRIu64 " frames left in RX queues\n", fwd_ports_drain());
 	show_all_port_stats();
-#ifdef FWD_HAVE_PIPELINE
 	if (strcmp(fwd.opt.engine->name, "pipeline") == 0)
 		fwd_pipeline_show_stats();
 	fwd_pipeline_release();
-#endif
 	fwd_ports_close();
 	in_use = fwd_pool_in_use();
 	size = fwd.pool->size;

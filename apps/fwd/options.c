@@ -371,19 +371,10 @@ fwd_options_check(const struct fwd_options *o, uint16_t nb_ports,
 	if (o->nb_txq != 0 && o->nb_txq < (o->nb_cores ? o->nb_cores : 1))
 		usage_exit("--txq %u: fewer than the %u forwarding lcores (one TX queue each)",
 			   o->nb_txq, o->nb_cores);
-#ifdef FWD_HAVE_PIPELINE
-	fwd_pipeline_check_options(o);
-#else
-	for (unsigned int p = 0; p < FWD_MAX_PORTS; p++)
-		if (o->port[p].tagger[0] != '\0')
-			usage_exit("--port-tagger %u:%s: this build has no pipeline mode",
-				   p, o->port[p].tagger);
-#endif
-}
+	{
+		char err[1600];
 
-/* usage_exit for the pipeline's checks. */
-void
-fwd_options_fail(const char *msg)
-{
-	usage_exit("%s", msg);
+		if (fwd_pipeline_check_options(o, err, sizeof(err)) < 0)
+			usage_exit("%s", err);
+	}
 }

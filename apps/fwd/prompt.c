@@ -47,14 +47,12 @@ TK(tk_stats1, w1, "stats");
 TK(tk_what, w2, "info#stats#xstats");
 TK(tk_all, w3, "all");
 TK(tk_fwd, w1, "fwd");
-#ifdef FWD_HAVE_PIPELINE
 TK(tk_pipeline, w1, "pipeline");
 TK(tk_stats2, w2, "stats");
 TK(tk_verdict, w1, "verdict");
 TK(tk_gro, w1, "gro");
 TK(tk_onoff, w2, "on#off");
 TK(tk_any, w2, NULL);
-#endif
 /* The mode list is filled from fwd_engines[] before the prompt starts. */
 static char mode_words[128];
 static cmdline_parse_token_string_t tk_mode =
@@ -101,11 +99,9 @@ do_help(void *res, struct cmdline *cl, void *data)
 	       "show port info|stats|xstats PORT|all\n"
 	       "clear stats\n"
 	       "set fwd %s\n", fwd_engine_list(modes, sizeof(modes), '|'));
-#ifdef FWD_HAVE_PIPELINE
 	printf("show pipeline stats\n"
 	       "set verdict PROG\n"
 	       "set gro on|off\n");
-#endif
 	fflush(stdout);
 }
 
@@ -138,7 +134,6 @@ do_show_port(void *res, struct cmdline *cl, void *data)
 	show_port(r->w2, r->port);
 }
 
-#ifdef FWD_HAVE_PIPELINE
 static void
 do_show_pipeline(void *res, struct cmdline *cl, void *data)
 {
@@ -148,7 +143,6 @@ do_show_pipeline(void *res, struct cmdline *cl, void *data)
 	fwd_pipeline_show_stats();
 }
 
-#endif
 
 static void
 do_clear(void *res, struct cmdline *cl, void *data)
@@ -168,7 +162,6 @@ do_set_fwd(void *res, struct cmdline *cl, void *data)
 	fflush(stdout);
 }
 
-#ifdef FWD_HAVE_PIPELINE
 static void
 do_set_verdict(void *res, struct cmdline *cl, void *data)
 {
@@ -187,7 +180,6 @@ do_set_gro(void *res, struct cmdline *cl, void *data)
 	fflush(stdout);
 }
 
-#endif
 
 #define INST(name, fn, arg, help, ...) \
 	static cmdline_parse_inst_t name = { \
@@ -210,21 +202,17 @@ INST(c_clear, do_clear, NULL, "clear stats: reset port and forward counters",
      (void *)&tk_clear, (void *)&tk_stats1);
 INST(c_set_fwd, do_set_fwd, NULL, "set fwd MODE", (void *)&tk_set, (void *)&tk_fwd,
      (void *)&tk_mode);
-#ifdef FWD_HAVE_PIPELINE
 INST(c_show_pipeline, do_show_pipeline, NULL, "show pipeline stats",
      (void *)&tk_show, (void *)&tk_pipeline, (void *)&tk_stats2);
 INST(c_set_verdict, do_set_verdict, NULL, "set verdict PROG", (void *)&tk_set,
      (void *)&tk_verdict, (void *)&tk_any);
 INST(c_set_gro, do_set_gro, NULL, "set gro on|off", (void *)&tk_set, (void *)&tk_gro,
      (void *)&tk_onoff);
-#endif
 
 static cmdline_parse_ctx_t commands[] = {
 	&c_start, &c_stop, &c_quit, &c_help, &c_show_port_n, &c_show_port_all,
 	&c_clear, &c_set_fwd,
-#ifdef FWD_HAVE_PIPELINE
 	&c_show_pipeline, &c_set_verdict, &c_set_gro,
-#endif
 	NULL,
 };
 
