@@ -4,7 +4,9 @@
 apps/examples/vrouter.c with cc every supported way (shared and static,
 umbrella pkg-config and per-library -l names) and run each on
 pcaps/demo.pcap: one copy of each library (no multiple definitions, every
-tagger registered once, libtagpipe.so needing the libtp_*.so).
+tagger registered once, libtagpipe.so needing the libtp_*.so). The staged
+.pc files are used as installed, through PKG_CONFIG_PATH alone (they are
+relocatable: prefix=${pcfiledir}/...).
 Expected counts come from reading the pcap here (IPv4/IPv6 frames pass,
 the rest drop)."""
 import glob
@@ -29,22 +31,6 @@ def run(cmd, **kw):
 TP_PCS = ('libtagpipe.pc', 'libtagpipe-libs.pc', 'libtp_vlan.pc',
           'libtp_dsa_tag.pc', 'libtp_gro.pc')
 TP_LIBS = ('tagpipe', 'tp_gro', 'tp_dsa_tag', 'tp_vlan')
-
-
-def relocate_pcs(pc_dir, stage, out_dir):
-    """The staged .pc files name the final prefix. Unless meson made them
-    relocatable (prefix=${pcfiledir}/...), point copies of them at the
-    staging directory, as a packager's sysroot would."""
-    os.makedirs(out_dir, exist_ok=True)
-    for name in TP_PCS:
-        text = open(os.path.join(pc_dir, name)).read()
-        m = re.search(r'^prefix=(.*)$', text, re.M)
-        if m and '${pcfiledir}' not in m.group(1):
-            text = text.replace('prefix=' + m.group(1),
-                                'prefix=' + stage + m.group(1), 1)
-        with open(os.path.join(out_dir, name), 'w') as f:
-            f.write(text)
-    return out_dir
 
 
 def shared_dpdk_pcs(env, out_dir):
@@ -112,7 +98,12 @@ def main():
              re.findall(r' [TDRB] (%s\w+)' % prefix, nm_a), [])
 
     env = dict(os.environ)
-    pc_path = relocate_pcs(os.path.dirname(pcs[0]), stage, os.path.join(work, 'pkgconfig'))
+    # Relocatable .pc files: the staged ones work with PKG_CONFIG_PATH alone.
+    pc_path = os.path.dirname(pcs[0])
+    for name in TP_PCS:
+        text = open(os.path.join(pc_path, name)).read()
+        c.true(name + ': prefix relative to ${pcfiledir}',
+               re.search(r'^prefix=\$\{pcfiledir\}/', text, re.M) is not None)
     env['PKG_CONFIG_PATH'] = pc_path
     senv = dict(env)
     senv['PKG_CONFIG_PATH'] = pc_path + ':' + shared_dpdk_pcs(env, os.path.join(work, 'dpdkpc'))
