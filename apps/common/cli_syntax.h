@@ -33,6 +33,10 @@ struct cli_redirect {
 	bool old_syntax;   /* given as KEY:PORT[:SWITCH_PORT] */
 };
 
+/* "PROG VERSION (DPDK x.y.z)" for --version: prog's last path component,
+ * the project's version and the DPDK it was built with, on stdout. */
+void cli_print_version(const char *prog);
+
 /* 0, or -EINVAL with err set. Ports are 0..max_port. */
 int cli_parse_redirect(const char *val, unsigned int max_port, struct cli_redirect *r,
 		       char *err, size_t errlen);

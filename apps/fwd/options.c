@@ -78,7 +78,8 @@ usage(void)
 	       "                             or an XDP object FILE.o[:SECTION] (docs/xdp.md)\n"
 	       "  --bpf-unverified           run XDP objects without asking the kernel verifier\n"
 	       "  --redirect KEY=port:P[,switch_port:S]   redirect map entry (repeatable)\n"
-	       "  -h, --help                 this text\n",
+	       "  -h, --help                 this text\n"
+	       "  --version                  tagpipe and DPDK versions\n",
 	       fwd_engine_list(modes, sizeof(modes), '|'), fwd_engines[0]->name,
 	       FWD_MAX_QUEUES, FWD_MAX_BURST, CLI_GRO_AGE_MAX_US);
 }
@@ -157,12 +158,13 @@ enum {
 	OPT_RXD, OPT_TXD, OPT_NB_CORES, OPT_BURST, OPT_NB_MBUFS, OPT_TXPKTS,
 	OPT_ETH_PEER, OPT_PORT_TAGGER, OPT_PORT_VLAN, OPT_GRO, OPT_GRO_FLOWS,
 	OPT_GRO_SEGS, OPT_GRO_AGE, OPT_GRO_ORDER, OPT_GSO, OPT_VERDICT, OPT_REDIRECT,
-	OPT_BPF_UNVERIFIED,
+	OPT_BPF_UNVERIFIED, OPT_VERSION,
 };
 
 static const struct option long_opts[] = {
 	{ "interactive", no_argument, NULL, 'i' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "stats-period", required_argument, NULL, OPT_STATS_PERIOD },
 	{ "forward-mode", required_argument, NULL, OPT_FWD_MODE },
 	{ "port-topology", required_argument, NULL, OPT_TOPOLOGY },
@@ -330,6 +332,10 @@ fwd_options_parse(int argc, char **argv, const char *prog, struct fwd_options *o
 	while ((c = getopt_long(argc, argv, ":ih", long_opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage();
+			exit(0);
+		}
+		if (c == OPT_VERSION) {
+			cli_print_version("tagpipe-fwd");
 			exit(0);
 		}
 		if (c == '?')

@@ -98,7 +98,8 @@ replay_usage(FILE *f, const char *prog)
 		"                          (with '-' for one of --meta, --stats, --json,\n"
 		"                          stdout holds only that; the summary goes to stderr)\n"
 		"  -q, --quiet             no human summary\n"
-		"  -h, --help              this text\n",
+		"  -h, --help              this text\n"
+		"  --version               tagpipe and DPDK versions\n",
 		prog, REPLAY_MAX_INPUTS, TP_PIPELINE_MAX_BURST);
 }
 
@@ -325,7 +326,7 @@ enum {
 	OPT_BURST = 256, OPT_LOOPS, OPT_TAGGER, OPT_VLAN, OPT_GRO, OPT_VERDICT,
 	OPT_WRITE, OPT_META, OPT_STATS, OPT_GRO_FLOWS, OPT_COMPARE, OPT_JSON,
 	OPT_VLAN_TPID, OPT_REDIRECT, OPT_VIA_PORT, OPT_GRO_CSUM, OPT_GRO_ORDER, OPT_CPU_PORT,
-	OPT_BPF_UNVERIFIED, OPT_WRITE_FORMAT,
+	OPT_BPF_UNVERIFIED, OPT_WRITE_FORMAT, OPT_VERSION,
 };
 
 static bool
@@ -384,6 +385,7 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "write-format", required_argument, NULL, OPT_WRITE_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool quiet = false;
@@ -519,6 +521,9 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 			break;
 		case 'h':
 			replay_usage(stdout, argv[0]);
+			exit(0);
+		case OPT_VERSION:
+			cli_print_version("tagpipe-replay");
 			exit(0);
 		case ':':
 			replay_err("option '%s' needs a value", argv[optind - 1]);
