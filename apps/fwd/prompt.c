@@ -19,6 +19,8 @@
 #include <cmdline_socket.h>
 
 #include "fwd.h"
+#include "prompt_word.h"
+#include "tp_prog.h"
 
 #define FWD_PROMPT "tagpipe> "
 
@@ -52,11 +54,18 @@ TK(tk_stats2, w2, "stats");
 TK(tk_verdict, w1, "verdict");
 TK(tk_gro, w1, "gro");
 TK(tk_onoff, w2, "on#off");
-TK(tk_any, w2, NULL);
-/* The mode list is filled from fwd_engines[] before the prompt starts. */
+/* The word lists are filled (fwd_engines[], tp_prog_names) before the
+ * prompt starts. Free words, so a bad one gets the command's own error
+ * with the valid values. */
 static char mode_words[128];
-static cmdline_parse_token_string_t tk_mode =
-	TOKEN_STRING_INITIALIZER(struct cmd_res, w2, mode_words);
+static char prog_words[256];
+static struct fwd_word_token tk_mode =
+	FWD_WORD_TOKEN_INITIALIZER(struct cmd_res, w2, mode_words,
+				   "MODE: a forwarding mode (TAB lists them)");
+static struct fwd_word_token tk_prog =
+	FWD_WORD_TOKEN_INITIALIZER(struct cmd_res, w2, prog_words,
+				   "PROG: pass, drop, tx, redirect:N, by-switch-port, "
+				   "acl:FILE, or an XDP object FILE.o[:SECTION]");
 static cmdline_parse_token_num_t tk_portnum =
 	TOKEN_NUM_INITIALIZER(struct cmd_res, port, RTE_UINT16);
 
@@ -205,7 +214,7 @@ INST(c_set_fwd, do_set_fwd, NULL, "set fwd MODE", (void *)&tk_set, (void *)&tk_f
 INST(c_show_pipeline, do_show_pipeline, NULL, "show pipeline stats",
      (void *)&tk_show, (void *)&tk_pipeline, (void *)&tk_stats2);
 INST(c_set_verdict, do_set_verdict, NULL, "set verdict PROG", (void *)&tk_set,
-     (void *)&tk_verdict, (void *)&tk_any);
+     (void *)&tk_verdict, (void *)&tk_prog);
 INST(c_set_gro, do_set_gro, NULL, "set gro on|off", (void *)&tk_set, (void *)&tk_gro,
      (void *)&tk_onoff);
 
@@ -222,6 +231,16 @@ fwd_prompt(void)
 	struct cmdline *cl;
 
 	fwd_engine_list(mode_words, sizeof(mode_words), '#');
+	/* "acl, bpf, ..." -> "acl#bpf#..." */
+	tp_prog_names(prog_words, sizeof(prog_words));
+	for (char *r = prog_words, *w = prog_words;; r++) {
+		if (r[0] == ',' && r[1] == ' ') {
+			*w++ = '#';
+			r++;
+		} else if ((*w++ = *r) == '\0') {
+			break;
+		}
+	}
 	cl = cmdline_stdin_new(commands, FWD_PROMPT);
 	if (cl == NULL) {
 		fwd_err("cannot start the prompt");
