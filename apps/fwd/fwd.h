@@ -123,6 +123,7 @@ struct fwd_options {
 	struct rte_ether_addr peer[FWD_MAX_PORTS];
 	struct fwd_redirect redirect[FWD_MAX_REDIRECTS];
 	unsigned int nb_redirects;
+	const char *cmdline_file;         /* --cmdline-file, or NULL */
 };
 
 /* Runtime state owned by the main lcore. */
@@ -196,6 +197,9 @@ void fwd_pipeline_release(void);
 
 /* prompt.c */
 void fwd_prompt(void);
+/* Run the prompt commands in path, each echoed after the prompt as if
+ * typed (testpmd's --cmdline-file); a "quit" sets fwd_quit. 0 or -errno. */
+int fwd_prompt_file(const char *path);
 
 /* Engines' shared helper: send pkts[0..n), free what the ring refused.
  * Returns the number sent. */

@@ -62,7 +62,7 @@ run_batch(void)
 	uint64_t hz = rte_get_timer_hz();
 	uint64_t next = rte_get_timer_cycles() + hz * fwd.opt.stats_period;
 
-	if (fwd_start() != 0)
+	if (!fwd.running && fwd_start() != 0)   /* a --cmdline-file may have started */
 		return;
 	printf("Press Ctrl-C (SIGINT) or send SIGTERM to stop.\n");
 	fflush(stdout);
@@ -105,10 +105,16 @@ main(int argc, char **argv)
 		tp_eal_cleanup();
 		return 1;
 	}
-	if (fwd.opt.interactive)
-		fwd_prompt();
-	else
-		run_batch();
+	if (fwd.opt.cmdline_file != NULL &&
+	    fwd_prompt_file(fwd.opt.cmdline_file) < 0)
+		fwd_quit = true;
+	/* Unless the file said quit (or could not be read): */
+	if (!fwd_quit) {
+		if (fwd.opt.interactive)
+			fwd_prompt();
+		else
+			run_batch();
+	}
 
 	printf("\nStopping forwarding...\n");
 	if (fwd.running)

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 
@@ -78,6 +79,8 @@ usage(void)
 	       "                             or an XDP object FILE.o[:SECTION] (docs/xdp.md)\n"
 	       "  --bpf-unverified           run XDP objects without asking the kernel verifier\n"
 	       "  --redirect KEY=port:P[,switch_port:S]   redirect map entry (repeatable)\n"
+	       "  --cmdline-file FILE        run prompt commands from FILE first (as typed),\n"
+	       "                             then the prompt (-i) or forwarding\n"
 	       "  -h, --help                 this text\n"
 	       "  --version                  tagpipe and DPDK versions\n",
 	       fwd_engine_list(modes, sizeof(modes), '|'), fwd_engines[0]->name,
@@ -158,7 +161,7 @@ enum {
 	OPT_RXD, OPT_TXD, OPT_NB_CORES, OPT_BURST, OPT_NB_MBUFS, OPT_TXPKTS,
 	OPT_ETH_PEER, OPT_PORT_TAGGER, OPT_PORT_VLAN, OPT_GRO, OPT_GRO_FLOWS,
 	OPT_GRO_SEGS, OPT_GRO_AGE, OPT_GRO_ORDER, OPT_GSO, OPT_VERDICT, OPT_REDIRECT,
-	OPT_BPF_UNVERIFIED, OPT_VERSION,
+	OPT_BPF_UNVERIFIED, OPT_VERSION, OPT_CMDLINE_FILE,
 };
 
 static const struct option long_opts[] = {
@@ -189,6 +192,7 @@ static const struct option long_opts[] = {
 	{ "verdict", required_argument, NULL, OPT_VERDICT },
 	{ "redirect", required_argument, NULL, OPT_REDIRECT },
 	{ "bpf-unverified", no_argument, NULL, OPT_BPF_UNVERIFIED },
+	{ "cmdline-file", required_argument, NULL, OPT_CMDLINE_FILE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -299,6 +303,12 @@ parse_one(struct fwd_options *o, int c, const char *a)
 		break;
 	case OPT_REDIRECT: parse_redirect(o, a); break;
 	case OPT_BPF_UNVERIFIED: tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF); break;
+	case OPT_CMDLINE_FILE:
+		/* Checked now, so a typo costs no EAL start. */
+		if (access(a, R_OK) != 0)
+			usage_exit("--cmdline-file: cannot read '%s': %s", a, strerror(errno));
+		o->cmdline_file = a;
+		break;
 	default:
 		usage_exit("internal: option %d", c);
 	}

@@ -7,6 +7,7 @@
  * stdin (a script piped in).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,11 +226,10 @@ static cmdline_parse_ctx_t commands[] = {
 	NULL,
 };
 
-void
-fwd_prompt(void)
+/* The completion word lists, once. */
+static void
+fill_words(void)
 {
-	struct cmdline *cl;
-
 	fwd_engine_list(mode_words, sizeof(mode_words), '#');
 	/* "acl, bpf, ..." -> "acl#bpf#..." */
 	tp_prog_names(prog_words, sizeof(prog_words));
@@ -241,6 +241,44 @@ fwd_prompt(void)
 			break;
 		}
 	}
+}
+
+int
+fwd_prompt_file(const char *path)
+{
+	struct cmdline *cl;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		int err = errno;
+
+		fwd_err("--cmdline-file: cannot open '%s': %s", path, strerror(err));
+		return -err;
+	}
+	fill_words();
+	printf("Read CLI commands from %s\n", path);
+	fflush(stdout);
+	/* As cmdline_file_new(), but with stdout for the echo and the errors
+	 * ("Bad arguments") a script's author needs to see. */
+	cl = cmdline_new(commands, FWD_PROMPT, fd, STDOUT_FILENO);
+	if (cl == NULL) {
+		close(fd);
+		fwd_err("--cmdline-file: cannot start the prompt");
+		return -ENOMEM;
+	}
+	cmdline_interact(cl);
+	cmdline_free(cl);      /* closes fd */
+	printf("\n");
+	fflush(stdout);
+	return 0;
+}
+
+void
+fwd_prompt(void)
+{
+	struct cmdline *cl;
+
+	fill_words();
 	cl = cmdline_stdin_new(commands, FWD_PROMPT);
 	if (cl == NULL) {
 		fwd_err("cannot start the prompt");
