@@ -68,7 +68,8 @@ replay_usage(FILE *f, const char *prog)
 		"  --tagger NAME           DSA tagger to strip (default: the one a DSA\n"
 		"                          link type names, else none)\n"
 		"  --switch-cpu-port N     the switch's CPU port (taggers whose TX tag\n"
-		"                          needs it: ocelot, seville, mxl862xx)\n"
+		"                          needs it: ocelot, seville, mxl862xx; without\n"
+		"                          it, frames sent with a tag are dropped)\n"
 		"  --vlan strip|keep       VLAN/QinQ stage (default strip)\n"
 		"  --vlan-tpid HEX[,HEX]   TPIDs the VLAN stage strips (default 8100,88a8)\n"
 		"  --gro off|burst|age:USEC  GRO stage (default burst)\n"
@@ -168,18 +169,20 @@ check_tagger_conf(const struct replay_opts *o)
 	if (o->switch_cpu_port >= 0) {
 		c.flags |= TP_DSA_CONF_F_CPU_PORT;
 		c.cpu_port = (uint8_t)o->switch_cpu_port;
+	} else if (t != NULL && (t->flags & TP_DSA_TAGGER_F_TX_CPU_PORT)) {
+		/* Needed only to insert a tag: RX untags without it. */
+		fprintf(stderr, "tagpipe-replay: note: --tagger %s without --switch-cpu-port: "
+			"frames sent with a tag (tx, redirect to a port) are dropped "
+			"(dsa_no_config)\n", o->tagger);
+		c.flags |= TP_DSA_CONF_F_CPU_PORT;
 	}
 	saved = replay_stderr_mute();
 	rc = tp_dsa_conf_check(t, &c);
 	replay_stderr_restore(saved);
 	if (rc == 0)
 		return 0;
-	if (o->switch_cpu_port < 0)
-		replay_err("--tagger: '%s' needs --switch-cpu-port N (its TX tag names "
-			   "the switch's CPU port)", o->tagger);
-	else
-		replay_err("--tagger: '%s' refuses --switch-cpu-port %d", o->tagger,
-			   o->switch_cpu_port);
+	replay_err("--tagger: '%s' refuses --switch-cpu-port %d", o->tagger,
+		   o->switch_cpu_port);
 	return -EINVAL;
 }
 
