@@ -98,6 +98,28 @@ def main():
              re.findall(r' [TDRB] (%s\w+)' % prefix, nm_a), [])
 
     env = dict(os.environ)
+    # Man pages: installed, found by man(1) in the staged tree, and naming
+    # every option the program's --help lists.
+    for prog in ('tagpipe-replay', 'tagpipe-fwd'):
+        pages = staged(prog + '.1')
+        c.eq('man page %s.1 installed once' % prog, len(pages), 1)
+        if len(pages) != 1:
+            continue
+        manpath = os.path.dirname(os.path.dirname(pages[0]))
+        r = run(['man', '--manpath=' + manpath, prog], env=dict(os.environ, MANWIDTH='100',
+                                                                 MANPAGER='cat', PAGER='cat'))
+        c.eq('man %s: exit status' % prog, r.returncode, 0)
+        c.true('man %s: NAME line' % prog, re.search(r'^\s+%s - ' % prog, r.stdout, re.M))
+        binary = os.path.join(build, 'apps', prog.split('-')[1], prog)
+        helptext = run([binary, '--help']).stdout if prog == 'tagpipe-replay' else \
+            run([binary, '--no-huge', '--no-pci', '-m', '64', '--no-shconf',
+                 '--file-prefix=tpman_%d' % os.getpid(), '--', '--help']).stdout
+        fwdlib.cleanup_runtime(['--file-prefix=tpman_%d' % os.getpid()])
+        page = open(pages[0]).read().replace('\\-', '-')
+        opts = sorted(set(re.findall(r'(--[a-z][a-z-]+)', helptext)))
+        c.true('%s --help lists options (%d)' % (prog, len(opts)), len(opts) > 10)
+        c.eq('%s: --help options the man page lacks' % prog,
+             [o for o in opts if o not in page], [])
     # Relocatable .pc files: the staged ones work with PKG_CONFIG_PATH alone.
     pc_path = os.path.dirname(pcs[0])
     for name in TP_PCS:
