@@ -169,6 +169,9 @@ void fwd_port_show_info(uint16_t port);
 void fwd_port_show_stats(uint16_t port);
 void fwd_port_show_xstats(uint16_t port);
 void fwd_port_clear_stats(uint16_t port);
+/* port_afpacket.c: warn if a net_af_packet port's interface has TX
+ * checksum offload on (deploy/README.md). */
+void fwd_port_check_af_packet(uint16_t port);
 
 /* run.c: streams, lcores, start/stop. Forwarding lcore l transmits on TX
  * queue l of every port, so no TX queue has two writers. */

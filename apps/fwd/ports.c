@@ -116,6 +116,7 @@ fwd_ports_setup(void)
 			fwd_err("port %u: set-up failed: %s", port, rte_strerror(-rc));
 			return rc;
 		}
+		fwd_port_check_af_packet(port);
 	}
 	return 0;
 }
