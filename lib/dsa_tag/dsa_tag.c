@@ -11,24 +11,12 @@
 #include <rte_mbuf_dyn.h>
 
 #include "tag_impl.h"
+#include "tp_logtype.h"
 
 #define MAX_TAGGERS 64
 
-/*
- * The library's log type "tagpipe.dsa" (EAL option --log-level=tagpipe.dsa:debug).
- * Registered at RTE_PRIORITY_CLASS: after the EAL's own log setup
- * (RTE_PRIORITY_LOG) and before the taggers' constructors (RTE_INIT,
- * last priority), which log through it. If registration fails,
- * messages go to RTE_LOGTYPE_USER1 rather than being lost.
- */
-int tp_dsa_logtype = RTE_LOGTYPE_USER1;
-RTE_INIT_PRIO(tp_dsa_log_init, CLASS)
-{
-	int t = rte_log_register_type_and_pick_level("tagpipe.dsa", RTE_LOG_NOTICE);
-
-	if (t >= 0)
-		tp_dsa_logtype = t;
-}
+/* The library's log type (tp_logtype.h). */
+TP_LOGTYPE_DEFINE(tp_dsa_logtype, "tagpipe.dsa")
 
 #define DSA_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_##level, tp_dsa_logtype, "tp_dsa_tag: " fmt "\n", ##__VA_ARGS__)

@@ -14,6 +14,7 @@
 
 #include "gro_priv.h"
 #include "gro_dsa.h"
+#include "tp_logtype.h"
 
 #define X_NAME(e, s) s,
 const char *const tp_gro_flush_reason_names[TP_GRO_FLUSH_MAX] = {
@@ -24,21 +25,8 @@ const char *const tp_gro_pass_reason_names[TP_GRO_PASS_MAX] = {
 };
 #undef X_NAME
 
-/*
- * The library's log type "tagpipe.gro" (EAL option --log-level=tagpipe.gro:debug).
- * Registered at RTE_PRIORITY_CLASS: after the EAL's own log setup
- * (RTE_PRIORITY_LOG) and before any program's constructors (RTE_INIT,
- * last priority) could create a table. If registration fails,
- * messages go to RTE_LOGTYPE_USER1 rather than being lost.
- */
-int tp_gro_logtype = RTE_LOGTYPE_USER1;
-RTE_INIT_PRIO(tp_gro_log_init, CLASS)
-{
-	int t = rte_log_register_type_and_pick_level("tagpipe.gro", RTE_LOG_NOTICE);
-
-	if (t >= 0)
-		tp_gro_logtype = t;
-}
+/* The library's log type (tp_logtype.h). */
+TP_LOGTYPE_DEFINE(tp_gro_logtype, "tagpipe.gro")
 
 #define GRO_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_##level, tp_gro_logtype, "tp_gro: " fmt "\n", ##__VA_ARGS__)

@@ -9,22 +9,10 @@
 #include <rte_log.h>
 
 #include "vlan_private.h"
+#include "tp_logtype.h"
 
-/*
- * The library's log type "tagpipe.vlan" (EAL option --log-level=tagpipe.vlan:debug).
- * Registered at RTE_PRIORITY_CLASS: after the EAL's own log setup
- * (RTE_PRIORITY_LOG) and before any program's constructors (RTE_INIT,
- * last priority) could configure a VLAN stage. If registration fails,
- * messages go to RTE_LOGTYPE_USER1 rather than being lost.
- */
-int tp_vlan_logtype = RTE_LOGTYPE_USER1;
-RTE_INIT_PRIO(tp_vlan_log_init, CLASS)
-{
-	int t = rte_log_register_type_and_pick_level("tagpipe.vlan", RTE_LOG_NOTICE);
-
-	if (t >= 0)
-		tp_vlan_logtype = t;
-}
+/* The library's log type (tp_logtype.h). */
+TP_LOGTYPE_DEFINE(tp_vlan_logtype, "tagpipe.vlan")
 
 #define VLAN_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_##level, tp_vlan_logtype, "tp_vlan: " fmt "\n", ##__VA_ARGS__)

@@ -38,15 +38,8 @@ def main():
         print('SKIP: abidiff not installed (Debian package abigail-tools)')
         sys.exit(fwdlib.SKIP)
     c = fwdlib.Checker()
-    build, src = fwdlib.build_root(), fwdlib.source_root()
-    stage = os.path.join(build, 'abi-check-test')
-    shutil.rmtree(stage, ignore_errors=True)
-    r = subprocess.run(['meson', 'install', '-C', build, '--no-rebuild',
-                        '--destdir', stage, '--quiet'], capture_output=True, text=True)
-    c.eq('meson install exit status', r.returncode, 0)
-    if r.returncode != 0:
-        print(r.stderr)
-        c.exit()
+    src = fwdlib.source_root()
+    stage = fwdlib.stage_install(c, 'abi-check-test')
     inc = glob.glob(os.path.join(stage, '**', 'include', 'tagpipe'), recursive=True)[0]
 
     def so(lib):

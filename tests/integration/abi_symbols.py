@@ -85,15 +85,8 @@ def marked(text, name):
 
 def main():
     c = fwdlib.Checker()
-    build, src = fwdlib.build_root(), fwdlib.source_root()
-    stage = os.path.join(build, 'abi-symbols-test')
-    shutil.rmtree(stage, ignore_errors=True)
-    r = subprocess.run(['meson', 'install', '-C', build, '--no-rebuild',
-                        '--destdir', stage, '--quiet'], capture_output=True, text=True)
-    c.eq('meson install exit status', r.returncode, 0)
-    if r.returncode != 0:
-        print(r.stderr)
-        c.exit()
+    src = fwdlib.source_root()
+    stage = fwdlib.stage_install(c, 'abi-symbols-test')
     headers = glob.glob(os.path.join(stage, '**', 'include', 'tagpipe', '*.h'),
                         recursive=True)
     c.true('headers installed', len(headers) > 5)
