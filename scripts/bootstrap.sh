@@ -27,6 +27,7 @@ packages=(
 	libxdp1                                 # the XDP objects Debian ships: tests/bpf runs them unmodified
 	tcpdump iperf3 iproute2 ethtool         # integration tests (netns, veth, real TCP)
 	valgrind                                # instruction counts in benchmarks
+	abigail-tools                           # abidiff: ABI check against abi/
 )
 
 [ -r /etc/debian_version ] || die "this script supports Debian 12 (no /etc/debian_version here)"

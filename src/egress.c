@@ -99,6 +99,23 @@ insert_tags(struct tp_pipeline *pl, const struct pl_port *op, int switch_port,
 	return kept;
 }
 
+/* rte_eth_tx_burst with conf.tx_retries extra tries; returns the number sent. */
+static uint16_t
+tx_retry(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
+	 struct rte_mbuf **pkts, uint16_t n)
+{
+	unsigned int tries = 0;
+	uint16_t sent = 0;
+
+	while (sent < n) {
+		sent += rte_eth_tx_burst(port, queue, pkts + sent, n - sent);
+		if (sent == n || tries++ >= pl->conf.tx_retries)
+			break;
+		pl->st.tx_retries++;
+	}
+	return sent;
+}
+
 /* Re-tag and transmit pl->eg[0..k). */
 static void
 send_chunk(struct tp_pipeline *pl, enum tp_verdict v, uint16_t port,
@@ -120,14 +137,7 @@ send_chunk(struct tp_pipeline *pl, enum tp_verdict v, uint16_t port,
 		pl->conf.egress_cb(pl->conf.egress_arg, v, port, queue, pl->eg, k);
 		sent = k;
 	} else {
-		unsigned int tries = 0;
-
-		while (sent < k) {
-			sent += rte_eth_tx_burst(port, queue, pl->eg + sent, k - sent);
-			if (sent == k || tries++ >= pl->conf.tx_retries)
-				break;
-			pl->st.tx_retries++;
-		}
+		sent = tx_retry(pl, port, queue, pl->eg, k);
 	}
 	for (uint16_t i = 0; i < k; i++) {
 		if (i < sent)
@@ -202,4 +212,27 @@ pl_egress(struct tp_pipeline *pl, enum tp_verdict v, uint16_t port,
 	}
 	if (k > 0)
 		send_chunk(pl, v, port, queue, switch_port, k);
+}
+
+uint16_t
+tp_pipeline_pass_tx(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
+		    struct rte_mbuf **pkts, uint16_t n)
+{
+	struct tp_port_stats *ps;
+	uint64_t w = 0, wrest = 0;
+	uint16_t sent;
+
+	if (port >= TP_PIPELINE_MAX_PORTS || n == 0)
+		return 0;
+	ps = &pl->st.port[port];
+	/* Weights first: once on a TX ring an mbuf may be freed at any time. */
+	for (uint16_t i = 0; i < n; i++)
+		w += pl_weight(pkts[i]);
+	sent = tx_retry(pl, port, queue, pkts, n);
+	for (uint16_t i = sent; i < n; i++)
+		wrest += pl_weight(pkts[i]);
+	ps->tx += w - wrest;
+	ps->tx_wire += sent;
+	ps->tx_full += wrest;
+	return sent;
 }

@@ -5,7 +5,8 @@
 
 #include <stdint.h>
 
-#define TP_REDIRECT_MAP_MAX 65536u
+#include "tp_map.h"
+
 #define RD_F_SWPORT 0x01u
 
 static inline uint64_t

@@ -154,6 +154,7 @@ port_setup(struct tp_pipeline *pl, unsigned int p, const struct tp_port_conf *pc
 	struct pl_port *pp = &pl->port[p];
 	const char *tn = pc->tagger[0] != '\0' ? pc->tagger : "none";
 	const struct tp_pipeline_gro *g = &pl->conf.gro;
+	struct tp_dsa_conf chk;
 
 	pp->enabled = true;
 	if (memchr(pc->tagger, '\0', sizeof(pc->tagger)) == NULL)
@@ -168,7 +169,13 @@ port_setup(struct tp_pipeline *pl, unsigned int p, const struct tp_port_conf *pc
 	}
 	pp->tag_insert = pp->tagger->proto != TP_DSA_PROTO_NONE;
 	pp->dsa = pc->dsa;
-	if (tp_dsa_conf_check(pp->tagger, &pp->dsa) < 0)
+	/* The CPU port is needed only to insert a tag (TX, REDIRECT to a
+	 * port): without one the port still untags, and each frame sent with
+	 * a tag is dropped by the insert as dsa no_config (counted). */
+	chk = pp->dsa;
+	if (pp->tagger->flags & TP_DSA_TAGGER_F_TX_CPU_PORT)
+		chk.flags |= TP_DSA_CONF_F_CPU_PORT;
+	if (tp_dsa_conf_check(pp->tagger, &chk) < 0)
 		return conf_err(err, errlen, "port %u: tagger '%s' refuses its "
 				"configuration (n_ports %u, n_devices %u, cpu_port %u, "
 				"flags 0x%x)", p, tn, pc->dsa.n_ports, pc->dsa.n_devices,
@@ -411,6 +418,12 @@ const char *
 tp_pipeline_name(const struct tp_pipeline *pl)
 {
 	return pl->name;
+}
+
+const struct tp_prog *
+tp_pipeline_prog(const struct tp_pipeline *pl)
+{
+	return pl->prog;
 }
 
 uint32_t

@@ -12,6 +12,7 @@
 
 #include <rte_log.h>
 
+#include "registry.h"   /* pl_registry_add/del at create/destroy */
 #include "tp_dsa_tag.h"
 #include "tp_gro.h"
 #include "tp_map.h"
@@ -95,7 +96,7 @@ struct tp_pipeline {
 	uint32_t *eg_w;
 	uint8_t *eg_why;                  /* library drop reason of eg_drops[j] */
 
-	TAILQ_ENTRY(tp_pipeline) next;    /* telemetry list */
+	TAILQ_ENTRY(tp_pipeline) next;    /* registry.c's list */
 };
 
 /* Frames a mbuf stands for: merged (RX_LRO) or TSO-flagged packets count
@@ -142,8 +143,5 @@ void pl_egress(struct tp_pipeline *pl, enum tp_verdict v, uint16_t port,
 	       uint16_t queue, int switch_port, struct rte_mbuf **pkts,
 	       uint16_t n);
 
-/* telemetry.c: the list of live pipelines. */
-void pl_registry_add(struct tp_pipeline *pl);
-void pl_registry_del(struct tp_pipeline *pl);
 
 #endif /* TP_PIPELINE_PRIV_H */

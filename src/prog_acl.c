@@ -15,6 +15,7 @@
 
 #include "prog_priv.h"
 #include "tp_acl.h"
+#include "tp_map.h"
 
 #define ACL_ANY_PROTO 0xFFFF
 
@@ -61,7 +62,7 @@ parse_verdict(const char *s, uint8_t *v, uint32_t *key)
 		return -1;
 	errno = 0;
 	k = strtoull(s + 9, &end, 10);
-	if (errno != 0 || *end != '\0' || k > UINT32_MAX)
+	if (errno != 0 || *end != '\0' || k >= TP_REDIRECT_MAP_MAX)
 		return -1;
 	*v = TP_REDIRECT;
 	*key = (uint32_t)k;
@@ -284,7 +285,8 @@ tp_acl_load(const char *path, struct tp_acl **out, char *err, size_t errlen)
 			}
 			if (parse_verdict(f[1], &a->def_verdict, &a->def_key) < 0) {
 				snprintf(err, errlen, "%s:%u: bad verdict '%s' (pass, drop, tx, "
-					 "aborted, redirect:N)", path, lineno, f[1]);
+					 "aborted, redirect:N with N 0..%u)", path, lineno,
+					 f[1], TP_REDIRECT_MAP_MAX - 1);
 				rc = -EINVAL;
 				break;
 			}

@@ -13,6 +13,7 @@
 #include <rte_ether.h>
 
 #include "prog_priv.h"
+#include "tp_map.h"
 
 /* pass / drop: the verdict does not depend on the packet. */
 static void
@@ -84,9 +85,11 @@ redirect_init(const char *arg, void **priv, char *err, size_t errlen)
 	}
 	errno = 0;
 	v = strtoull(arg, &end, 10);
-	if (errno != 0 || *end != '\0' || arg[0] == '-' || v > UINT32_MAX) {
-		snprintf(err, errlen,
-			 "program redirect: bad map key '%s' (0..4294967295)", arg);
+	/* A key past the largest map could never name an entry. */
+	if (errno != 0 || *end != '\0' || arg[0] < '0' || arg[0] > '9' ||
+	    v >= TP_REDIRECT_MAP_MAX) {
+		snprintf(err, errlen, "program redirect: bad map key '%s' (0..%u)",
+			 arg, TP_REDIRECT_MAP_MAX - 1);
 		return -EINVAL;
 	}
 	key = malloc(sizeof(*key));

@@ -1,89 +1,101 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rte_telemetry endpoints for the pipeline counters (contract:
- * tp_telemetry.h) and the list of live pipelines they read.
+ * tp_telemetry.h), read from the list of live pipelines (registry.h)
+ * through the public API only.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/queue.h>
 
-#include <rte_spinlock.h>
+#include <rte_common.h>
 #include <rte_telemetry.h>
 
-#include "pipeline_priv.h"
+#include "registry.h"
+#include "tp_pipeline.h"
 #include "tp_prog.h"
 #include "tp_telemetry.h"
 
-static TAILQ_HEAD(, tp_pipeline) pl_list = TAILQ_HEAD_INITIALIZER(pl_list);
-static rte_spinlock_t pl_lock = RTE_SPINLOCK_INITIALIZER;
+struct collect_arg {
+	struct tp_pipeline_stats *sum;
+	uint32_t ports;
+};
 
-void
-pl_registry_add(struct tp_pipeline *pl)
+static void
+add_one(const struct tp_pipeline *pl, uint32_t ports, void *arg)
 {
-	rte_spinlock_lock(&pl_lock);
-	TAILQ_INSERT_TAIL(&pl_list, pl, next);
-	rte_spinlock_unlock(&pl_lock);
+	struct collect_arg *c = arg;
+	struct tp_pipeline_stats st;
+
+	tp_pipeline_stats_get(pl, &st);
+	tp_pipeline_stats_add(c->sum, &st);
+	c->ports |= ports;
 }
 
-void
-pl_registry_del(struct tp_pipeline *pl)
+struct names_arg {
+	char *buf;
+	size_t size, len;
+};
+
+static void
+add_name(const struct tp_pipeline *pl, uint32_t ports, void *arg)
 {
-	rte_spinlock_lock(&pl_lock);
-	TAILQ_REMOVE(&pl_list, pl, next);
-	rte_spinlock_unlock(&pl_lock);
+	struct names_arg *a = arg;
+	int n;
+
+	(void)ports;
+	if (a->len >= a->size)
+		return;
+	n = snprintf(a->buf + a->len, a->size - a->len, "%s%s",
+		     a->len > 0 ? ", " : "", tp_pipeline_name(pl));
+	a->len += n > 0 ? (size_t)n : 0;
 }
 
-/* Sum of all pipelines, or the one named by params. -ENOENT if none. */
-static int
-collect(const char *params, struct tp_pipeline_stats *sum,
-	bool enabled[TP_PIPELINE_MAX_PORTS])
-{
-	struct tp_pipeline *pl;
-	int found = 0;
-
-	memset(sum, 0, sizeof(*sum));
-	memset(enabled, 0, TP_PIPELINE_MAX_PORTS * sizeof(bool));
-	rte_spinlock_lock(&pl_lock);
-	TAILQ_FOREACH(pl, &pl_list, next) {
-		struct tp_pipeline_stats st;
-
-		if (params != NULL && *params != '\0' && strcmp(params, pl->name) != 0)
-			continue;
-		tp_pipeline_stats_get(pl, &st);
-		tp_pipeline_stats_add(sum, &st);
-		for (unsigned int p = 0; p < TP_PIPELINE_MAX_PORTS; p++)
-			enabled[p] |= pl->port[p].enabled;
-		found = 1;
-	}
-	rte_spinlock_unlock(&pl_lock);
-	return found || params == NULL || *params == '\0' ? 0 : -ENOENT;
-}
-
-/* Every counter endpoint: collect the counters, answer with a dict. */
+/*
+ * Start the reply of a counter endpoint: the sum of all pipelines, or of the
+ * one named by params, in *s and the configured ports in *ports. A name no
+ * pipeline has gets a dict {"error": "..."} naming it and the live names
+ * (rte_telemetry answers a failing callback with a bare null); returns 1
+ * then, else 0.
+ */
 static int
 start_dict(const char *params, struct rte_tel_data *d, struct tp_pipeline_stats *s,
-	   bool enabled[TP_PIPELINE_MAX_PORTS])
+	   uint32_t *ports)
 {
-	if (collect(params, s, enabled) < 0)
-		return -EINVAL;
+	struct collect_arg c = { .sum = s, .ports = 0 };
+	char names[RTE_TEL_MAX_STRING_LEN], msg[RTE_TEL_MAX_STRING_LEN];
+	struct names_arg na = { .buf = names, .size = sizeof(names), .len = 0 };
+	bool named = params != NULL && *params != '\0';
+
+	memset(s, 0, sizeof(*s));
 	rte_tel_data_start_dict(d);
+	if (pl_registry_foreach(params, add_one, &c) == 0 && named) {
+		names[0] = '\0';
+		pl_registry_foreach(NULL, add_name, &na);
+		snprintf(msg, sizeof(msg), "no pipeline named '%s' (pipelines: %s)",
+			 params, na.len > 0 ? names : "none");
+		rte_tel_data_add_dict_string(d, "error", msg);
+		return 1;
+	}
+	*ports = c.ports;
 	return 0;
+}
+
+static void
+list_name(const struct tp_pipeline *pl, uint32_t ports, void *arg)
+{
+	(void)ports;
+	rte_tel_data_add_array_string(arg, tp_pipeline_name(pl));
 }
 
 static int
 h_pipelines(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct tp_pipeline *pl;
-
 	(void)cmd;
 	(void)params;
 	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
-	rte_spinlock_lock(&pl_lock);
-	TAILQ_FOREACH(pl, &pl_list, next)
-		rte_tel_data_add_array_string(d, pl->name);
-	rte_spinlock_unlock(&pl_lock);
+	pl_registry_foreach(NULL, list_name, d);
 	return 0;
 }
 
@@ -91,11 +103,11 @@ static int
 h_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct tp_pipeline_stats s;
-	bool en[TP_PIPELINE_MAX_PORTS];
+	uint32_t ports;
 
 	(void)cmd;
-	if (start_dict(params, d, &s, en) < 0)
-		return -EINVAL;
+	if (start_dict(params, d, &s, &ports) != 0)
+		return 0;
 	rte_tel_data_add_dict_u64(d, "rx", s.rx);
 	rte_tel_data_add_dict_u64(d, "pass", s.pass);
 	rte_tel_data_add_dict_u64(d, "tx", s.tx);
@@ -122,11 +134,11 @@ static int
 h_drops(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct tp_pipeline_stats s;
-	bool en[TP_PIPELINE_MAX_PORTS];
+	uint32_t ports;
 
 	(void)cmd;
-	if (start_dict(params, d, &s, en) < 0)
-		return -EINVAL;
+	if (start_dict(params, d, &s, &ports) != 0)
+		return 0;
 	for (unsigned int r = 0; r < TP_DROP_MAX; r++)
 		rte_tel_data_add_dict_u64(d, tp_drop_reason_name(r), s.drop_reason[r]);
 	return 0;
@@ -136,11 +148,11 @@ static int
 h_stages(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct tp_pipeline_stats s;
-	bool en[TP_PIPELINE_MAX_PORTS];
+	uint32_t ports;
 
 	(void)cmd;
-	if (start_dict(params, d, &s, en) < 0)
-		return -EINVAL;
+	if (start_dict(params, d, &s, &ports) != 0)
+		return 0;
 	for (unsigned int i = 0; i < TP_STAGE_MAX; i++) {
 		struct rte_tel_data *c = rte_tel_data_alloc();
 
@@ -161,16 +173,16 @@ static int
 h_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct tp_pipeline_stats s;
-	bool en[TP_PIPELINE_MAX_PORTS];
+	uint32_t ports;
 
 	(void)cmd;
-	if (start_dict(params, d, &s, en) < 0)
-		return -EINVAL;
+	if (start_dict(params, d, &s, &ports) != 0)
+		return 0;
 	for (unsigned int p = 0; p < TP_PIPELINE_MAX_PORTS; p++) {
 		struct rte_tel_data *c;
 		char name[16];
 
-		if (!en[p])
+		if (!(ports & UINT32_C(1) << p))
 			continue;
 		c = rte_tel_data_alloc();
 		if (c == NULL)
@@ -189,39 +201,50 @@ h_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 /* "/tagpipe/bpf_map,NAME": the map NAME of the first pipeline whose
  * verdict program is an XDP object that has it: its shape and elements
  * (tp_prog_bpf_map_dump's hex), at most RTE_TEL_MAX_DICT_ENTRIES. */
+struct bpf_map_arg {
+	const char *name;
+	struct tp_bpf_map_info mi;
+	char *buf;
+	size_t len;
+};
+
+/* Under the registry's lock: a pipeline leaves the list before its program
+ * can be closed (pipeline.c destroy; tagpipe-fwd closes its shared one
+ * after destroying every pipeline). The first program with the map wins. */
+static void
+dump_map(const struct tp_pipeline *pl, uint32_t ports, void *arg)
+{
+	struct bpf_map_arg *a = arg;
+	const struct tp_prog *prog = tp_pipeline_prog(pl);
+	int idx;
+	FILE *f;
+
+	(void)ports;
+	if (a->buf != NULL || prog == NULL || (idx = tp_prog_bpf_map_find(prog, a->name)) < 0)
+		return;
+	f = open_memstream(&a->buf, &a->len);
+	if (f == NULL)
+		return;
+	tp_prog_bpf_map_info(prog, idx, &a->mi);
+	tp_prog_bpf_map_dump(prog, idx, f);
+	fclose(f);
+}
+
 static int
 h_bpf_map(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	struct bpf_map_arg a = { .name = params };
 	struct tp_bpf_map_info mi;
 	struct rte_tel_data *el;
-	struct tp_pipeline *pl;
-	const struct tp_prog *prog = NULL;
-	char *buf = NULL, *line, *save = NULL;
-	size_t len = 0;
-	int idx = -1, n = 0;
-	FILE *f;
+	char *buf, *line, *save = NULL;
+	int n = 0;
 
 	(void)cmd;
 	if (params == NULL || *params == '\0')
 		return -EINVAL;
-	rte_spinlock_lock(&pl_lock);
-	TAILQ_FOREACH(pl, &pl_list, next) {
-		idx = tp_prog_bpf_map_find(pl->prog, params);
-		if (idx >= 0) {
-			prog = pl->prog;
-			break;
-		}
-	}
-	/* under pl_lock: a pipeline leaves the list before its program can be
-	 * closed (pipeline.c destroy; tagpipe-fwd closes its shared one after
-	 * destroying every pipeline) */
-	f = prog != NULL ? open_memstream(&buf, &len) : NULL;
-	if (f != NULL) {
-		tp_prog_bpf_map_info(prog, idx, &mi);
-		tp_prog_bpf_map_dump(prog, idx, f);
-		fclose(f);
-	}
-	rte_spinlock_unlock(&pl_lock);
+	pl_registry_foreach(NULL, dump_map, &a);
+	buf = a.buf;
+	mi = a.mi;
 	if (buf == NULL)
 		return -EINVAL;
 	el = rte_tel_data_alloc();

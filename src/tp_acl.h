@@ -8,7 +8,7 @@
  *   VERDICT PROTO SRC DST SPORT DPORT
  *   default VERDICT
  *
- *   VERDICT  pass | drop | tx | aborted | redirect:N   (N: map key, decimal)
+ *   VERDICT  pass | drop | tx | aborted | redirect:N   (N: map key, decimal 0..65535)
  *   PROTO    tcp | udp | icmp | icmpv6 | any | 0..255 (IP protocol number)
  *   SRC,DST  any | IPv4 address[/len] | IPv6 address[/len]
  *            (an IPv4 prefix matches IPv4 packets only, IPv6 likewise)

@@ -22,7 +22,12 @@
 
 #include <stdbool.h>
 
-/* Free 2 MiB or 1 GiB hugepages on this machine (any size). */
+#include <rte_compat.h>
+
+/* Free 2 MiB or 1 GiB hugepages on this machine (any size). Internal
+ * (version node INTERNAL): for tagpipe's own components, not part of the
+ * ABI; a caller must define ALLOW_INTERNAL_API, as for DPDK's own. */
+__rte_internal
 unsigned long tp_eal_free_hugepages(void);
 
 /**

@@ -113,6 +113,8 @@ enum tp_redirect_kind {
 };
 
 #define TP_REDIRECT_MAX_RINGS 64
+/* Largest redirect map (entries): keys are 0..TP_REDIRECT_MAP_MAX - 1. */
+#define TP_REDIRECT_MAP_MAX 65536u
 #define TP_REDIRECT_SWITCH_PORT_KEEP (-1)
 
 /* A decoded entry. */
@@ -132,7 +134,8 @@ struct tp_redirect_map {
 	struct rte_ring *ring[TP_REDIRECT_MAX_RINGS];
 };
 
-/* n entries, all empty. NULL with rte_errno EINVAL (n 0 or > 65536) / ENOMEM. */
+/* n entries, all empty. NULL with rte_errno EINVAL (n 0 or >
+ * TP_REDIRECT_MAP_MAX) / ENOMEM. */
 struct tp_redirect_map *tp_redirect_map_create(uint32_t n);
 void tp_redirect_map_free(struct tp_redirect_map *m);
 

@@ -61,6 +61,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_compat.h>
 #include <rte_mbuf.h>
 
 #include "tp_dsa_tag.h"
@@ -260,6 +261,20 @@ uint16_t tp_pipeline_flush(struct tp_pipeline *pl, bool all,
 /* Frames held in GRO right now. */
 uint32_t tp_pipeline_held(const struct tp_pipeline *pl);
 
+/*
+ * Transmit PASS packets that the application forwards itself (from its
+ * pass_cb) on (port, queue) with rte_eth_tx_burst and conf->tx_retries
+ * extra tries, counted in the port's counters as the pipeline's own TX:
+ * st.port[port].tx (frames), tx_wire (mbufs) and tx_full (frames refused).
+ * The packets are sent as given (no re-tagging, no segmentation). Returns
+ * the number sent; pkts[r..n) stay the caller's (to free or keep) and are
+ * not counted as drops: the PASS verdict already counted them. Only on the
+ * instance's lcore. A port >= TP_PIPELINE_MAX_PORTS sends nothing.
+ */
+__rte_experimental
+uint16_t tp_pipeline_pass_tx(struct tp_pipeline *pl, uint16_t port,
+			     uint16_t queue, struct rte_mbuf **pkts, uint16_t n);
+
 /* ---- counters (tp_stats.h) ---------------------------------------------- */
 
 /* Copy the counters (held_in_gro computed now). 0 or -EINVAL (NULL). */
@@ -273,6 +288,11 @@ void tp_pipeline_stats_add(struct tp_pipeline_stats *acc,
 			   const struct tp_pipeline_stats *a);
 
 const char *tp_pipeline_name(const struct tp_pipeline *pl);
+
+/* The verdict program the instance runs (its conf's prog), for reading
+ * (e.g. an XDP object's maps); the caller owns it as before. */
+__rte_experimental
+const struct tp_prog *tp_pipeline_prog(const struct tp_pipeline *pl);
 
 #ifdef __cplusplus
 }

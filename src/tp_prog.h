@@ -26,7 +26,8 @@
  *   pass               every packet TP_PASS
  *   drop               every packet TP_DROP
  *   tx                 swap source and destination MAC, TP_TX
- *   redirect:N         every packet TP_REDIRECT to map key N (0..2^32-1)
+ *   redirect:N         every packet TP_REDIRECT to map key N (0..65535,
+ *                      TP_REDIRECT_MAP_MAX - 1)
  *   by-switch-port     TP_REDIRECT to key = source switch port; packets
  *                      without a switch tag: TP_PASS
  *   acl:FILE           5-tuple rules from FILE, first match gives the

@@ -14,6 +14,8 @@
  *                               "values": {KEY: VALUE} in the hex of
  *                               tp_prog_bpf_map_dump (up to 256 elements)
  * Every pipeline made by tp_pipeline_create() is listed until destroyed.
+ * A NAME no live pipeline has is answered {"error": "no pipeline named
+ * 'NAME' (pipelines: ...)"} with the live names.
  * Values are read without stopping the datapath: each 64-bit counter is
  * whole, the set may straddle a burst.
  */

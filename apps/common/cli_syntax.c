@@ -5,8 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_version.h>
+
 #include "cli_syntax.h"
 #include "tp_dsa_tag.h"
+#include "tp_version.h"
+
+void
+cli_print_version(const char *prog)
+{
+	const char *base = strrchr(prog, '/');
+
+	printf("%s %s (%s)\n", base != NULL ? base + 1 : prog, TAGPIPE_VERSION,
+	       rte_version());
+}
 
 /* A decimal number s[0..len) in 0..max, nothing else. */
 static bool

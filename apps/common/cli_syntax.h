@@ -18,7 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CLI_REDIRECT_KEY_MAX 65535u     /* keys index an array map */
+#include "tp_map.h"
+
+#define CLI_REDIRECT_KEY_MAX (TP_REDIRECT_MAP_MAX - 1)  /* keys index an array map */
 #define CLI_SWITCH_PORT_MAX 255u        /* a DSA tag's port field */
 #define CLI_GRO_AGE_MAX_US 1000000u     /* tp_pipeline_gro.age_usec */
 
@@ -30,6 +32,10 @@ struct cli_redirect {
 	int switch_port;   /* -1: the packet's own source switch port */
 	bool old_syntax;   /* given as KEY:PORT[:SWITCH_PORT] */
 };
+
+/* "PROG VERSION (DPDK x.y.z)" for --version: prog's last path component,
+ * the project's version and the DPDK it was built with, on stdout. */
+void cli_print_version(const char *prog);
 
 /* 0, or -EINVAL with err set. Ports are 0..max_port. */
 int cli_parse_redirect(const char *val, unsigned int max_port, struct cli_redirect *r,

@@ -15,7 +15,9 @@
  * packet counts once) and fs->passed_frames the frames they were made of,
  * fs->segmented merged PASS packets split by GSO here (the pipeline counts
  * the TX/REDIRECT ones), fs->tx_pkts frames sent for PASS, fs->dropped PASS
- * frames freed (TX ring full, GSO failure, VLAN insert drop).
+ * frames freed (TX ring full, GSO failure, VLAN insert drop). PASS frames
+ * are sent with tp_pipeline_pass_tx, so the instance's port counters
+ * (tx, tx_wire, tx_full) cover them as they cover TX/REDIRECT.
  */
 #include <rte_ethdev.h>
 
@@ -31,14 +33,21 @@ static void
 pass_flush(struct fwd_stream *fs, struct rte_mbuf **out, uint16_t k)
 {
 	struct tp_vlan_stats vs = { 0 };
-	uint16_t kept;
+	uint16_t kept, sent;
 
 	if (k == 0)
 		return;
 	/* Dropped mbufs (drops NULL) are freed by tp_vlan; count them. */
 	kept = tp_vlan_insert_burst(NULL, out, k, NULL, &vs);
 	fs->dropped += k - kept;
-	fwd_tx_or_free(fs, out, kept);
+	/* Through the pipeline, so its per-port TX counters (telemetry's
+	 * /tagpipe/ports) count the PASS frames that left as well. */
+	sent = tp_pipeline_pass_tx(fs->ctx, fs->tx_port, fs->tx_queue, out, kept);
+	if (sent < kept) {
+		rte_pktmbuf_free_bulk(&out[sent], kept - sent);
+		fs->dropped += kept - sent;
+	}
+	fs->tx_pkts += sent;
 }
 
 /* tp_pass_cb_t: forward PASS packets to the stream's TX port. */

@@ -9,15 +9,11 @@ extern const struct fwd_engine fwd_engine_mac;
 extern const struct fwd_engine fwd_engine_macswap;
 extern const struct fwd_engine fwd_engine_rxonly;
 extern const struct fwd_engine fwd_engine_txonly;
-#ifdef FWD_HAVE_PIPELINE
 extern const struct fwd_engine fwd_engine_pipeline;
-#endif
 
 /* The first entry is the default mode. */
 const struct fwd_engine *const fwd_engines[] = {
-#ifdef FWD_HAVE_PIPELINE
 	&fwd_engine_pipeline,
-#endif
 	&fwd_engine_io,
 	&fwd_engine_mac,
 	&fwd_engine_macswap,

@@ -126,6 +126,7 @@ struct fwd_options {
 	unsigned int nb_redirects;
 	const char *bpf_map[FWD_MAX_BPF_MAPS]; /* --bpf-map NAME:KEY=VALUE */
 	unsigned int nb_bpf_maps;
+	const char *cmdline_file;         /* --cmdline-file, or NULL */
 };
 
 /* Runtime state owned by the main lcore. */
@@ -157,8 +158,6 @@ void fwd_options_parse(int argc, char **argv, const char *prog,
 /* One-line "tagpipe-fwd: error: ..." on stderr. */
 void fwd_err(const char *fmt, ...) __rte_format_printf(1, 2);
 /* Checks that need the EAL (port numbers, lcores); exits 2 on a bad one. */
-/* One-line usage error and exit 2 (for checks outside options.c). */
-void fwd_options_fail(const char *msg) __rte_noreturn;
 void fwd_options_check(const struct fwd_options *o, uint16_t nb_ports,
 		       unsigned int nb_workers);
 
@@ -173,6 +172,9 @@ void fwd_port_show_info(uint16_t port);
 void fwd_port_show_stats(uint16_t port);
 void fwd_port_show_xstats(uint16_t port);
 void fwd_port_clear_stats(uint16_t port);
+/* port_afpacket.c: warn if a net_af_packet port's interface has TX
+ * checksum offload on (deploy/README.md). */
+void fwd_port_check_af_packet(uint16_t port);
 
 /* run.c: streams, lcores, start/stop. Forwarding lcore l transmits on TX
  * queue l of every port, so no TX queue has two writers. */
@@ -188,9 +190,9 @@ uint64_t fwd_streams_segmented(void);
 unsigned int fwd_pool_in_use(void);
 
 /* Pipeline mode (engine_pipeline.c); return 0 or -errno. */
-#ifdef FWD_HAVE_PIPELINE
-/* Validate --port-tagger, --verdict (after the EAL); exits 2 on bad ones. */
-void fwd_pipeline_check_options(const struct fwd_options *o);
+/* Validate --port-tagger, --verdict (after the EAL): 0, or -EINVAL with the
+ * message (naming the option and the bad value) in err. */
+int fwd_pipeline_check_options(const struct fwd_options *o, char *err, size_t len);
 int fwd_pipeline_set_verdict(const char *prog);
 int fwd_pipeline_set_gro(bool on);
 void fwd_pipeline_show_stats(void);
@@ -203,10 +205,12 @@ void fwd_pipeline_close_prog(void);
 /* Prompt "bpf map list|dump NAME|set NAME:KEY=VALUE" on the XDP object's
  * maps (shared by every instance, kept across stop/start). */
 void fwd_pipeline_bpf_map(const char *verb, const char *arg);
-#endif
 
 /* prompt.c */
 void fwd_prompt(void);
+/* Run the prompt commands in path, each echoed after the prompt as if
+ * typed (testpmd's --cmdline-file); a "quit" sets fwd_quit. 0 or -errno. */
+int fwd_prompt_file(const char *path);
 
 /* Engines' shared helper: send pkts[0..n), free what the ring refused.
  * Returns the number sent. */

@@ -62,7 +62,7 @@ run_batch(void)
 	uint64_t hz = rte_get_timer_hz();
 	uint64_t next = rte_get_timer_cycles() + hz * fwd.opt.stats_period;
 
-	if (fwd_start() != 0)
+	if (!fwd.running && fwd_start() != 0)   /* a --cmdline-file may have started */
 		return;
 	printf("Press Ctrl-C (SIGINT) or send SIGTERM to stop.\n");
 	fflush(stdout);
@@ -105,22 +105,26 @@ main(int argc, char **argv)
 		tp_eal_cleanup();
 		return 1;
 	}
-	if (fwd.opt.interactive)
-		fwd_prompt();
-	else
-		run_batch();
+	if (fwd.opt.cmdline_file != NULL &&
+	    fwd_prompt_file(fwd.opt.cmdline_file) < 0)
+		fwd_quit = true;
+	/* Unless the file said quit (or could not be read): */
+	if (!fwd_quit) {
+		if (fwd.opt.interactive)
+			fwd_prompt();
+		else
+			run_batch();
+	}
 
 	printf("\nStopping forwarding...\n");
 	if (fwd.running)
 		fwd_stop();
 	printf("Drained %" PRIu64 " frames left in RX queues\n", fwd_ports_drain());
 	show_all_port_stats();
-#ifdef FWD_HAVE_PIPELINE
 	if (strcmp(fwd.opt.engine->name, "pipeline") == 0)
 		fwd_pipeline_show_stats();
 	fwd_pipeline_release();
 	fwd_pipeline_close_prog();
-#endif
 	fwd_ports_close();
 	in_use = fwd_pool_in_use();
 	size = fwd.pool->size;

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 
@@ -79,7 +80,10 @@ usage(void)
 	       "  --bpf-unverified           run XDP objects without asking the kernel verifier\n"
 	       "  --bpf-map NAME:KEY=VALUE   set an element of the XDP object's map (hex bytes)\n"
 	       "  --redirect KEY=port:P[,switch_port:S]   redirect map entry (repeatable)\n"
-	       "  -h, --help                 this text\n",
+	       "  --cmdline-file FILE        run prompt commands from FILE first (as typed),\n"
+	       "                             then the prompt (-i) or forwarding\n"
+	       "  -h, --help                 this text\n"
+	       "  --version                  tagpipe and DPDK versions\n",
 	       fwd_engine_list(modes, sizeof(modes), '|'), fwd_engines[0]->name,
 	       FWD_MAX_QUEUES, FWD_MAX_BURST, CLI_GRO_AGE_MAX_US);
 }
@@ -158,12 +162,13 @@ enum {
 	OPT_RXD, OPT_TXD, OPT_NB_CORES, OPT_BURST, OPT_NB_MBUFS, OPT_TXPKTS,
 	OPT_ETH_PEER, OPT_PORT_TAGGER, OPT_PORT_VLAN, OPT_GRO, OPT_GRO_FLOWS,
 	OPT_GRO_SEGS, OPT_GRO_AGE, OPT_GRO_ORDER, OPT_GSO, OPT_VERDICT, OPT_REDIRECT,
-	OPT_BPF_UNVERIFIED, OPT_BPF_MAP,
+	OPT_BPF_UNVERIFIED, OPT_BPF_MAP, OPT_VERSION, OPT_CMDLINE_FILE,
 };
 
 static const struct option long_opts[] = {
 	{ "interactive", no_argument, NULL, 'i' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "stats-period", required_argument, NULL, OPT_STATS_PERIOD },
 	{ "forward-mode", required_argument, NULL, OPT_FWD_MODE },
 	{ "port-topology", required_argument, NULL, OPT_TOPOLOGY },
@@ -189,6 +194,7 @@ static const struct option long_opts[] = {
 	{ "redirect", required_argument, NULL, OPT_REDIRECT },
 	{ "bpf-unverified", no_argument, NULL, OPT_BPF_UNVERIFIED },
 	{ "bpf-map", required_argument, NULL, OPT_BPF_MAP },
+	{ "cmdline-file", required_argument, NULL, OPT_CMDLINE_FILE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -304,6 +310,12 @@ parse_one(struct fwd_options *o, int c, const char *a)
 			usage_exit("--bpf-map: more than %d", FWD_MAX_BPF_MAPS);
 		o->bpf_map[o->nb_bpf_maps++] = a;
 		break;
+	case OPT_CMDLINE_FILE:
+		/* Checked now, so a typo costs no EAL start. */
+		if (access(a, R_OK) != 0)
+			usage_exit("--cmdline-file: cannot read '%s': %s", a, strerror(errno));
+		o->cmdline_file = a;
+		break;
 	default:
 		usage_exit("internal: option %d", c);
 	}
@@ -337,6 +349,10 @@ fwd_options_parse(int argc, char **argv, const char *prog, struct fwd_options *o
 	while ((c = getopt_long(argc, argv, ":ih", long_opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage();
+			exit(0);
+		}
+		if (c == OPT_VERSION) {
+			cli_print_version("tagpipe-fwd");
 			exit(0);
 		}
 		if (c == '?')
@@ -378,19 +394,10 @@ fwd_options_check(const struct fwd_options *o, uint16_t nb_ports,
 	if (o->nb_txq != 0 && o->nb_txq < (o->nb_cores ? o->nb_cores : 1))
 		usage_exit("--txq %u: fewer than the %u forwarding lcores (one TX queue each)",
 			   o->nb_txq, o->nb_cores);
-#ifdef FWD_HAVE_PIPELINE
-	fwd_pipeline_check_options(o);
-#else
-	for (unsigned int p = 0; p < FWD_MAX_PORTS; p++)
-		if (o->port[p].tagger[0] != '\0')
-			usage_exit("--port-tagger %u:%s: this build has no pipeline mode",
-				   p, o->port[p].tagger);
-#endif
-}
+	{
+		char err[1600];
 
-/* usage_exit for the pipeline's checks. */
-void
-fwd_options_fail(const char *msg)
-{
-	usage_exit("%s", msg);
+		if (fwd_pipeline_check_options(o, err, sizeof(err)) < 0)
+			usage_exit("%s", err);
+	}
 }

@@ -20,42 +20,41 @@
 static struct tp_redirect_map *maps[FWD_MAX_STREAMS];
 static struct tp_prog *prog; /* shared by every instance; NULL: default */
 
-void
-fwd_pipeline_check_options(const struct fwd_options *o)
+int
+fwd_pipeline_check_options(const struct fwd_options *o, char *err, size_t len)
 {
-	char err[256];
 	int rc;
 
 	for (unsigned int p = 0; p < FWD_MAX_PORTS; p++) {
 		const char *t = o->port[p].tagger;
-
-		char terr[1200], msg[sizeof(terr) + 64];
+		char terr[1200];
 
 		if (t[0] != '\0' && cli_check_tagger(t, terr, sizeof(terr)) < 0) {
-			snprintf(msg, sizeof(msg), "--port-tagger %u:%s: %s", p, t, terr);
-			fwd_options_fail(msg);
+			snprintf(err, len, "--port-tagger %u:%s: %s", p, t, terr);
+			return -EINVAL;
 		}
 	}
 	if (o->verdict[0] != '\0') {
-		char msg[FWD_MAX_VERDICT + sizeof(err) + 32];
+		char perr[256];
 
-		rc = tp_prog_open(o->verdict, &prog, err, sizeof(err));
+		rc = tp_prog_open(o->verdict, &prog, perr, sizeof(perr));
 		if (rc != 0) {
-			snprintf(msg, sizeof(msg), "--verdict: '%s': %s", o->verdict, err);
-			fwd_options_fail(msg);
+			snprintf(err, len, "--verdict: '%s': %s", o->verdict, perr);
+			return -EINVAL;
 		}
 	}
 	for (unsigned int i = 0; i < o->nb_bpf_maps; i++) {
-		char msg[sizeof(err) + 32];
+		char merr[256];
 
-		if (tp_prog_bpf_map_update_text(prog, o->bpf_map[i], err, sizeof(err)) < 0) {
-			snprintf(msg, sizeof(msg), "--bpf-map: %s", err);
-			fwd_options_fail(msg);
+		if (tp_prog_bpf_map_update_text(prog, o->bpf_map[i], merr, sizeof(merr)) < 0) {
+			snprintf(err, len, "--bpf-map: %s", merr);
+			return -EINVAL;
 		}
 	}
 	rc = tp_telemetry_register();
 	if (rc != 0)
 		FWD_LOG(WARNING, "telemetry endpoints: %s", rte_strerror(-rc));
+	return 0;
 }
 
 static struct tp_redirect_map *

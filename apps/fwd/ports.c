@@ -116,6 +116,7 @@ fwd_ports_setup(void)
 			fwd_err("port %u: set-up failed: %s", port, rte_strerror(-rc));
 			return rc;
 		}
+		fwd_port_check_af_packet(port);
 	}
 	return 0;
 }
@@ -192,12 +193,40 @@ fwd_port_show_info(uint16_t port)
 	fflush(stdout);
 }
 
+/* Per second since the previous call for the same port (testpmd's
+ * "Throughput (since last show)"); 0 for the first call and for counters
+ * that went down (cleared in between). Main lcore only. */
+static void
+show_rates(uint16_t port, const struct rte_eth_stats *s)
+{
+	static struct {
+		uint64_t tsc, ipackets, opackets, ibytes, obytes;
+	} last[RTE_MAX_ETHPORTS];
+	uint64_t now = rte_get_timer_cycles(), hz = rte_get_timer_hz();
+	uint64_t dt = last[port].tsc != 0 ? now - last[port].tsc : 0;
+#define PER_SEC(f, mul) \
+	(dt != 0 && s->f > last[port].f ? \
+	 (uint64_t)((double)(s->f - last[port].f) * (mul) * (double)hz / (double)dt) : 0)
+
+	printf("  Throughput (since last show)\n");
+	printf("  Rx-pps: %12" PRIu64 "          Rx-bps: %12" PRIu64 "\n",
+	       PER_SEC(ipackets, 1), PER_SEC(ibytes, 8));
+	printf("  Tx-pps: %12" PRIu64 "          Tx-bps: %12" PRIu64 "\n",
+	       PER_SEC(opackets, 1), PER_SEC(obytes, 8));
+#undef PER_SEC
+	last[port].tsc = now;
+	last[port].ipackets = s->ipackets;
+	last[port].opackets = s->opackets;
+	last[port].ibytes = s->ibytes;
+	last[port].obytes = s->obytes;
+}
+
 void
 fwd_port_show_stats(uint16_t port)
 {
 	struct rte_eth_stats s;
 
-	if (rte_eth_stats_get(port, &s) != 0) {
+	if (port >= RTE_MAX_ETHPORTS || rte_eth_stats_get(port, &s) != 0) {
 		printf("port %u: no stats\n", port);
 		return;
 	}
@@ -209,6 +238,7 @@ fwd_port_show_stats(uint16_t port)
 	printf("  RX-nombuf:  %-10" PRIu64 "\n", s.rx_nombuf);
 	printf("  TX-packets: %-10" PRIu64 " TX-errors: %-10" PRIu64 " TX-bytes:  %-" PRIu64 "\n",
 	       s.opackets, s.oerrors, s.obytes);
+	show_rates(port, &s);
 	printf("  ############################################################################\n");
 	fflush(stdout);
 }

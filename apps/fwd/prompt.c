@@ -7,6 +7,7 @@
  * stdin (a script piped in).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,8 @@
 #include <cmdline_socket.h>
 
 #include "fwd.h"
+#include "prompt_word.h"
+#include "tp_prog.h"
 
 #define FWD_PROMPT "tagpipe> "
 
@@ -47,23 +50,28 @@ TK(tk_stats1, w1, "stats");
 TK(tk_what, w2, "info#stats#xstats");
 TK(tk_all, w3, "all");
 TK(tk_fwd, w1, "fwd");
-#ifdef FWD_HAVE_PIPELINE
 TK(tk_pipeline, w1, "pipeline");
 TK(tk_stats2, w2, "stats");
 TK(tk_verdict, w1, "verdict");
 TK(tk_gro, w1, "gro");
 TK(tk_onoff, w2, "on#off");
-TK(tk_any, w2, NULL);
 TK(tk_bpf, w0, "bpf");
 TK(tk_map, w1, "map");
 TK(tk_list, w2, "list");
 TK(tk_dumpset, w2, "dump#set");
 TK(tk_arg3, w3, NULL);
-#endif
-/* The mode list is filled from fwd_engines[] before the prompt starts. */
+/* The word lists are filled (fwd_engines[], tp_prog_names) before the
+ * prompt starts. Free words, so a bad one gets the command's own error
+ * with the valid values. */
 static char mode_words[128];
-static cmdline_parse_token_string_t tk_mode =
-	TOKEN_STRING_INITIALIZER(struct cmd_res, w2, mode_words);
+static char prog_words[256];
+static struct fwd_word_token tk_mode =
+	FWD_WORD_TOKEN_INITIALIZER(struct cmd_res, w2, mode_words,
+				   "MODE: a forwarding mode (TAB lists them)");
+static struct fwd_word_token tk_prog =
+	FWD_WORD_TOKEN_INITIALIZER(struct cmd_res, w2, prog_words,
+				   "PROG: pass, drop, tx, redirect:N, by-switch-port, "
+				   "acl:FILE, or an XDP object FILE.o[:SECTION]");
 static cmdline_parse_token_num_t tk_portnum =
 	TOKEN_NUM_INITIALIZER(struct cmd_res, port, RTE_UINT16);
 
@@ -106,12 +114,10 @@ do_help(void *res, struct cmdline *cl, void *data)
 	       "show port info|stats|xstats PORT|all\n"
 	       "clear stats\n"
 	       "set fwd %s\n", fwd_engine_list(modes, sizeof(modes), '|'));
-#ifdef FWD_HAVE_PIPELINE
 	printf("show pipeline stats\n"
 	       "set verdict PROG\n"
 	       "set gro on|off\n"
 	       "bpf map list | bpf map dump NAME | bpf map set NAME:KEY=VALUE\n");
-#endif
 	fflush(stdout);
 }
 
@@ -144,7 +150,6 @@ do_show_port(void *res, struct cmdline *cl, void *data)
 	show_port(r->w2, r->port);
 }
 
-#ifdef FWD_HAVE_PIPELINE
 static void
 do_show_pipeline(void *res, struct cmdline *cl, void *data)
 {
@@ -154,7 +159,6 @@ do_show_pipeline(void *res, struct cmdline *cl, void *data)
 	fwd_pipeline_show_stats();
 }
 
-#endif
 
 static void
 do_clear(void *res, struct cmdline *cl, void *data)
@@ -174,7 +178,6 @@ do_set_fwd(void *res, struct cmdline *cl, void *data)
 	fflush(stdout);
 }
 
-#ifdef FWD_HAVE_PIPELINE
 static void
 do_set_verdict(void *res, struct cmdline *cl, void *data)
 {
@@ -203,7 +206,6 @@ do_set_gro(void *res, struct cmdline *cl, void *data)
 	fflush(stdout);
 }
 
-#endif
 
 #define INST(name, fn, arg, help, ...) \
 	static cmdline_parse_inst_t name = { \
@@ -226,34 +228,77 @@ INST(c_clear, do_clear, NULL, "clear stats: reset port and forward counters",
      (void *)&tk_clear, (void *)&tk_stats1);
 INST(c_set_fwd, do_set_fwd, NULL, "set fwd MODE", (void *)&tk_set, (void *)&tk_fwd,
      (void *)&tk_mode);
-#ifdef FWD_HAVE_PIPELINE
 INST(c_show_pipeline, do_show_pipeline, NULL, "show pipeline stats",
      (void *)&tk_show, (void *)&tk_pipeline, (void *)&tk_stats2);
 INST(c_set_verdict, do_set_verdict, NULL, "set verdict PROG", (void *)&tk_set,
-     (void *)&tk_verdict, (void *)&tk_any);
+     (void *)&tk_verdict, (void *)&tk_prog);
 INST(c_set_gro, do_set_gro, NULL, "set gro on|off", (void *)&tk_set, (void *)&tk_gro,
      (void *)&tk_onoff);
 INST(c_bpf_list, do_bpf_map, NULL, "bpf map list: the XDP object's maps",
      (void *)&tk_bpf, (void *)&tk_map, (void *)&tk_list);
 INST(c_bpf_arg, do_bpf_map, NULL, "bpf map dump NAME | bpf map set NAME:KEY=VALUE (hex)",
      (void *)&tk_bpf, (void *)&tk_map, (void *)&tk_dumpset, (void *)&tk_arg3);
-#endif
 
 static cmdline_parse_ctx_t commands[] = {
 	&c_start, &c_stop, &c_quit, &c_help, &c_show_port_n, &c_show_port_all,
 	&c_clear, &c_set_fwd,
-#ifdef FWD_HAVE_PIPELINE
 	&c_show_pipeline, &c_set_verdict, &c_set_gro, &c_bpf_list, &c_bpf_arg,
-#endif
 	NULL,
 };
+
+/* The completion word lists, once. */
+static void
+fill_words(void)
+{
+	fwd_engine_list(mode_words, sizeof(mode_words), '#');
+	/* "acl, bpf, ..." -> "acl#bpf#..." */
+	tp_prog_names(prog_words, sizeof(prog_words));
+	for (char *r = prog_words, *w = prog_words;; r++) {
+		if (r[0] == ',' && r[1] == ' ') {
+			*w++ = '#';
+			r++;
+		} else if ((*w++ = *r) == '\0') {
+			break;
+		}
+	}
+}
+
+int
+fwd_prompt_file(const char *path)
+{
+	struct cmdline *cl;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		int err = errno;
+
+		fwd_err("--cmdline-file: cannot open '%s': %s", path, strerror(err));
+		return -err;
+	}
+	fill_words();
+	printf("Read CLI commands from %s\n", path);
+	fflush(stdout);
+	/* As cmdline_file_new(), but with stdout for the echo and the errors
+	 * ("Bad arguments") a script's author needs to see. */
+	cl = cmdline_new(commands, FWD_PROMPT, fd, STDOUT_FILENO);
+	if (cl == NULL) {
+		close(fd);
+		fwd_err("--cmdline-file: cannot start the prompt");
+		return -ENOMEM;
+	}
+	cmdline_interact(cl);
+	cmdline_free(cl);      /* closes fd */
+	printf("\n");
+	fflush(stdout);
+	return 0;
+}
 
 void
 fwd_prompt(void)
 {
 	struct cmdline *cl;
 
-	fwd_engine_list(mode_words, sizeof(mode_words), '#');
+	fill_words();
 	cl = cmdline_stdin_new(commands, FWD_PROMPT);
 	if (cl == NULL) {
 		fwd_err("cannot start the prompt");

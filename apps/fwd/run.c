@@ -125,9 +125,7 @@ fwd_start(void)
 	/* As testpmd's start: forward statistics count this run only (port
 	 * statistics are kept; "clear stats" resets those). */
 	clear_fwd_counters();
-#ifdef FWD_HAVE_PIPELINE
 	fwd_pipeline_clear_stats();
-#endif
 	printf("%s packet forwarding - ports=%u - cores=%u - streams=%u\n", e->name,
 	       fwd.nb_ports, fwd.nb_fwd_lcores, fwd.nb_streams);
 	for (unsigned int l = 0; l < fwd.nb_fwd_lcores; l++) {
@@ -257,12 +255,10 @@ fwd_clear_stats(void)
 	clear_fwd_counters();
 	for (uint16_t i = 0; i < fwd.nb_ports; i++)
 		fwd_port_clear_stats(fwd.port_ids[i]);
-#ifdef FWD_HAVE_PIPELINE
 	if (!fwd.running)
 		fwd_pipeline_clear_stats();
 	else
 		printf("Pipeline counters kept: they are cleared only while stopped\n");
-#endif
 	printf("Statistics cleared\n");
 	fflush(stdout);
 }

@@ -68,7 +68,8 @@ replay_usage(FILE *f, const char *prog)
 		"  --tagger NAME           DSA tagger to strip (default: the one a DSA\n"
 		"                          link type names, else none)\n"
 		"  --switch-cpu-port N     the switch's CPU port (taggers whose TX tag\n"
-		"                          needs it: ocelot, seville, mxl862xx)\n"
+		"                          needs it: ocelot, seville, mxl862xx; without\n"
+		"                          it, frames sent with a tag are dropped)\n"
 		"  --vlan strip|keep       VLAN/QinQ stage (default strip)\n"
 		"  --vlan-tpid HEX[,HEX]   TPIDs the VLAN stage strips (default 8100,88a8)\n"
 		"  --gro off|burst|age:USEC  GRO stage (default burst)\n"
@@ -101,7 +102,8 @@ replay_usage(FILE *f, const char *prog)
 		"                          (with '-' for one of --meta, --stats, --json,\n"
 		"                          stdout holds only that; the summary goes to stderr)\n"
 		"  -q, --quiet             no human summary\n"
-		"  -h, --help              this text\n",
+		"  -h, --help              this text\n"
+		"  --version               tagpipe and DPDK versions\n",
 		prog, REPLAY_MAX_INPUTS, TP_PIPELINE_MAX_BURST);
 }
 
@@ -170,18 +172,20 @@ check_tagger_conf(const struct replay_opts *o)
 	if (o->switch_cpu_port >= 0) {
 		c.flags |= TP_DSA_CONF_F_CPU_PORT;
 		c.cpu_port = (uint8_t)o->switch_cpu_port;
+	} else if (t != NULL && (t->flags & TP_DSA_TAGGER_F_TX_CPU_PORT)) {
+		/* Needed only to insert a tag: RX untags without it. */
+		fprintf(stderr, "tagpipe-replay: note: --tagger %s without --switch-cpu-port: "
+			"frames sent with a tag (tx, redirect to a port) are dropped "
+			"(dsa_no_config)\n", o->tagger);
+		c.flags |= TP_DSA_CONF_F_CPU_PORT;
 	}
 	saved = replay_stderr_mute();
 	rc = tp_dsa_conf_check(t, &c);
 	replay_stderr_restore(saved);
 	if (rc == 0)
 		return 0;
-	if (o->switch_cpu_port < 0)
-		replay_err("--tagger: '%s' needs --switch-cpu-port N (its TX tag names "
-			   "the switch's CPU port)", o->tagger);
-	else
-		replay_err("--tagger: '%s' refuses --switch-cpu-port %d", o->tagger,
-			   o->switch_cpu_port);
+	replay_err("--tagger: '%s' refuses --switch-cpu-port %d", o->tagger,
+		   o->switch_cpu_port);
 	return -EINVAL;
 }
 
@@ -328,7 +332,7 @@ enum {
 	OPT_BURST = 256, OPT_LOOPS, OPT_TAGGER, OPT_VLAN, OPT_GRO, OPT_VERDICT,
 	OPT_WRITE, OPT_META, OPT_STATS, OPT_GRO_FLOWS, OPT_COMPARE, OPT_JSON,
 	OPT_VLAN_TPID, OPT_REDIRECT, OPT_VIA_PORT, OPT_GRO_CSUM, OPT_GRO_ORDER, OPT_CPU_PORT,
-	OPT_BPF_UNVERIFIED, OPT_WRITE_FORMAT, OPT_BPF_MAP,
+	OPT_BPF_UNVERIFIED, OPT_WRITE_FORMAT, OPT_BPF_MAP, OPT_VERSION,
 };
 
 static bool
@@ -388,6 +392,7 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "write-format", required_argument, NULL, OPT_WRITE_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *maps[REPLAY_MAX_BPF_MAPS];
@@ -532,6 +537,9 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 			break;
 		case 'h':
 			replay_usage(stdout, argv[0]);
+			exit(0);
+		case OPT_VERSION:
+			cli_print_version("tagpipe-replay");
 			exit(0);
 		case ':':
 			replay_err("option '%s' needs a value", argv[optind - 1]);

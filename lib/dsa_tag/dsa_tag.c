@@ -5,12 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_log.h>
 #include <rte_mbuf_dyn.h>
 
 #include "tag_impl.h"
+#include "tp_logtype.h"
 
 #define MAX_TAGGERS 64
+
+/* The library's log type (tp_logtype.h). */
+TP_LOGTYPE_DEFINE(tp_dsa_logtype, "tagpipe.dsa")
+
+#define DSA_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, tp_dsa_logtype, "tp_dsa_tag: " fmt "\n", ##__VA_ARGS__)
 
 int tp_dsa_meta_offset = -1;
 
@@ -40,7 +49,7 @@ tp_dsa_tagger_register(const struct tp_dsa_tagger *t)
 
 	if (t->proto >= TP_DSA_PROTO_MAX || by_proto[t->proto] != NULL ||
 	    n_all == MAX_TAGGERS) {
-		fprintf(stderr, "tp_dsa_tag: cannot register tagger '%s' (proto %u)\n",
+		DSA_LOG(ERR, "cannot register tagger '%s' (proto %u)",
 			t->name, t->proto);
 		return;
 	}
@@ -50,6 +59,8 @@ tp_dsa_tagger_register(const struct tp_dsa_tagger *t)
 		all[i] = all[i - 1];
 	all[i] = t;
 	n_all++;
+	DSA_LOG(DEBUG, "tagger '%s' (proto %u, %u-byte TX tag)", t->name, t->proto,
+		t->tx_len);
 }
 
 const struct tp_dsa_tagger *
@@ -134,26 +145,25 @@ int
 tp_dsa_conf_check(const struct tp_dsa_tagger *t, const struct tp_dsa_conf *c)
 {
 	if (t == NULL) {
-		fprintf(stderr, "tp_dsa_tag: no tagger\n");
+		DSA_LOG(ERR, "no tagger");
 		return -EINVAL;
 	}
 	if (c == NULL)
 		c = &tp_dsa_default_conf;
 	if (t->position == TP_DSA_POS_NONE)
 		return 0; /* nothing to configure */
-	if ((t->proto == TP_DSA_PROTO_OCELOT || t->proto == TP_DSA_PROTO_SEVILLE ||
-	     t->proto == TP_DSA_PROTO_MXL862) && !(c->flags & TP_DSA_CONF_F_CPU_PORT)) {
-		fprintf(stderr, "tp_dsa_tag: tagger '%s' needs the CPU port number for TX\n",
+	if ((t->flags & TP_DSA_TAGGER_F_TX_CPU_PORT) && !(c->flags & TP_DSA_CONF_F_CPU_PORT)) {
+		DSA_LOG(ERR, "tagger '%s' needs the CPU port number for TX",
 			t->name);
 		return -EINVAL;
 	}
 	if (c->n_ports > t->rx_ports && c->n_ports > t->tx_ports) {
-		fprintf(stderr, "tp_dsa_tag: n_ports %u: tagger '%s' names at most %u ports\n",
+		DSA_LOG(ERR, "n_ports %u: tagger '%s' names at most %u ports",
 			c->n_ports, t->name, RTE_MAX(t->rx_ports, t->tx_ports));
 		return -EINVAL;
 	}
 	if (c->n_devices > t->devices) {
-		fprintf(stderr, "tp_dsa_tag: n_devices %u: tagger '%s' names at most %u devices\n",
+		DSA_LOG(ERR, "n_devices %u: tagger '%s' names at most %u devices",
 			c->n_devices, t->name, t->devices);
 		return -EINVAL;
 	}
@@ -162,7 +172,7 @@ tp_dsa_conf_check(const struct tp_dsa_tagger *t, const struct tp_dsa_conf *c)
 
 		for (v = 1; v < RTE_DIM(c->vbid_port); v++) {
 			if (c->vbid_port[v] != 0xFF && c->vbid_port[v] >= t->rx_ports) {
-				fprintf(stderr, "tp_dsa_tag: vbid_port[%u] = %u: tagger '%s' has ports 0..%u\n",
+				DSA_LOG(ERR, "vbid_port[%u] = %u: tagger '%s' has ports 0..%u",
 					v, c->vbid_port[v], t->name, t->rx_ports - 1);
 				return -EINVAL;
 			}
@@ -170,8 +180,8 @@ tp_dsa_conf_check(const struct tp_dsa_tagger *t, const struct tp_dsa_conf *c)
 	}
 	if ((c->flags & TP_DSA_CONF_F_TX_PORT) &&
 	    (c->tx_port >= t->tx_ports || c->tx_device >= t->devices)) {
-		fprintf(stderr, "tp_dsa_tag: tx port %u device %u: tagger '%s' "
-			"addresses ports 0..%u, devices 0..%u\n", c->tx_port, c->tx_device,
+		DSA_LOG(ERR, "tx port %u device %u: tagger '%s' "
+			"addresses ports 0..%u, devices 0..%u", c->tx_port, c->tx_device,
 			t->name, t->tx_ports - 1, t->devices - 1);
 		return -EINVAL;
 	}

@@ -379,8 +379,8 @@ tag_no_pre(struct rte_mbuf **pkts, uint16_t n)
  *   tags name; DEVS: devices; PAD: TX padding; rx/sw/tx: the functions;
  *   pre: run once over the burst before an RX strip (see tag_8021q.h).
  */
-#define TP_DSA_TAGGER_DEFINE_PRE(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS, \
-				 PAD, rx, sw, tx, pre)                                \
+#define TP_DSA_TAGGER_DEFINE_ALL(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS, \
+				 PAD, FLAGS, rx, sw, tx, pre)                         \
 	static uint16_t var##_strip(struct rte_mbuf **pkts, uint16_t n,                 \
 				    const struct tp_dsa_conf *c,                       \
 				    struct rte_mbuf **drops, uint8_t *reasons,         \
@@ -415,13 +415,26 @@ tag_no_pre(struct rte_mbuf **pkts, uint16_t n)
 		.tx_ports = TXP,                                                        \
 		.devices = DEVS,                                                        \
 		.tx_pad = PAD,                                                          \
+		.flags = FLAGS,                                                         \
 		.strip_burst = var##_strip,                                             \
 		.insert_burst = var##_insert,                                           \
 	}
 
+/* A tagger with a pre-pass over the burst before RX decoding. */
+#define TP_DSA_TAGGER_DEFINE_PRE(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS, \
+				 PAD, rx, sw, tx, pre)                                \
+	TP_DSA_TAGGER_DEFINE_ALL(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS,   \
+				 PAD, 0, rx, sw, tx, pre)
+
+/* A tagger with TP_DSA_TAGGER_F_* properties (FLAGS). */
+#define TP_DSA_TAGGER_DEFINE_FLAGS(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP,     \
+				   DEVS, PAD, FLAGS, rx, sw, tx)                      \
+	TP_DSA_TAGGER_DEFINE_ALL(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS,   \
+				 PAD, FLAGS, rx, sw, tx, tag_no_pre)
+
 #define TP_DSA_TAGGER_DEFINE(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS, PAD, \
 			     rx, sw, tx)                                               \
-	TP_DSA_TAGGER_DEFINE_PRE(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS,   \
-				 PAD, rx, sw, tx, tag_no_pre)
+	TP_DSA_TAGGER_DEFINE_FLAGS(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS, \
+				   PAD, 0, rx, sw, tx)
 
 #endif /* TP_DSA_TAG_IMPL_H */

@@ -63,6 +63,8 @@ mxl862xx_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned in
 	return 0;
 }
 
-TP_DSA_TAGGER_DEFINE(tp_tagger_mxl862xx, "mxl862xx", TP_DSA_PROTO_MXL862, TP_DSA_POS_AFTER_SA,
-		     MXL_LEN, MXL_LEN, 16, 16, 1, 0, mxl862xx_rx, mxl862xx_sw, mxl862xx_tx);
+TP_DSA_TAGGER_DEFINE_FLAGS(tp_tagger_mxl862xx, "mxl862xx", TP_DSA_PROTO_MXL862,
+			   TP_DSA_POS_AFTER_SA, MXL_LEN, MXL_LEN, 16, 16, 1, 0,
+			   TP_DSA_TAGGER_F_TX_CPU_PORT, mxl862xx_rx, mxl862xx_sw,
+			   mxl862xx_tx);
 TP_DSA_TAGGER_REGISTER(tp_tagger_mxl862xx)

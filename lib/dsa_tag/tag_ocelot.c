@@ -33,7 +33,8 @@ ocelot_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int 
 	return oc_tx(m, port, prio, c, OCELOT_PREFIX2, OCELOT_DEST_LO);
 }
 
-TP_DSA_TAGGER_DEFINE(tp_tagger_ocelot, "ocelot", TP_DSA_PROTO_OCELOT, TP_DSA_POS_BEFORE_DA,
-		     OCELOT_LEN, OCELOT_LEN, 16, OCELOT_DEST_BITS, 1, 0,
-		     ocelot_rx, ocelot_sw, ocelot_tx);
+TP_DSA_TAGGER_DEFINE_FLAGS(tp_tagger_ocelot, "ocelot", TP_DSA_PROTO_OCELOT,
+			   TP_DSA_POS_BEFORE_DA, OCELOT_LEN, OCELOT_LEN, 16,
+			   OCELOT_DEST_BITS, 1, 0, TP_DSA_TAGGER_F_TX_CPU_PORT,
+			   ocelot_rx, ocelot_sw, ocelot_tx);
 TP_DSA_TAGGER_REGISTER(tp_tagger_ocelot)

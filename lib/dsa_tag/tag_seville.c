@@ -33,7 +33,8 @@ seville_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int
 	return oc_tx(m, port, prio, c, SEVILLE_PREFIX2, SEVILLE_DEST_LO);
 }
 
-TP_DSA_TAGGER_DEFINE(tp_tagger_seville, "seville", TP_DSA_PROTO_SEVILLE, TP_DSA_POS_BEFORE_DA,
-		     OCELOT_LEN, OCELOT_LEN, 16, SEVILLE_DEST_BITS, 1, 0,
-		     seville_rx, seville_sw, seville_tx);
+TP_DSA_TAGGER_DEFINE_FLAGS(tp_tagger_seville, "seville", TP_DSA_PROTO_SEVILLE,
+			   TP_DSA_POS_BEFORE_DA, OCELOT_LEN, OCELOT_LEN, 16,
+			   SEVILLE_DEST_BITS, 1, 0, TP_DSA_TAGGER_F_TX_CPU_PORT,
+			   seville_rx, seville_sw, seville_tx);
 TP_DSA_TAGGER_REGISTER(tp_tagger_seville)

@@ -101,6 +101,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rte_compat.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 
@@ -209,7 +210,8 @@ struct tp_dsa_stats {
 #define TP_DSA_CONF_F_SWITCH_SIDE 0x01 /* strip reads CPU-to-switch frames */
 #define TP_DSA_CONF_F_TX_PORT     0x02 /* insert: tx_port/tx_device/tx_prio for all */
 #define TP_DSA_CONF_F_NO_TRUNK    0x04 /* dsa/edsa RX: drop trunk sources */
-#define TP_DSA_CONF_F_CPU_PORT    0x08 /* cpu_port is set (ocelot, seville, mxl862xx TX) */
+#define TP_DSA_CONF_F_CPU_PORT    0x08 /* cpu_port is set (TX of taggers with
+					* TP_DSA_TAGGER_F_TX_CPU_PORT) */
 #define TP_DSA_CONF_F_LAN9303_ALR 0x10 /* lan9303 TX: ports bridged, unicast by ALR */
 #define TP_DSA_CONF_F_VBID_MAP    0x20 /* tag_8021q RX: vbid_port[] is set */
 
@@ -242,6 +244,13 @@ enum tp_dsa_position {
 	TP_DSA_POS_TAIL,       /* trailer before the FCS, "type 3" */
 };
 
+/* Tagger properties (struct tp_dsa_tagger.flags). */
+/* TX tags carry the CPU port number: insert needs TP_DSA_CONF_F_CPU_PORT
+ * (tp_dsa_conf_check refuses a conf without it). ocelot/seville: the
+ * injection header's SRC_PORT (linux net/dsa/tag_ocelot.c), mxl862xx: the
+ * tag's word 3 bits 3:0 (linux net/dsa/tag_mxl862xx.c). */
+#define TP_DSA_TAGGER_F_TX_CPU_PORT 0x01
+
 /* Burst function of a tagger; see the top of this file for the contract. */
 typedef uint16_t (*tp_dsa_burst_fn)(struct rte_mbuf **pkts, uint16_t n,
 				    const struct tp_dsa_conf *conf,
@@ -259,6 +268,9 @@ struct tp_dsa_tagger {
 	uint16_t tx_ports;     /* TX tag addresses ports 0..tx_ports-1 */
 	uint8_t devices;       /* device indexes the tag names (1 = none) */
 	uint8_t tx_pad;        /* untagged frames padded to this length first (0 = none) */
+	uint8_t flags;         /* TP_DSA_TAGGER_F_* (in what was padding before
+				* strip_burst: the layout of the other fields
+				* is unchanged) */
 	tp_dsa_burst_fn strip_burst;
 	tp_dsa_burst_fn insert_burst;
 };
@@ -299,7 +311,10 @@ tp_dsa_insert_burst(const struct tp_dsa_tagger *t, struct rte_mbuf **pkts,
 
 /* The same, also writing reasons[j] = the enum tp_dsa_drop reason of
  * drops[j] for each dropped mbuf (reasons has room for n; drops must not
- * be NULL). The stats are counted as above. */
+ * be NULL). The stats are counted as above. Experimental (callers define
+ * ALLOW_EXPERIMENTAL_API, as for DPDK's own): may change before it is
+ * declared stable. */
+__rte_experimental
 static inline uint16_t
 tp_dsa_strip_burst_reasons(const struct tp_dsa_tagger *t, struct rte_mbuf **pkts,
 			   uint16_t n, const struct tp_dsa_conf *conf,
@@ -309,6 +324,7 @@ tp_dsa_strip_burst_reasons(const struct tp_dsa_tagger *t, struct rte_mbuf **pkts
 	return t->strip_burst(pkts, n, conf, drops, reasons, stats);
 }
 
+__rte_experimental
 static inline uint16_t
 tp_dsa_insert_burst_reasons(const struct tp_dsa_tagger *t, struct rte_mbuf **pkts,
 			    uint16_t n, const struct tp_dsa_conf *conf,

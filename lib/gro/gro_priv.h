@@ -199,10 +199,12 @@ uint16_t gro_tcp_phdr_nolen(const uint8_t *l3, int v6);
 uint16_t gro_tcp_csum_full(const uint8_t *l3, int v6, const struct rte_mbuf *m,
 			   uint32_t l4_off, uint32_t l4_len);
 
-/* gro_table.c */
+/* gro_flows.c */
 uint16_t gro_flow_alloc(struct tp_gro *g);
 void gro_flow_unlink(struct tp_gro *g, uint16_t idx);
 void gro_flow_link(struct tp_gro *g, uint16_t idx, uint32_t bucket, uint8_t slot);
+
+/* gro_table.c */
 uint64_t gro_fixedid_flag(void);
 
 /* gro_complete.c: complete held flow idx (removed from the table), return

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The tp_gro table: creation, the free stack of flow entries, bucket slots
- * and the age list (invariants in gro_priv.h), and the flush calls.
+ * The tp_gro table: creation and destruction, the flush calls and the
+ * counters. The flow entries' bookkeeping is gro_flows.c's.
  */
 #include <errno.h>
 
@@ -14,6 +14,7 @@
 
 #include "gro_priv.h"
 #include "gro_dsa.h"
+#include "tp_logtype.h"
 
 #define X_NAME(e, s) s,
 const char *const tp_gro_flush_reason_names[TP_GRO_FLUSH_MAX] = {
@@ -24,7 +25,11 @@ const char *const tp_gro_pass_reason_names[TP_GRO_PASS_MAX] = {
 };
 #undef X_NAME
 
-#define GRO_LOG(...) rte_log(RTE_LOG_ERR, RTE_LOGTYPE_USER1, "tp_gro: " __VA_ARGS__)
+/* The library's log type (tp_logtype.h). */
+TP_LOGTYPE_DEFINE(tp_gro_logtype, "tagpipe.gro")
+
+#define GRO_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, tp_gro_logtype, "tp_gro: " fmt "\n", ##__VA_ARGS__)
 
 uint64_t
 tp_gro_usec_to_tsc(uint64_t usec)
@@ -58,27 +63,27 @@ tp_gro_create(const struct tp_gro_conf *conf)
 	if (c.max_flows == 0)
 		c.max_flows = 1024;
 	if (c.max_flows > GRO_MAX_FLOWS) {
-		GRO_LOG("max_flows %u out of range 1..%u\n", c.max_flows, GRO_MAX_FLOWS);
+		GRO_LOG(ERR, "max_flows %u out of range 1..%u", c.max_flows, GRO_MAX_FLOWS);
 		rte_errno = EINVAL;
 		return NULL;
 	}
 	if (c.max_segs == 1) {
-		GRO_LOG("max_segs 1 out of range (0 or 2..65535)\n");
+		GRO_LOG(ERR, "max_segs 1 out of range (0 or 2..65535)");
 		rte_errno = EINVAL;
 		return NULL;
 	}
 	if (c.max_ip_len != 0 && (c.max_ip_len < 128 || c.max_ip_len > 65535)) {
-		GRO_LOG("max_ip_len %u out of range 128..65535\n", c.max_ip_len);
+		GRO_LOG(ERR, "max_ip_len %u out of range 128..65535", c.max_ip_len);
 		rte_errno = EINVAL;
 		return NULL;
 	}
 	if (c.mode != TP_GRO_MODE_BURST && c.mode != TP_GRO_MODE_AGE) {
-		GRO_LOG("mode %d is neither burst (0) nor age (1)\n", (int)c.mode);
+		GRO_LOG(ERR, "mode %d is neither burst (0) nor age (1)", (int)c.mode);
 		rte_errno = EINVAL;
 		return NULL;
 	}
 	if (c.order != TP_GRO_ORDER_FLOW && c.order != TP_GRO_ORDER_KERNEL) {
-		GRO_LOG("order %d is neither flow (0) nor kernel (1)\n", (int)c.order);
+		GRO_LOG(ERR, "order %d is neither flow (0) nor kernel (1)", (int)c.order);
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -105,6 +110,8 @@ tp_gro_create(const struct tp_gro_conf *conf)
 	if (g->dsa_off < 0) {
 		int err = -g->dsa_off;
 
+		GRO_LOG(ERR, "cannot register the switch-port metadata field: %s",
+			rte_strerror(err));
 		rte_free(g);
 		rte_errno = err;
 		return NULL;
@@ -127,6 +134,9 @@ tp_gro_create(const struct tp_gro_conf *conf)
 	g->nb_free = c.max_flows;
 	g->mem = sizeof(*g) + sizeof(*g->buckets) * nb_buckets +
 		 sizeof(*g->flows) * c.max_flows + sizeof(uint16_t) * c.max_flows;
+	GRO_LOG(DEBUG, "table: %s mode, %s order, %u flows, max_segs %u, %zu bytes",
+		c.mode == TP_GRO_MODE_AGE ? "age" : "burst",
+		g->kernel ? "kernel" : "flow", c.max_flows, c.max_segs, g->mem);
 	return g;
 }
 
@@ -156,56 +166,6 @@ size_t
 tp_gro_memory(const struct tp_gro *g)
 {
 	return g->mem;
-}
-
-uint16_t
-gro_flow_alloc(struct tp_gro *g)
-{
-	return g->free_stack[--g->nb_free];
-}
-
-void
-gro_flow_link(struct tp_gro *g, uint16_t idx, uint32_t bucket, uint8_t slot)
-{
-	struct gro_flow *f = &g->flows[idx];
-	struct gro_bucket *b = &g->buckets[bucket];
-
-	b->hash[slot] = f->hash;
-	b->flow[slot] = idx;
-	b->used |= (uint8_t)(1u << slot);
-	f->bucket = bucket;
-	f->slot = slot;
-	f->age_next = GRO_NIL;
-	f->age_prev = g->age_tail;
-	if (g->age_tail != GRO_NIL)
-		g->flows[g->age_tail].age_next = idx;
-	else
-		g->age_head = idx;
-	g->age_tail = idx;
-	g->held_flows++;
-	g->held_segs += f->segs;
-}
-
-void
-gro_flow_unlink(struct tp_gro *g, uint16_t idx)
-{
-	struct gro_flow *f = &g->flows[idx];
-
-	g->buckets[f->bucket].used &= (uint8_t)~(1u << f->slot);
-	if (f->age_prev != GRO_NIL)
-		g->flows[f->age_prev].age_next = f->age_next;
-	else
-		g->age_head = f->age_next;
-	if (f->age_next != GRO_NIL)
-		g->flows[f->age_next].age_prev = f->age_prev;
-	else
-		g->age_tail = f->age_prev;
-	g->held_flows--;
-	g->held_segs -= f->segs;
-	g->free_stack[g->nb_free++] = idx;
-	g->ghost = idx;
-	if (g->last == idx)
-		g->last = GRO_NIL;
 }
 
 uint16_t

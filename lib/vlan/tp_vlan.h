@@ -67,6 +67,7 @@
 
 #include <stdint.h>
 
+#include <rte_compat.h>
 #include <rte_mbuf.h>
 
 #ifdef __cplusplus
@@ -150,11 +151,16 @@ uint16_t tp_vlan_insert_burst(const struct tp_vlan_conf *conf,
 
 /* Strip / insert that also write reasons[j] = the enum tp_vlan_drop reason
  * of drops[j] for each dropped mbuf (reasons has room for n, drops must not
- * be NULL), so a caller accounts drops per packet. */
+ * be NULL), so a caller accounts drops per packet.
+ * Experimental (version node EXPERIMENTAL; callers define
+ * ALLOW_EXPERIMENTAL_API as for DPDK's own): may change before it is
+ * declared stable. */
+__rte_experimental
 uint16_t tp_vlan_strip_burst_reasons(const struct tp_vlan_conf *conf,
 				     struct rte_mbuf **pkts, uint16_t n,
 				     struct rte_mbuf **drops, uint8_t *reasons,
 				     struct tp_vlan_stats *stats);
+__rte_experimental
 uint16_t tp_vlan_insert_burst_reasons(const struct tp_vlan_conf *conf,
 				      struct rte_mbuf **pkts, uint16_t n,
 				      struct rte_mbuf **drops, uint8_t *reasons,

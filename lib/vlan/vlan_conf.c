@@ -5,7 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
+#include <rte_log.h>
+
 #include "vlan_private.h"
+#include "tp_logtype.h"
+
+/* The library's log type (tp_logtype.h). */
+TP_LOGTYPE_DEFINE(tp_vlan_logtype, "tagpipe.vlan")
+
+#define VLAN_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, tp_vlan_logtype, "tp_vlan: " fmt "\n", ##__VA_ARGS__)
 
 const struct tp_vlan_conf tp_vlan_default_conf = {
 	.tpid = { TP_VLAN_TPID_8021Q, TP_VLAN_TPID_8021AD,
@@ -46,14 +56,14 @@ tp_vlan_conf_set_tpids(struct tp_vlan_conf *conf, const uint16_t *tpids,
 	if (conf == NULL || tpids == NULL)
 		return -EINVAL;
 	if (n == 0 || n > TP_VLAN_MAX_TPIDS) {
-		fprintf(stderr, "tp_vlan: %u TPIDs given; need 1..%d\n", n,
+		VLAN_LOG(ERR, "%u TPIDs given; need 1..%d", n,
 			TP_VLAN_MAX_TPIDS);
 		return -EINVAL;
 	}
 	for (i = 0; i < n; i++) {
 		/* EtherType values start at 0x0600; below is an 802.3 length. */
 		if (tpids[i] < 0x0600) {
-			fprintf(stderr, "tp_vlan: TPID 0x%04x is not an EtherType (< 0x0600)\n",
+			VLAN_LOG(ERR, "TPID 0x%04x is not an EtherType (< 0x0600)",
 				tpids[i]);
 			return -EINVAL;
 		}
@@ -78,7 +88,7 @@ tp_vlan_conf_parse_tpids(struct tp_vlan_conf *conf, const char *list)
 		unsigned long v;
 
 		if (n == TP_VLAN_MAX_TPIDS) {
-			fprintf(stderr, "tp_vlan: too many TPIDs in '%s' (max %d)\n",
+			VLAN_LOG(ERR, "too many TPIDs in '%s' (max %d)",
 				list, TP_VLAN_MAX_TPIDS);
 			return -EINVAL;
 		}
@@ -86,7 +96,7 @@ tp_vlan_conf_parse_tpids(struct tp_vlan_conf *conf, const char *list)
 		v = strtoul(p, &end, 16);
 		if (end == p || errno != 0 || v > 0xFFFF ||
 		    (*end != ',' && *end != '\0')) {
-			fprintf(stderr, "tp_vlan: bad TPID '%.*s' in '%s'\n",
+			VLAN_LOG(ERR, "bad TPID '%.*s' in '%s'",
 				(int)strcspn(p, ","), p, list);
 			return -EINVAL;
 		}

@@ -178,6 +178,30 @@ test_conf_check(void **state)
 	assert_int_equal(tp_dsa_conf_check(tagger("ocelot"), &c), -EINVAL);
 	assert_int_equal(tp_dsa_conf_check(tagger("seville"), NULL), -EINVAL);
 	assert_int_equal(tp_dsa_conf_check(tagger("mxl862xx"), NULL), -EINVAL);
+	{
+		/* The need for the CPU port is the tagger's property, not a
+		 * list of protocols in the registry: exactly these three
+		 * have it, and a copy of a tagger follows its flags. */
+		const struct tp_dsa_tagger *all[64];
+		struct tp_dsa_tagger t;
+		unsigned int n = tp_dsa_tagger_list(all, 64);
+
+		for (unsigned int i = 0; i < n && i < 64; i++) {
+			bool want = strcmp(all[i]->name, "ocelot") == 0 ||
+				    strcmp(all[i]->name, "seville") == 0 ||
+				    strcmp(all[i]->name, "mxl862xx") == 0;
+
+			if (!!(all[i]->flags & TP_DSA_TAGGER_F_TX_CPU_PORT) != want)
+				fail_msg("%s: TP_DSA_TAGGER_F_TX_CPU_PORT %s", all[i]->name,
+					 want ? "missing" : "set");
+		}
+		t = *tagger("dsa");
+		t.flags |= TP_DSA_TAGGER_F_TX_CPU_PORT;
+		assert_int_equal(tp_dsa_conf_check(&t, &c), -EINVAL);
+		t = *tagger("ocelot");
+		t.flags &= (uint8_t)~TP_DSA_TAGGER_F_TX_CPU_PORT;
+		assert_int_equal(tp_dsa_conf_check(&t, &c), 0);
+	}
 	c.flags = TP_DSA_CONF_F_CPU_PORT;
 	c.cpu_port = 11;
 	assert_int_equal(tp_dsa_conf_check(tagger("ocelot"), &c), 0);

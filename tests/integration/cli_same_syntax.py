@@ -91,6 +91,16 @@ def main():
     c.eq('replay: note for the old form', rl[:1],
          ['tagpipe-replay: note: --redirect 3:0:5: old spelling, write '
           '3=port:0,switch_port:5'])
+    # --version: one line, the project's version (meson.build) and DPDK's
+    # (pkg-config), exit 0, nothing on stderr; before the EAL starts.
+    ver = re.search(r"version: '([^']+)'", open(os.path.join(SRC, 'meson.build')).read()).group(1)
+    dpdk = subprocess.run(['pkg-config', '--modversion', 'libdpdk'], capture_output=True,
+                          text=True).stdout.strip()
+    for name, binary in (('tagpipe-replay', REPLAY), ('tagpipe-fwd', fwdlib.fwd_binary())):
+        p = subprocess.run([binary, '--version'], capture_output=True, text=True, timeout=60)
+        c.eq(name + ' --version: exit status', p.returncode, 0)
+        c.eq(name + ' --version: stdout', p.stdout, '%s %s (DPDK %s)\n' % (name, ver, dpdk))
+        c.eq(name + ' --version: stderr', p.stderr, '')
     c.exit()
 
 

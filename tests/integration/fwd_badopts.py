@@ -40,7 +40,9 @@ CASES = [
     (['--nb-cores', '4'], '--nb-cores 4', True),
     (['--port-tagger', '1:nosuchtag'], "'nosuchtag'", True),
     (['--verdict', 'nosuchprog'], "'nosuchprog'", True),
-    (['--verdict', 'redirect:x'], "'redirect:x'", True),
+    (['--verdict', 'redirect:x'], "'redirect:x': program redirect: bad map key 'x' (0..65535)", True),
+    # The program's key range is the --redirect key range.
+    (['--verdict', 'redirect:65536'], "bad map key '65536' (0..65535)", True),
     # XDP objects are opened with the other checks: a missing file is named.
     (['--verdict', 'prog.o'], "prog.o: No such file", True),
     (['--verdict', 'prog.o:xdp'], "prog.o: No such file", True),

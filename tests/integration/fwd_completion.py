@@ -80,9 +80,20 @@ def main():
         type_keys(fd, b'st\t', b'ats ')
         # Before "start" there is no pipeline instance, and the command says so.
         type_keys(fd, b'\r', b'No pipeline instance')
+        # Free words with suggestions: TAB TAB lists the programs (not
+        # "[Any STRING]"), a bad word gets the command's error with the
+        # valid values instead of "Bad arguments".
+        type_keys(fd, b'set verd\t', b'verdict ')
+        screen = type_keys(fd, b'\t\t', b'by-switch-port')
+        if b'Any STRING' in screen:
+            sys.exit('set verdict TAB TAB shows [Any STRING]:\n' + screen.decode(errors='replace'))
+        type_keys(fd, b'pass\r', b'Verdict program set to pass')
+        type_keys(fd, b'set fwd \t\t', b'txonly')
+        type_keys(fd, b'foo\r', b"unknown mode 'foo' (one of pipeline io mac macswap rxonly txonly)")
         # quit: the exit status is checked below.
         os.write(fd, b'quit\r')
-        print('ok: TAB completes show, pipeline, stats; TAB TAB lists choices; the command runs')
+        print('ok: TAB completes show, pipeline, stats; TAB TAB lists choices; the command runs; '
+              'set verdict/fwd list their words and name a bad one')
     finally:
         # On a failure above the prompt is still running: end it first.
         for _ in range(200):

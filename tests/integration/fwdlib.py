@@ -267,6 +267,22 @@ def write_pcap(path, frames):
     wrpcap(path, [Ether(f) for f in frames])
 
 
+def stage_install(c, name):
+    """meson install of the build into BUILD/NAME (emptied first); the
+    staging directory, or exit with the failure reported through c."""
+    import shutil
+    build = build_root()
+    stage = os.path.join(build, name)
+    shutil.rmtree(stage, ignore_errors=True)
+    r = subprocess.run(['meson', 'install', '-C', build, '--no-rebuild',
+                        '--destdir', stage, '--quiet'], capture_output=True, text=True)
+    c.eq('meson install exit status', r.returncode, 0)
+    if r.returncode != 0:
+        print(r.stderr)
+        c.exit()
+    return stage
+
+
 class Checker:
     """Collects failures so one run reports all of them."""
 

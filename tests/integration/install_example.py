@@ -4,7 +4,11 @@
 apps/examples/vrouter.c with cc every supported way (shared and static,
 umbrella pkg-config and per-library -l names) and run each on
 pcaps/demo.pcap: one copy of each library (no multiple definitions, every
-tagger registered once, libtagpipe.so needing the libtp_*.so).
+tagger registered once, libtagpipe.so needing the libtp_*.so), and build
+apps/examples/vrouter_mq.c the same way and run it on 2 lcores (RSS,
+one pipeline each; conservation and per-flow order checked). The staged
+.pc files are used as installed, through PKG_CONFIG_PATH alone (they are
+relocatable: prefix=${pcfiledir}/...).
 Expected counts come from reading the pcap here (IPv4/IPv6 frames pass,
 the rest drop)."""
 import glob
@@ -31,22 +35,6 @@ TP_PCS = ('libtagpipe.pc', 'libtagpipe-libs.pc', 'libtp_vlan.pc',
 TP_LIBS = ('tagpipe', 'tp_gro', 'tp_dsa_tag', 'tp_vlan')
 
 
-def relocate_pcs(pc_dir, stage, out_dir):
-    """The staged .pc files name the final prefix. Unless meson made them
-    relocatable (prefix=${pcfiledir}/...), point copies of them at the
-    staging directory, as a packager's sysroot would."""
-    os.makedirs(out_dir, exist_ok=True)
-    for name in TP_PCS:
-        text = open(os.path.join(pc_dir, name)).read()
-        m = re.search(r'^prefix=(.*)$', text, re.M)
-        if m and '${pcfiledir}' not in m.group(1):
-            text = text.replace('prefix=' + m.group(1),
-                                'prefix=' + stage + m.group(1), 1)
-        with open(os.path.join(out_dir, name), 'w') as f:
-            f.write(text)
-    return out_dir
-
-
 def shared_dpdk_pcs(env, out_dir):
     """Debian's static DPDK needs -lsystemd (libsystemd-dev, not a build
     dependency here): for the static modes, DPDK stays shared. Copies of
@@ -61,6 +49,84 @@ def shared_dpdk_pcs(env, out_dir):
         with open(os.path.join(out_dir, name + '.pc'), 'w') as f:
             f.write('\n'.join(lines) + '\n')
     return out_dir
+
+
+def mq_input(path):
+    """8 UDP and 2 TCP flows, each frame's payload naming its flow and
+    sequence number, then ICMP and ARP frames (the example drops them).
+    Returns (frames, the frames that must come out)."""
+    from scapy.all import ARP, ICMP, IP, TCP, UDP, Ether, Raw
+    frames, out = [], []
+    flows = [('udp', i) for i in range(8)] + [('tcp', i) for i in range(2)]
+    for seq in range(40):
+        for kind, i in flows:
+            if kind == 'tcp' and seq >= 20:
+                continue
+            l3 = Ether(src='02:00:00:00:00:01', dst='02:00:00:00:00:02') / \
+                IP(src='10.0.0.%d' % (i + 1), dst='10.1.0.%d' % (i + 1))
+            l4 = UDP(sport=1000 + i, dport=2000 + i) if kind == 'udp' else \
+                TCP(sport=3000 + i, dport=4000 + i, flags='A', seq=1000 + seq * 100)
+            f = bytes(l3 / l4 / Raw(b'%s%d:%04d' % (kind.encode(), i, seq) + b'x' * 60))
+            frames.append(f)
+            out.append(f)
+    for j in range(10):
+        frames.append(bytes(Ether(src='02:00:00:00:00:01', dst='02:00:00:00:00:02') /
+                            IP(src='10.9.0.1', dst='10.9.0.2') / ICMP(seq=j)))
+    for j in range(5):
+        frames.append(bytes(Ether(src='02:00:00:00:00:01', dst='ff:ff:ff:ff:ff:ff') /
+                            ARP(psrc='10.0.0.1', pdst='10.0.0.%d' % (j + 2))))
+    fwdlib.write_pcap(path, frames)
+    return frames, out
+
+
+def multi_lcore(c, src, work, env, cflags, libs, staged):
+    """apps/examples/vrouter_mq.c from pkg-config alone, run with 2 lcores
+    on net_aqc_sim (RSS over 2 RX queues): every TCP/UDP frame out exactly
+    once and in order within its flow, ICMP/ARP dropped, both lcores busy,
+    per-lcore counters that add up to the sum line, no mbuf left."""
+    exe = os.path.join(work, 'vrouter-mq')
+    r = run(['cc', '-O2', '-Wall', '-Wextra', '-Werror',
+             os.path.join(src, 'apps', 'examples', 'vrouter_mq.c'), '-o', exe] + cflags + libs,
+            env=env)
+    c.eq('vrouter-mq builds from pkg-config', r.returncode, 0)
+    plugin = [p for p in staged('librte_net_aqc.so*') if not os.path.islink(p)]
+    if r.returncode != 0 or not plugin:
+        c.true('net_aqc plugin staged', bool(plugin))
+        return
+    pin, pout = os.path.join(work, 'mq_in.pcap'), os.path.join(work, 'mq_out.pcap')
+    frames, want = mq_input(pin)
+    eal = ['-d', plugin[0], '-l', '0-1', '--no-huge', '--no-shconf', '-m', '256', '--no-pci',
+           '--file-prefix=tp_vrouter_mq_%d' % os.getpid(),
+           '--vdev', 'net_aqc_sim0,wire=pcap,rx_pcap=' + pin,
+           '--vdev', 'net_aqc_sim1,wire=pcap,tx_pcap=' + pout]
+    r = run([exe] + eal + ['--', '0', '1', '300'], env=env, timeout=120)
+    fwdlib.cleanup_runtime(eal)
+    c.eq('vrouter-mq exit status (its own conservation checks)', r.returncode, 0)
+    per = [tuple(map(int, m)) for m in re.findall(
+        r'lcore (\d+) queue (\d+): rx (\d+) pass (\d+) drop (\d+) sent (\d+) unsent (\d+)',
+        r.stdout)]
+    c.eq('vrouter-mq: one line per lcore', len(per), 2)
+    c.true('vrouter-mq: RSS gave both lcores frames %r' % [p[2] for p in per],
+           len(per) == 2 and all(p[2] > 0 for p in per))
+    for lc, q, rx, pas, drop, sent, unsent in per:
+        c.eq('lcore %d: rx = pass + drop' % lc, rx, pas + drop)
+        c.eq('lcore %d: pass = sent' % lc, pas, sent)
+    m = re.search(r'all 2 lcores: rx (\d+) pass (\d+) drop (\d+) sent (\d+)', r.stdout)
+    c.eq('vrouter-mq: the sum (rx, pass, drop, sent)', tuple(map(int, m.groups())) if m else None,
+         (len(frames), len(want), len(frames) - len(want), len(want)))
+    c.eq('vrouter-mq: sum = the lcores added up', tuple(map(int, m.groups())) if m else None,
+         tuple(sum(p[i] for p in per) for i in (2, 3, 4, 5)))
+    c.true('vrouter-mq: no mbuf left in use', 'mbufs in use 0' in r.stdout)
+    got = fwdlib.read_pcap(pout) if os.path.exists(pout) else []
+    c.true('vrouter-mq: every TCP/UDP frame out once (%d frames; bytes, any order '
+           'across flows)' % len(got), sorted(got) == sorted(want))
+
+    def flow_of(f):
+        return f[14 + 12:14 + 20] + f[34:38]      # IP addresses, L4 ports
+    for key in sorted(set(flow_of(f) for f in want)):
+        mine = [f for f in want if flow_of(f) == key]
+        c.true('vrouter-mq: flow %s: its %d frames in order' % (key.hex(), len(mine)),
+               [f for f in got if flow_of(f) == key] == mine)
 
 
 def main():
@@ -112,7 +178,34 @@ def main():
              re.findall(r' [TDRB] (%s\w+)' % prefix, nm_a), [])
 
     env = dict(os.environ)
-    pc_path = relocate_pcs(os.path.dirname(pcs[0]), stage, os.path.join(work, 'pkgconfig'))
+    # Man pages: installed, found by man(1) in the staged tree, and naming
+    # every option the program's --help lists.
+    for prog in ('tagpipe-replay', 'tagpipe-fwd'):
+        pages = staged(prog + '.1')
+        c.eq('man page %s.1 installed once' % prog, len(pages), 1)
+        if len(pages) != 1:
+            continue
+        manpath = os.path.dirname(os.path.dirname(pages[0]))
+        r = run(['man', '--manpath=' + manpath, prog], env=dict(os.environ, MANWIDTH='100',
+                                                                 MANPAGER='cat', PAGER='cat'))
+        c.eq('man %s: exit status' % prog, r.returncode, 0)
+        c.true('man %s: NAME line' % prog, re.search(r'^\s+%s - ' % prog, r.stdout, re.M))
+        binary = os.path.join(build, 'apps', prog.split('-')[1], prog)
+        helptext = run([binary, '--help']).stdout if prog == 'tagpipe-replay' else \
+            run([binary, '--no-huge', '--no-pci', '-m', '64', '--no-shconf',
+                 '--file-prefix=tpman_%d' % os.getpid(), '--', '--help']).stdout
+        fwdlib.cleanup_runtime(['--file-prefix=tpman_%d' % os.getpid()])
+        page = open(pages[0]).read().replace('\\-', '-')
+        opts = sorted(set(re.findall(r'(--[a-z][a-z-]+)', helptext)))
+        c.true('%s --help lists options (%d)' % (prog, len(opts)), len(opts) > 10)
+        c.eq('%s: --help options the man page lacks' % prog,
+             [o for o in opts if o not in page], [])
+    # Relocatable .pc files: the staged ones work with PKG_CONFIG_PATH alone.
+    pc_path = os.path.dirname(pcs[0])
+    for name in TP_PCS:
+        text = open(os.path.join(pc_path, name)).read()
+        c.true(name + ': prefix relative to ${pcfiledir}',
+               re.search(r'^prefix=\$\{pcfiledir\}/', text, re.M) is not None)
     env['PKG_CONFIG_PATH'] = pc_path
     senv = dict(env)
     senv['PKG_CONFIG_PATH'] = pc_path + ':' + shared_dpdk_pcs(env, os.path.join(work, 'dpdkpc'))
@@ -186,6 +279,7 @@ def main():
                    0 < pkts < pframes)
         c.true(name + ': no mbuf left in use', 'mbufs in use 0' in r.stdout)
     c.eq('every link mode built', len(built), len(modes))
+    multi_lcore(c, src, work, env, cflags, pkg(env, '--libs', 'libtagpipe'), staged)
     if not c.failures:
         shutil.rmtree(work, ignore_errors=True)
     c.exit()

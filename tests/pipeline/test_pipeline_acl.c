@@ -53,7 +53,8 @@ static const struct bad_case bad[] = {
 	{ "pass tcp any any any any extra\n", "1: bad field count: unexpected 'extra' "
 	  "(want VERDICT PROTO SRC DST SPORT DPORT)" },
 	{ "default drop\ndefault pass\n", "2: bad default: second 'default' line" },
-	{ "default nope\n", "1: bad verdict 'nope' (pass, drop, tx, aborted, redirect:N)" },
+	{ "default nope\n", "1: bad verdict 'nope' (pass, drop, tx, aborted, redirect:N with N 0..65535)" },
+	{ "redirect:65536 any any any any any\n", "1: bad verdict 'redirect:65536'" },
 	{ "drop tcp 10.0.0.1 2001:db8::1 any any\n",
 	  "1: bad destination address (family differs from the source) '2001:db8::1'" },
 };

@@ -4,6 +4,10 @@
  * naming it; the option parsers; program registry; counters reset;
  * telemetry registration; max_burst and stage timing.
  */
+#include <stdlib.h>
+
+#include <rte_log.h>
+
 #include "pl_test.h"
 
 static struct rte_mempool *mp;
@@ -81,6 +85,12 @@ e_redirect_key(struct tp_pipeline_conf *c)
 }
 
 static void
+e_redirect_key_range(struct tp_pipeline_conf *c)
+{
+	c->prog_spec = "redirect:65536";
+}
+
+static void
 e_pass_arg(struct tp_pipeline_conf *c)
 {
 	c->prog_spec = "pass:1";
@@ -120,7 +130,9 @@ static const struct conf_case cases[] = {
 	{ "flows", e_flows, "gro: bad max_flows 70000" },
 	{ "segs", e_segs, "gro: bad max_segs 1" },
 	{ "prog", e_prog, "program: unknown program 'nope' (known: acl, bpf, bpf-interp, by-switch-port, drop, pass" },
-	{ "redirect key", e_redirect_key, "program redirect: bad map key 'abc'" },
+	{ "redirect key", e_redirect_key, "program redirect: bad map key 'abc' (0..65535)" },
+	{ "redirect key range", e_redirect_key_range,
+	  "program redirect: bad map key '65536' (0..65535)" },
 	{ "pass arg", e_pass_arg, "program: 'pass' takes no argument (got '1')" },
 	{ "acl no file", e_acl_nofile, "program acl: needs a rules file (acl:FILE)" },
 	{ "hook", e_hook, "hook: bad value 7" },
@@ -335,6 +347,84 @@ test_max_burst_and_timing(void **state)
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 }
 
+/* Each library logs through its own rte_log type: the message comes out
+ * as before, and that type's level (not USER1's, not a plain stderr write)
+ * decides whether it does. */
+static void
+log_dsa(void)
+{
+	tp_dsa_conf_check(tp_dsa_tagger_find("ocelot"), NULL);
+}
+
+static void
+log_vlan(void)
+{
+	struct tp_vlan_conf c;
+
+	tp_vlan_conf_init(&c);
+	tp_vlan_conf_parse_tpids(&c, "8100,zz");
+}
+
+static void
+log_gro(void)
+{
+	struct tp_gro_conf c = { .max_flows = 70000, .socket_id = SOCKET_ID_ANY };
+
+	assert_null(tp_gro_create(&c));
+}
+
+static char *
+captured(void (*fn)(void))
+{
+	FILE *prev = rte_log_get_stream();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	assert_non_null(mem);
+	rte_openlog_stream(mem);
+	fn();
+	rte_openlog_stream(prev);
+	fclose(mem);
+	return buf;
+}
+
+static void
+test_log_types(void **state)
+{
+	static const struct {
+		const char *type;
+		void (*fn)(void);
+		const char *msg;
+	} cases[] = {
+		{ "tagpipe.dsa", log_dsa,
+		  "tp_dsa_tag: tagger 'ocelot' needs the CPU port number for TX\n" },
+		{ "tagpipe.vlan", log_vlan, "tp_vlan: bad TPID 'zz' in '8100,zz'\n" },
+		{ "tagpipe.gro", log_gro, "tp_gro: max_flows 70000 out of range 1..65535\n" },
+	};
+
+	(void)state;
+	for (unsigned int i = 0; i < RTE_DIM(cases); i++) {
+		/* Registering a known name again returns its id. */
+		int id = rte_log_register(cases[i].type);
+		int level = rte_log_get_level(id);
+		char *txt;
+
+		assert_true(id >= RTE_LOGTYPE_FIRST_EXT_ID);
+		txt = captured(cases[i].fn);
+		if (strcmp(txt, cases[i].msg) != 0)
+			fail_msg("%s: got '%s', want '%s'", cases[i].type, txt, cases[i].msg);
+		free(txt);
+		rte_log_set_level(id, RTE_LOG_CRIT);
+		rte_log_set_level(RTE_LOGTYPE_USER1, RTE_LOG_DEBUG);
+		txt = captured(cases[i].fn);
+		if (txt[0] != '\0')
+			fail_msg("%s at CRIT still printed '%s'", cases[i].type, txt);
+		free(txt);
+		rte_log_set_level(id, (uint32_t)level);
+	}
+}
+
 int
 main(void)
 {
@@ -344,6 +434,7 @@ main(void)
 		cmocka_unit_test_setup(test_registry, setup),
 		cmocka_unit_test_setup(test_shared_prog_and_reset, setup),
 		cmocka_unit_test_setup(test_max_burst_and_timing, setup),
+		cmocka_unit_test_setup(test_log_types, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -212,8 +212,26 @@ def case_vlan_tpid(tmp):
 def case_bad_tagger(tmp):
     """Unknown tagger: the error lists the valid names."""
     bad(tmp, ["-i", DEMO, "--tagger", "nosuch"], ["--tagger", "'nosuch'", "edsa", "brcm-prepend"])
-    # A tagger whose TX tag names the CPU port needs it.
-    bad(tmp, ["-i", DEMO, "--tagger", "ocelot"], ["--tagger", "'ocelot'", "--switch-cpu-port"])
+    # A tagger whose TX tag names the CPU port needs it only to insert a
+    # tag: without it the run goes on (one note), every frame the verdict
+    # sends is dropped as dsa_no_config and nothing is sent with a bad tag.
+    for verdict in ("pass", "tx"):
+        s = os.path.join(tmp, "cpu.json")
+        p = run(["-i", DEMO, "--tagger", "ocelot", "--verdict", verdict, "--gro", "off",
+                 "--stats", s, "-q"])
+        notes = [l for l in p.stderr.splitlines() if l.startswith("tagpipe-replay:")]
+        assert notes == ["tagpipe-replay: note: --tagger ocelot without --switch-cpu-port: "
+                         "frames sent with a tag (tx, redirect to a port) are dropped "
+                         "(dsa_no_config)"], notes
+        st = json.load(open(s))
+        os.unlink(s)
+        sent = st["verdict_packets"]["tx"]
+        # Every frame the verdict sent is a DSA insert drop (those whose
+        # untagged garbage names a port out of range fail that check first).
+        assert st["tx"] == 0, st
+        assert sum(v for k, v in st["drop_reasons"].items() if k.startswith("dsa_")) == sent, st
+        assert (st["drop_reasons"].get("dsa_no_config", 0) > 0) == (verdict == "tx"), st
+        assert (sent > 0) == (verdict == "tx"), st
     bad(tmp, ["-i", DEMO, "--tagger", "ocelot", "--switch-cpu-port", "256"],
         ["--switch-cpu-port", "'256'"])
 
