@@ -15,6 +15,8 @@
 #ifndef TP_DSA_TAG_MARVELL_H
 #define TP_DSA_TAG_MARVELL_H
 
+#include <rte_byteorder.h>
+
 #include "tag_impl.h"
 
 #define MV_CMD_TO_CPU 0
@@ -44,16 +46,24 @@ mv_fields(const uint8_t *t, struct tp_dsa_meta *md)
 	md->tag_vid = (uint16_t)((t[2] & 0x0F) << 8 | t[3]);
 }
 
-/* RX decode of the tag at t; hdr = bytes before it (0 dsa, 4 edsa). */
+/* RX decode of the tag at t; hdr = bytes before it (0 dsa, 4 edsa). The
+ * tag is read as one big-endian word (bits: 31-30 command, 29 tagged,
+ * 28-24 device, 23-19 port, 18 trunk (FORWARD) or code bit 2, 17 code bit
+ * 1, 15-13 priority, 12 code bit 0 (TO_CPU) / CFI, 11-0 VID), so the fields
+ * are shifts of one register rather than byte loads. */
 static __rte_always_inline int
 mv_rx(uint8_t *t, unsigned int hdr, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
 {
-	unsigned int cmd = t[0] >> 6;
+	uint32_t w;
+	unsigned int cmd;
 
+	memcpy(&w, t, 4);
+	w = rte_be_to_cpu_32(w);
+	cmd = w >> 30;
 	if (cmd == MV_CMD_FROM_CPU || cmd == MV_CMD_TO_SNIFFER)
 		return TAG_ERR(TP_DSA_DROP_BAD_TYPE);
 	if (cmd == MV_CMD_TO_CPU) {
-		unsigned int code = (t[1] & 0x06) | ((t[2] >> 4) & 1);
+		unsigned int code = ((w >> 16) & 0x06) | ((w >> 12) & 1);
 
 		/* 1 FRAME2REG, 6 and 7 reserved: dropped by the kernel. */
 		if (code == 1 || code >= 6)
@@ -61,14 +71,36 @@ mv_rx(uint8_t *t, unsigned int hdr, struct tp_dsa_meta *md, const struct tp_dsa_
 		md->frame_type = TP_DSA_FT_TO_CPU;
 	} else {
 		md->frame_type = TP_DSA_FT_FORWARD;
-		if (t[1] & 0x04) {
+		if (w & (1u << 18)) {
 			if (c->flags & TP_DSA_CONF_F_NO_TRUNK)
 				return TAG_ERR(TP_DSA_DROP_TRUNK);
 			md->flags |= TP_DSA_META_F_TRUNK;
 		}
 	}
-	mv_fields(t, md);
-	if (t[0] & MV_TAGGED) {
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	{
+		/* the four fields in place in the meta's first five bytes
+		 * (tag_vid, port, device, prio: tp_dsa_meta.h), one insert */
+		uint64_t u, f = (w & 0x0FFF) | ((w >> 19) & 0x1F) << 16 |
+				(uint64_t)((w >> 24) & 0x1F) << 24 |
+				(uint64_t)((w >> 13) & 0x07) << 32;
+
+		RTE_BUILD_BUG_ON(offsetof(struct tp_dsa_meta, tag_vid) != 0 ||
+				 offsetof(struct tp_dsa_meta, port) != 2 ||
+				 offsetof(struct tp_dsa_meta, device) != 3 ||
+				 offsetof(struct tp_dsa_meta, prio) != 4 ||
+				 sizeof(*md) != sizeof(u));
+		memcpy(&u, md, sizeof(u));
+		u = (u & ~UINT64_C(0xFFFFFFFFFF)) | f;
+		memcpy(md, &u, sizeof(u));
+	}
+#else
+	md->device = (uint8_t)((w >> 24) & 0x1F);
+	md->port = (uint8_t)((w >> 19) & 0x1F);
+	md->prio = (uint8_t)((w >> 13) & 0x07);
+	md->tag_vid = (uint16_t)(w & 0x0FFF);
+#endif
+	if (w & (1u << 29)) {
 		md->flags |= TP_DSA_META_F_TAG_VLAN;
 		mv_to_8021q(t);
 		return (int)hdr;

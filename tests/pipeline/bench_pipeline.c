@@ -90,8 +90,10 @@ make_frames(unsigned int flows)
 			}
 			s.sip = 0x0A000000 + f;
 			s.sport = (uint16_t)(10000 + f);
-			s.seq = 1 + k * MSS;
-			s.ip_id = (uint16_t)k;
+			/* each connection its own ISN and IP ID base, as Linux
+			 * picks them (RFC 6528; per-socket IDs) */
+			s.seq = 1 + f * 2654435761u + k * MSS;
+			s.ip_id = (uint16_t)(f * 40503u + k);
 			s.paylen = MSS;
 			s.payseed = (uint8_t)k;
 			flen[bare][i] = (uint32_t)pl_build(buf, &s);
