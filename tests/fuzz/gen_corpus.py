@@ -113,14 +113,19 @@ def pcap():
     write("pcap", "fcs", pcap_bytes([bytes(64)], linktype=0x24000001))
     write("pcap", "empty", pcap_bytes([]))
     write("pcap", "truncated", pcap_bytes([bytes(60)])[:-10])
+    # Timestamps outside pcap-savefile(5): a fraction of 1 s or more is
+    # carried into the seconds; 0xFFFFFFFF (-1 as libpcap reads it) refused.
+    write("pcap", "ts_fraction_carry", pcap_bytes([bytes(60)], ts=[(1, 2500000)]))
+    write("pcap", "ts_all_ones", pcap_bytes([bytes(60)], ts=[(0xFFFFFFFF, 0xFFFFFFFF)]))
     write("pcap", "big_endian", struct.pack(">IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 262144, 1) +
           struct.pack(">IIII", 0, 0, 20, 20) + bytes(20))
 
 
-def pcap_bytes(frames, linktype=1):
+def pcap_bytes(frames, linktype=1, ts=None):
     b = struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 262144, linktype)
     for i, fr in enumerate(frames):
-        b += struct.pack("<IIII", 0, i, len(fr), len(fr)) + fr
+        sec, frac = ts[i] if ts else (0, i)
+        b += struct.pack("<IIII", sec, frac, len(fr), len(fr)) + fr
     return b
 
 
