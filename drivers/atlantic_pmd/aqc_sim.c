@@ -282,6 +282,7 @@ model_xstats(void *arg, struct rte_eth_xstat_name *names, uint64_t *values)
 	static const char *const n[] = {
 		"model_rx_l2_filtered", "model_rx_ring_disabled", "model_rx_ring_full",
 		"model_dma_faults", "model_tx_errors", "model_pcap_frames_read",
+		"model_faults_injected",
 	};
 	struct aqc_model_counters c;
 
@@ -297,6 +298,7 @@ model_xstats(void *arg, struct rte_eth_xstat_name *names, uint64_t *values)
 		values[3] = c.dma_faults;
 		values[4] = c.tx_errors;
 		values[5] = c.pcap_in;
+		values[6] = c.faults_injected;
 	}
 	return RTE_DIM(n);
 }
