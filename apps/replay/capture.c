@@ -47,6 +47,33 @@ fcs_bytes(pcap_t *p)
 	return LT_FCS_LENGTH_PRESENT(ext) ? 2u * LT_FCS_LENGTH((uint32_t)ext) : 0;
 }
 
+/* The record's time in ns, or -1 to refuse it. libpcap (1.10,
+ * sf-pcap.c pcap_next_packet) reads a pcap record's seconds and fraction
+ * as signed 32-bit numbers and hands them over unchecked, only scaling the
+ * fraction to ns; tcpdump prints such a record's fields as they are. Two
+ * cases, both outside what pcap-savefile(5) allows:
+ *  - a fraction of 1 s or more (ts_usec >= 10^6, >= 10^9 in a nanosecond
+ *    file) is normalised, its whole seconds carried into the seconds: the
+ *    time the fields add up to, which a writer can then write validly;
+ *  - a time libpcap reads as negative (ts_sec or ts_usec >= 2^31, e.g.
+ *    0xFFFFFFFF = -1), or whose carried seconds pass 2^31 - 1
+ *    (2038-01-19T03:14:07Z, the last second libpcap reads back from a
+ *    pcap record), has no time we could write: refused as bad input. */
+static int
+ts_to_ns(const struct pcap_pkthdr *h, uint64_t *ns)
+{
+	uint64_t frac, sec;
+
+	if (h->ts.tv_sec < 0 || h->ts.tv_usec < 0)
+		return -1;
+	frac = (uint64_t)h->ts.tv_usec;
+	sec = (uint64_t)h->ts.tv_sec + frac / 1000000000u;
+	if (sec > INT32_MAX)
+		return -1;
+	*ns = sec * 1000000000u + frac % 1000000000u;
+	return 0;
+}
+
 static int
 load_one(const char *path, struct replay_input *in, uint32_t *cap)
 {
@@ -111,7 +138,15 @@ load_one(const char *path, struct replay_input *in, uint32_t *cap)
 			goto nomem;
 		memcpy(f->data, data, len);
 		f->len = len;
-		f->ts_ns = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
+		if (ts_to_ns(h, &f->ts_ns) < 0) {
+			replay_err("%s: record %u has an invalid timestamp (%lld s + %lld ns "
+				   "as libpcap reads it): not between 1970 and 2038-01-19T03:14:07Z",
+				   path, in->nb_frames + 1, (long long)h->ts.tv_sec,
+				   (long long)h->ts.tv_usec);
+			free(f->data);
+			pcap_close(p);
+			return -EINVAL;
+		}
 		in->nb_frames++;
 		in->bytes += len;
 	}

@@ -180,13 +180,17 @@ aqc_fw_link_speed(struct aqc_hw *hw)
 int
 aqc_fw_read_stats(struct aqc_hw *hw, struct aqc_fw_stats *s)
 {
-	uint32_t want = aqc_rd(hw, AQC_R_MPI_CTL2) ^ AQC_FMASK(CTL2_STATISTICS);
+	const uint32_t bit = AQC_FMASK(CTL2_STATISTICS);
+	uint32_t want = (aqc_rd(hw, AQC_R_MPI_STATE2) & bit) ^ bit;
 	int rc;
 
-	/* 3.3: flip bit 30, wait for the echo in MPI_STATE2 */
-	aqc_wr(hw, AQC_R_MPI_CTL2, want);
-	rc = aqc_hw_poll(hw, AQC_R_MPI_STATE2, AQC_FMASK(CTL2_STATISTICS),
-			 want & AQC_FMASK(CTL2_STATISTICS), 10, 10000);
+	/* 3.3: flip bit 30, wait for the echo in MPI_STATE2. The request is
+	 * the opposite of the firmware's last echo, not of our last request:
+	 * after a request that timed out (a firmware that did not answer)
+	 * flipping CTL2 again would equal the old echo and "complete" at
+	 * once, reading counters the firmware never refreshed. */
+	aqc_wr(hw, AQC_R_MPI_CTL2, (aqc_rd(hw, AQC_R_MPI_CTL2) & ~bit) | want);
+	rc = aqc_hw_poll(hw, AQC_R_MPI_STATE2, bit, want, 10, 10000);
 	if (rc != 0) {
 		AQC_LOG(ERR, FW, "statistics request not acknowledged");
 		return rc;

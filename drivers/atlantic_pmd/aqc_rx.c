@@ -329,9 +329,12 @@ fill_meta(struct rte_mbuf *m, uint64_t q0, uint64_t q1, uint64_t vlan_flags,
 /* The common case: done, end of packet, no MAC error. */
 #define RX_FAST_MASK (AQC_RXD_DD | AQC_RXD_EOP | AQC_RXD_STAT_MAC_ERR)
 #define RX_FAST_WANT (AQC_RXD_DD | AQC_RXD_EOP)
-/* bytes 10-11: the packet length. A single-buffer packet longer than its
- * buffer is a broken write-back: the slow path drops and counts it. */
+/* bytes 10-11: the packet length. A single-buffer packet of length 0 or
+ * longer than its buffer is a broken write-back (no frame is empty; a
+ * corrupted write-back looks like that): the slow path drops and counts
+ * it. RX_LEN_BAD folds both tests into one unsigned compare. */
 #define RX_LEN(q1) (((uint32_t)(q1) >> 16) & 0xffffu)
+#define RX_LEN_BAD(q1, buf_len) (RX_LEN(q1) - 1u >= (uint32_t)(buf_len))
 
 /* One descriptor the fast loop did not take: part of a multi-descriptor
  * packet, or an error. Returns the completed packet, or NULL. */
@@ -410,7 +413,7 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 
 				q1 = ring[idx].qw[1];
 				if ((q1 & RX_FAST_MASK) != RX_FAST_WANT ||
-				    unlikely(RX_LEN(q1) > rxq->buf_len))
+				    unlikely(RX_LEN_BAD(q1, rxq->buf_len)))
 					break;
 				rte_io_rmb();  /* the rest of the descriptor after DD */
 				q0 = ring[idx].qw[0];
@@ -444,7 +447,7 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 		rte_io_rmb();
 		q0 = ring[idx].qw[0];
 		if (rxq->pkt_first == NULL && (q1 & RX_FAST_MASK) == RX_FAST_WANT &&
-		    !(q0 & AQC_RXD_DMA_ERR) && RX_LEN(q1) <= rxq->buf_len)
+		    !(q0 & AQC_RXD_DMA_ERR) && !RX_LEN_BAD(q1, rxq->buf_len))
 			continue;   /* completed since the fast run looked: take it there */
 		budget--;
 		m = sw[idx];

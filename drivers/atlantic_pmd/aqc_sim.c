@@ -15,7 +15,8 @@
  * fw=2.x|3.x|MAJOR.MINOR.BUILD, mode=thread|step, dma=auto|direct|translate,
  * rx_start=poll|link|now and rx_delay_ms=0..60000 (wire=pcap: when rx_pcap
  * starts; FEATURES.md says what each means),
- * fw_fault=none|boot_hang|init_fail|hostboot|no_ack|torn|art_sem (aqc113).
+ * fw_fault=none|boot_hang|init_fail|hostboot|no_ack|torn|art_sem (aqc113),
+ * none|mute (aqc107).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -135,7 +136,7 @@ static const char *const fault_names[] = {
 	[AQC_FW_OK] = "none", [AQC_FW_BOOT_HANG] = "boot_hang",
 	[AQC_FW_INIT_FAIL] = "init_fail", [AQC_FW_HOSTBOOT] = "hostboot",
 	[AQC_FW_NO_ACK] = "no_ack", [AQC_FW_TORN] = "torn",
-	[AQC_FW_ART_SEM_BUSY] = "art_sem",
+	[AQC_FW_ART_SEM_BUSY] = "art_sem", [AQC_FW_MUTE] = "mute",
 };
 
 static int
@@ -156,7 +157,7 @@ parse_one(struct aqc_model_config *c, const char *dev, const char *key,
 			;
 		if (i == RTE_DIM(fault_names))
 			return bad(dev, key, val, "expected none, boot_hang, init_fail, hostboot, "
-				   "no_ack, torn or art_sem");
+				   "no_ack, torn, art_sem (aqc113) or mute (aqc107)");
 		c->fw_fault = (enum aqc_model_fw_fault)i;
 	} else if (strcmp(key, "wire") == 0) {
 		if (strcmp(val, "loop") == 0)
@@ -264,13 +265,17 @@ parse_devargs(struct aqc_model_config *c, const char *dev, const char *args,
 		aqc_model_config_default(&d, dev);
 		if (c->rates & AQC_RATE_10M)
 			return bad(dev, "link_speed", "10M", "the aqc107 (A1) has no 10M rate");
-		if (c->fw_fault != AQC_FW_OK)
-			return bad(dev, "fw_fault", fault_names[c->fw_fault], "firmware faults exist on model=aqc113 only");
+		if (c->fw_fault != AQC_FW_OK && c->fw_fault != AQC_FW_MUTE)
+			return bad(dev, "fw_fault", fault_names[c->fw_fault],
+				   "this firmware fault exists on model=aqc113 only");
 		c->rates = c->rates ? c->rates : d.rates;
 		c->fw_version = c->fw_version ? c->fw_version : d.fw_version;
 	} else {
 		struct aqc_model_config d = *c;
 
+		if (c->fw_fault == AQC_FW_MUTE)
+			return bad(dev, "fw_fault", "mute",
+				   "exists on model=aqc107 only (aqc113: no_ack)");
 		aqc_model_config_a2(&d);
 		/* link_speed names the highest rate; A2 also has 10M below */
 		c->rates = c->rates ? c->rates | AQC_RATE_10M : d.rates;
@@ -302,6 +307,7 @@ model_xstats(void *arg, struct rte_eth_xstat_name *names, uint64_t *values)
 	static const char *const n[] = {
 		"model_rx_l2_filtered", "model_rx_ring_disabled", "model_rx_ring_full",
 		"model_dma_faults", "model_tx_errors", "model_pcap_frames_read",
+		"model_faults_injected",
 	};
 	struct aqc_model_counters c;
 
@@ -317,6 +323,7 @@ model_xstats(void *arg, struct rte_eth_xstat_name *names, uint64_t *values)
 		values[3] = c.dma_faults;
 		values[4] = c.tx_errors;
 		values[5] = c.pcap_in;
+		values[6] = c.faults_injected;
 	}
 	return RTE_DIM(n);
 }
@@ -405,4 +412,4 @@ RTE_PMD_REGISTER_PARAM_STRING(net_aqc_sim,
 	"peer=<name> mac=<xx:xx:xx:xx:xx:xx> link_speed=10M|100M|1G|2.5G|5G|10G "
 	"fw=2.x|3.x|<major.minor.build> mode=thread|step dma=auto|direct|translate "
 	"rx_start=poll|link|now rx_delay_ms=<0..60000> "
-	"fw_fault=none|boot_hang|init_fail|hostboot|no_ack|torn|art_sem");
+	"fw_fault=none|boot_hang|init_fail|hostboot|no_ack|torn|art_sem|mute");

@@ -131,6 +131,19 @@ tag_tx_after_sa(struct rte_mbuf *m, uint16_t len)
 	return old - len + TAG_MACS;
 }
 
+/* May a tagger rewrite the frame's VLAN header (TPID + TCI at byte 12) into
+ * its tag in place, instead of inserting one? Only with the whole header
+ * and the inner EtherType (18 bytes) in the first segment: strip needs the
+ * tag plus the 14-byte header after it there (tp_dsa_tag.h), so a frame
+ * converted with less could not be read back by the switch-side decode.
+ * Otherwise the tagger inserts its untagged-frame tag, which strips back
+ * to the same bytes. */
+static inline int
+tag_tx_vlan_in_place_ok(const struct rte_mbuf *m)
+{
+	return m->data_len >= TAG_ETH_HLEN + 4;
+}
+
 /* Room for `len` bytes at the tail; NULL without tailroom. */
 static inline uint8_t *
 tag_tx_tail(struct rte_mbuf *m, uint16_t len)

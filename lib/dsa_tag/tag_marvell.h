@@ -145,13 +145,14 @@ mv_tx_convert(uint8_t *t, unsigned int port, unsigned int dev)
 	t[2] = hi & 0xEF;
 }
 
-/* Is the frame 802.1Q tagged with its TCI in the first segment? */
+/* Is the frame 802.1Q tagged, with its header where it may be converted in
+ * place (tag_tx_vlan_in_place_ok)? */
 static inline int
 mv_is_8021q(const struct rte_mbuf *m)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 
-	return m->data_len >= 16 && p[12] == 0x81 && p[13] == 0x00;
+	return tag_tx_vlan_in_place_ok(m) && p[12] == 0x81 && p[13] == 0x00;
 }
 
 #endif /* TP_DSA_TAG_MARVELL_H */

@@ -2,7 +2,8 @@
 /*
  * "mtk": MediaTek 4-byte tag after the SA (net/dsa/tag_mtk.c, doc §3, §4).
  *   RX  W0 2:0 source port; the rest ignored; 4 bytes always removed.
- *   TX  pad to 60. Frame tagged 0x8100 / 0x88A8: nothing inserted, the TPID
+ *   TX  pad to 60. Frame tagged 0x8100 / 0x88A8 (header in the first
+ *       segment, tag_tx_vlan_in_place_ok): nothing inserted, the TPID
  *       is overwritten with T0 = 1 / 2, T1 = BIT(port) (5:0), TCI kept.
  *       Untagged: insert 00 BIT(port) 00 00. T1 bit 7 (passthrough) when
  *       the device (switch index) is not 0.
@@ -66,7 +67,7 @@ mtk_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int pri
 	r = tag_tx_pad(m, MTK_TX_PAD);
 	if (r < 0)
 		return r;
-	if (et == 0x8100 || et == 0x88A8) {
+	if ((et == 0x8100 || et == 0x88A8) && tag_tx_vlan_in_place_ok(m)) {
 		p[TAG_MACS] = et == 0x8100 ? MTK_8021Q : MTK_8021AD;
 		p[TAG_MACS + 1] = map;
 		return 0;

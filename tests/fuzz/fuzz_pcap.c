@@ -5,10 +5,13 @@
  *
  * Input: the bytes of a capture file. Properties: the reader either refuses
  * it (one error, nothing left allocated: frames NULL, count 0) or returns
- * frames whose lengths add up to its byte count; those frames written with
- * replay_writer and read back come out byte for byte the same.
+ * frames whose lengths add up to its byte count and whose timestamps are
+ * valid; those frames written with replay_writer and read back come out
+ * byte for byte the same, with the same timestamps at the precision
+ * written.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -105,6 +108,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (uint32_t i = 0; i < in.nb_frames; i++) {
 		FUZZ_CHECK(back.frames[i].len == in.frames[i].len);
 		FUZZ_CHECK(memcmp(back.frames[i].data, in.frames[i].data, in.frames[i].len) == 0);
+		/* an accepted time is valid (fraction carried, 1970..2038) and
+		 * survives at the precision written */
+		FUZZ_CHECK(in.frames[i].ts_ns <= (uint64_t)INT32_MAX * 1000000000u + 999999999u);
+		FUZZ_CHECK(in.nsec ? back.frames[i].ts_ns == in.frames[i].ts_ns :
+			   back.frames[i].ts_ns / 1000 == in.frames[i].ts_ns / 1000);
 	}
 	replay_input_free(&back);
 	replay_input_free(&in);

@@ -63,6 +63,26 @@ def dsa():
                   burst(fr, split=64))
             write("dsa", base + "_sw", tagger.encode() + b"\0" + bytes([1, 2]) + burst(fr[:2]))
     write("dsa", "edge", b"ksz9477\0" + bytes([0, 0]) + burst(EDGE))
+    vlan_split()
+
+
+def vlan_split():
+    """Regressions (libFuzzer finds): a frame whose 802.1Q header straddles
+    its two segments once the RX tag is gone (16 or 17 bytes in the first).
+    dsa, edsa and mtk TX used to rewrite that header into their tag in
+    place, which the switch-side decode then refused (tag_not_contiguous):
+    the strip(insert(f)) round trip failed."""
+    inner = b"\x00\x64\x08\x00" + bytes(46)  # TCI 100, IPv4, payload
+    macs = bytes(range(1, 13))
+    cases = (("dsa", b"\x00\x08\x00\x00", b"\x81\x00", 17),    # TO_CPU port 1
+             ("edsa", b"\xda\xda\x00\x00\x00\x08\x00\x00", b"\x81\x00", 16),
+             ("mtk", b"\x00\x01\x00\x00", b"\x88\xa8", 17))     # port 1
+    for tagger, tag, tpid, first in cases:
+        fr = macs + tag + tpid + inner
+        seg = first + len(tag)                      # first segment on RX
+        k = next(k for k in range(128) if len(fr) * k // 128 == seg)
+        write("dsa", f"regress_{tagger}_vlan_split", tagger.encode() + b"\0" +
+              bytes([0, 1]) + struct.pack(">BH", 1 | k << 1, len(fr)) + fr)
 
 
 def vlan():
@@ -93,14 +113,19 @@ def pcap():
     write("pcap", "fcs", pcap_bytes([bytes(64)], linktype=0x24000001))
     write("pcap", "empty", pcap_bytes([]))
     write("pcap", "truncated", pcap_bytes([bytes(60)])[:-10])
+    # Timestamps outside pcap-savefile(5): a fraction of 1 s or more is
+    # carried into the seconds; 0xFFFFFFFF (-1 as libpcap reads it) refused.
+    write("pcap", "ts_fraction_carry", pcap_bytes([bytes(60)], ts=[(1, 2500000)]))
+    write("pcap", "ts_all_ones", pcap_bytes([bytes(60)], ts=[(0xFFFFFFFF, 0xFFFFFFFF)]))
     write("pcap", "big_endian", struct.pack(">IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 262144, 1) +
           struct.pack(">IIII", 0, 0, 20, 20) + bytes(20))
 
 
-def pcap_bytes(frames, linktype=1):
+def pcap_bytes(frames, linktype=1, ts=None):
     b = struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 262144, linktype)
     for i, fr in enumerate(frames):
-        b += struct.pack("<IIII", 0, i, len(fr), len(fr)) + fr
+        sec, frac = ts[i] if ts else (0, i)
+        b += struct.pack("<IIII", sec, frac, len(fr), len(fr)) + fr
     return b
 
 

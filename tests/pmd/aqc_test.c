@@ -323,3 +323,47 @@ aqc_test_bench_frames(struct rte_mempool *mp, struct rte_mbuf **pkts, unsigned i
 		memcpy(rte_pktmbuf_mtod(pkts[k], void *), f, 64);
 	}
 }
+
+double
+aqc_test_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char *log_buf;
+static size_t log_len;
+static FILE *log_mem, *log_orig;
+
+void
+aqc_test_log_capture(void)
+{
+	log_orig = rte_log_get_stream();
+	log_mem = open_memstream(&log_buf, &log_len);
+	assert_non_null(log_mem);
+	rte_openlog_stream(log_mem);
+}
+
+bool
+aqc_test_log_end(const char *s)
+{
+	bool found;
+
+	rte_openlog_stream(log_orig);
+	fclose(log_mem);
+	found = strstr(log_buf, s) != NULL;
+	if (!found)
+		fprintf(stderr, "captured log (no '%s'):\n%s", s, log_buf);
+	free(log_buf);
+	log_buf = NULL;
+	return found;
+}
+
+void
+aqc_test_log_expect(const char *want)
+{
+	if (!aqc_test_log_end(want))
+		fail_msg("log does not name '%s'", want);
+}

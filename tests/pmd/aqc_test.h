@@ -94,6 +94,16 @@ uint32_t aqc_test_udp6(uint8_t *f, uint32_t payload, uint16_t sport, uint16_t dp
 uint32_t aqc_test_tso_segment(uint8_t *out, const uint8_t *f, uint32_t payload,
 			      uint32_t mss, uint32_t k);
 
+/* CLOCK_MONOTONIC in seconds (bounds on how long a timeout takes). */
+double aqc_test_now_s(void);
+
+/* Capture the DPDK log from now. aqc_test_log_end() stops capturing and
+ * says whether the captured log names s; aqc_test_log_expect() stops and
+ * fails the test unless it names want. */
+void aqc_test_log_capture(void);
+bool aqc_test_log_end(const char *s);
+void aqc_test_log_expect(const char *want);
+
 /* Receive exactly n packets from (port, queue) within 2 s (thread mode) or
  * right away (step mode, after aqc_model_step). Fails the test otherwise. */
 uint16_t aqc_test_rx_all(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t n);

@@ -48,40 +48,6 @@ setup(void **state)
 	return aqc_test_eal_init(vdevs);
 }
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static char *log_buf;
-static size_t log_len;
-static FILE *log_mem, *log_orig;
-
-static void
-log_capture(void)
-{
-	log_orig = rte_log_get_stream();
-	log_mem = open_memstream(&log_buf, &log_len);
-	assert_non_null(log_mem);
-	rte_openlog_stream(log_mem);
-}
-
-/* Stop capturing; fail unless the log names want. */
-static void
-log_expect(const char *want)
-{
-	rte_openlog_stream(log_orig);
-	fclose(log_mem);
-	if (strstr(log_buf, want) == NULL)
-		fail_msg("log does not name '%s':\n%s", want, log_buf);
-	free(log_buf);
-	log_buf = NULL;
-}
-
 static uint64_t
 xstat(uint16_t port, const char *name)
 {
@@ -330,29 +296,29 @@ test_fw_no_and_late_ack(void **state)
 	aqc_test_start(&p, 1, 128, mp, 0, 0, false, NULL);
 	aqc_test_stop(&p);
 	assert_int_equal(aqc_model_set_fw_fault(p.model, AQC_FW_NO_ACK), 0);
-	log_capture();
-	t0 = now_s();
+	aqc_test_log_capture();
+	t0 = aqc_test_now_s();
 	assert_int_not_equal(rte_eth_dev_start(p.id), 0);
-	dt = now_s() - t0;
-	log_expect("did not acknowledge the interface init within 5000 ms");
+	dt = aqc_test_now_s() - t0;
+	aqc_test_log_expect("did not acknowledge the interface init within 5000 ms");
 	assert_true(dt >= 5.0);
 	assert_true(dt < 30.0);
 	/* late: the firmware takes the request after 0.5 s */
 	cl.m = p.model;
 	cl.ms = 500;
 	assert_int_equal(pthread_create(&th, NULL, clear_fault_later, &cl), 0);
-	t0 = now_s();
+	t0 = aqc_test_now_s();
 	assert_int_equal(rte_eth_dev_start(p.id), 0);
-	dt = now_s() - t0;
+	dt = aqc_test_now_s() - t0;
 	pthread_join(th, NULL);
 	assert_true(dt >= 0.5);
 	/* at run time: the link-down request of stop, 100 ms */
 	assert_int_equal(aqc_model_set_fw_fault(p.model, AQC_FW_NO_ACK), 0);
-	log_capture();
-	t0 = now_s();
+	aqc_test_log_capture();
+	t0 = aqc_test_now_s();
 	assert_int_not_equal(rte_eth_dev_stop(p.id), 0);
-	dt = now_s() - t0;
-	log_expect("did not acknowledge the link-down request within 100 ms");
+	dt = aqc_test_now_s() - t0;
+	aqc_test_log_expect("did not acknowledge the link-down request within 100 ms");
 	assert_true(dt >= 0.1);
 	assert_int_equal(aqc_model_set_fw_fault(p.model, AQC_FW_OK), 0);
 	/* and the port recovers */
@@ -379,25 +345,21 @@ test_fw_torn_out(void **state)
 	aqc_test_port(&p, "net_aqc_sim1");
 	aqc_test_start(&p, 1, 128, mp, 0, 0, false, NULL);
 	assert_int_equal(aqc_model_set_fw_fault(p.model, AQC_FW_TORN), 0);
-	log_capture();
-	t0 = now_s();
+	aqc_test_log_capture();
+	t0 = aqc_test_now_s();
 	assert_true(rte_eth_xstats_get(p.id, xs, 64) > 14);
-	dt = now_s() - t0;
-	log_expect("OUT buffer never consistent");
+	dt = aqc_test_now_s() - t0;
+	aqc_test_log_expect("OUT buffer never consistent");
 	assert_true(dt >= 0.9);   /* ~1000 waits of 1 ms */
 	assert_true(dt < 30.0);
 	cl.m = p.model;
 	cl.ms = 100;
 	assert_int_equal(pthread_create(&th, NULL, clear_fault_later, &cl), 0);
-	log_capture();
+	aqc_test_log_capture();
 	assert_true(rte_eth_xstats_get(p.id, xs, 64) > 14);
 	pthread_join(th, NULL);
-	rte_openlog_stream(log_orig);
-	fclose(log_mem);
-	if (strstr(log_buf, "never consistent") != NULL)
-		fail_msg("late answer was not waited for:\n%s", log_buf);
-	free(log_buf);
-	log_buf = NULL;
+	if (aqc_test_log_end("never consistent"))
+		fail_msg("late answer was not waited for");
 	aqc_test_stop(&p);
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 	rte_mempool_free(mp);
@@ -417,9 +379,9 @@ test_art_semaphore(void **state)
 	aqc_test_start(&p, 1, 128, mp, 0, 0, false, NULL);
 	assert_int_equal(aqc_test_reg(&p, 0x03ac), 1);
 	assert_int_equal(aqc_model_set_fw_fault(p.model, AQC_FW_ART_SEM_BUSY), 0);
-	log_capture();
+	aqc_test_log_capture();
 	assert_int_not_equal(rte_eth_promiscuous_disable(p.id), 0);
-	log_expect("semaphore (0x03AC) not granted");
+	aqc_test_log_expect("semaphore (0x03AC) not granted");
 	assert_int_equal(aqc_test_reg(&p, ART_ACT(ART_BASE)), ACT_DISABLE);
 	assert_int_equal(aqc_model_set_fw_fault(p.model, AQC_FW_OK), 0);
 	assert_int_equal(rte_eth_promiscuous_disable(p.id), 0);

@@ -412,6 +412,9 @@ test_bad_devargs(void **state)
 		{ "model=aqc107,link_speed=10M", "no 10M" },
 		{ "fw_fault=no_ack", "fw_fault=no_ack" },   /* A1 has no such firmware */
 		{ "model=aqc113,fw_fault=sometimes", "fw_fault=sometimes" },
+		{ "model=aqc113,fw_fault=mute", "aqc107 only" },
+		/* an A1 firmware that answers nothing: the first MIF read */
+		{ "fw_fault=mute", "MIF read at" },
 		/* doc 2.4: the A2 boot faults the driver must name */
 		{ "model=aqc113,fw_fault=boot_hang", "boot code hanged" },
 		{ "model=aqc113,fw_fault=init_fail", "FW_INIT_FAILED" },

@@ -158,6 +158,53 @@ def case_bad_truncated(tmp):
         os.unlink(cut.name)
 
 
+def ts_pcap(records, frame):
+    """A little-endian microsecond pcap whose records carry the raw
+    (ts_sec, ts_usec) fields given, each with the same frame."""
+    import struct
+    b = struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1)
+    for sec, usec in records:
+        b += struct.pack("<IIII", sec, usec, len(frame), len(frame)) + frame
+    f = tempfile.NamedTemporaryFile(suffix=".pcap", delete=False)
+    f.write(b)
+    f.close()
+    return f.name
+
+
+def case_bad_timestamp(tmp):
+    """A record libpcap reads as before 1970 (ts_sec = ts_usec = 0xFFFFFFFF,
+    -1 s and -1 us as signed 32-bit fields) is refused, naming the record."""
+    path = ts_pcap([(5, 0), (0xFFFFFFFF, 0xFFFFFFFF)], bytes(60))
+    try:
+        bad(tmp, ["-i", path], [path, "record 2", "invalid timestamp", "-1 s"])
+    finally:
+        os.unlink(path)
+
+
+def case_timestamp_carry(tmp):
+    """ts_usec >= 10^6 (read by libpcap and tcpdump as it is): its whole
+    seconds carry into ts_sec, so the output records are valid."""
+    import struct
+    frame = bytes.fromhex("020000000002020000000001" "0800") + bytes(46)
+    path = ts_pcap([(1, 2500000), (7, 999999), (0x7FFFFFFF - 4, 4999999)], frame)
+    out = os.path.join(tmp, "out.pcap")
+    try:
+        run(["-i", path, "--write", "pass=" + out] + IDENTITY)
+    finally:
+        os.unlink(path)
+    data = open(out, "rb").read()
+    got = [struct.unpack_from("<II", data, 24 + i * (16 + len(frame))) for i in range(3)]
+    assert got == [(3, 500000), (7, 999999), (0x7FFFFFFF, 999999)], got
+    assert len(data) == 24 + 3 * (16 + len(frame)), len(data)
+    # One second more than the last libpcap reads back: refused.
+    path = ts_pcap([(0x7FFFFFFF - 4, 5000000)], frame)
+    os.unlink(out)
+    try:
+        bad(tmp, ["-i", path], [path, "record 1", "invalid timestamp"])
+    finally:
+        os.unlink(path)
+
+
 def case_bad_option(tmp):
     bad(tmp, ["-i", DEMO, "--frobnicate"], ["--frobnicate"])
 

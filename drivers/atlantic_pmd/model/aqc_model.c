@@ -55,6 +55,7 @@ aqc_model_config_a2(struct aqc_model_config *cfg)
 void
 aqm_regs_reset(struct aqc_model *m)
 {
+	aqm_late_drop(m, AQM_RINGS);   /* no ring survives a reset */
 	memset(m->bar, 0, AQC_BAR0_SIZE);
 #define AQM_RESET_ONE(name, off, stride, n, rst) \
 	for (unsigned int i = 0; i < (n); i++) \
@@ -307,8 +308,10 @@ ctl_misc(struct aqc_model *m)
 			flush = true;
 			aqm_wr(m, AQC_RI(TXD_HEAD, n), 0);
 		}
-		if (m->rx_was_on[n] && !rx_on)
+		if (m->rx_was_on[n] && !rx_on) {
 			aqm_wr(m, AQC_RI(RXD_HEAD, n), 0);
+			aqm_late_drop(m, n);
+		}
 		if (m->tx_was_on[n] != on || m->rx_was_on[n] != rx_on)
 			aqm_iova_flush(m);   /* a new ring session: look up anew */
 		m->tx_was_on[n] = on;
@@ -334,7 +337,7 @@ control_pass(struct aqc_model *m)
 		return work;
 	if (m->a2) {
 		work |= aqm_a2_ctl_fw(m);
-	} else {
+	} else if (m->fault != AQC_FW_MUTE) {
 		work |= ctl_mif(m);
 		work |= aqm_fw1x(m) ? aqm_fw1x_pass(m) : ctl_fw(m);
 		work |= aqm_mcp_pass(m);
@@ -444,10 +447,26 @@ aqc_model_set_tx_tap(struct aqc_model *m, aqc_model_tx_tap_t fn, void *arg)
 	pthread_mutex_unlock(&m->lock);
 }
 
+void
+aqc_model_set_dma_faults(struct aqc_model *m, const struct aqc_model_dma_faults *f)
+{
+	pthread_mutex_lock(&m->lock);
+	m->dma_fault = *f;
+	pthread_mutex_unlock(&m->lock);
+}
+
 int
 aqc_model_set_fw_fault(struct aqc_model *m, enum aqc_model_fw_fault f)
 {
-	if (!m->a2)
+	if (!m->a2) {
+		if (f != AQC_FW_OK && f != AQC_FW_MUTE)
+			return -EINVAL;
+		pthread_mutex_lock(&m->lock);
+		m->fault = f;
+		pthread_mutex_unlock(&m->lock);
+		return 0;
+	}
+	if (f == AQC_FW_MUTE)
 		return -EINVAL;
 	pthread_mutex_lock(&m->lock);
 	m->fault = f;

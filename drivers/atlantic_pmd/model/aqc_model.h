@@ -66,7 +66,9 @@
  * every received frame once the new filter engine (0x5104 bit 11) is on,
  * A2 RSS hash types (0x54C8) and redirection table (0x6200). Firmware
  * faults can be injected (aqc_model_set_fw_fault) to test the driver's
- * timeouts.
+ * timeouts. The A1 firmware can be made mute (AQC_FW_MUTE).
+ * DMA faults (aqc_model_set_dma_faults): RX write-back errors, corrupted
+ * lengths, late and out-of-order write-back, a TX engine that stalls.
  *
  * Addresses in descriptors are IOVAs. With dma = AQC_DMA_DIRECT (IOVA as
  * VA) the model dereferences them; with AQC_DMA_TRANSLATE (IOVA as PA, the
@@ -113,6 +115,10 @@ enum aqc_model_fw_fault {
 	AQC_FW_NO_ACK,       /* 0x0E04 bit 0 stays 1: requests never taken */
 	AQC_FW_TORN,         /* OUT transaction counters A != B forever */
 	AQC_FW_ART_SEM_BUSY, /* semaphore 3 (0x03AC) never granted */
+	AQC_FW_MUTE,         /* A1 only: the firmware boots and publishes its
+			      * addresses, then answers nothing - MIF reads
+			      * never complete, link and statistics requests
+			      * in 0x0368/0x036C are not taken (a hung MCP) */
 };
 
 /* How the DMA engine reads the addresses in descriptors (aqc_model_iova.c). */
@@ -181,6 +187,29 @@ struct aqc_model_counters {
 	uint64_t tx_errors;      /* malformed TX descriptor chains */
 	uint64_t pcap_in;        /* frames read from rx_pcap */
 	uint64_t dma_faults;     /* DMA addresses in no host memory segment */
+	uint64_t faults_injected; /* frames hit by aqc_model_set_dma_faults() */
+};
+
+/* DMA faults injected into the engine (tests, soak). The rx_* counts are
+ * frames still to hit, each taken once per frame written to a ring:
+ *  rx_dma_err  the buffer write fails as a PCIe write error would: data
+ *              not written, every descriptor of the frame written back
+ *              with the DMA error bit (doc 5.4 dword 0 bit 12);
+ *  rx_bad_len  the write-back's length is corrupted (alternately 0 and
+ *              one byte more than the frame's buffers hold), DD and EOP
+ *              set - what a bit error in the write-back looks like;
+ *  rx_late     the frame's write-back dword 2 (DD, EOP, length) is held
+ *              back until the next DMA pass (aqc_model_step, or the
+ *              thread's next pass): frames written after it in the same
+ *              pass complete first - write-back late and out of order.
+ *  tx_stall    while set, the TX engine fetches nothing: heads stay, no
+ *              DD is written, no frame leaves (a hung TX DMA).
+ */
+struct aqc_model_dma_faults {
+	uint32_t rx_dma_err;
+	uint32_t rx_bad_len;
+	uint32_t rx_late;
+	bool tx_stall;
 };
 
 struct aqc_model;
@@ -229,8 +258,13 @@ void aqc_model_rx_polled(struct aqc_model *m);
 void aqc_model_get_counters(struct aqc_model *m, struct aqc_model_counters *c);
 void aqc_model_get_fw_log(struct aqc_model *m, struct aqc_model_fw_log *log);
 
-/* A2: switch the firmware's misbehaviour at run time (boot faults act at
- * the next reboot, the others at once). -EINVAL on an A1 model. */
+/* Replace the pending DMA faults (struct above). */
+void aqc_model_set_dma_faults(struct aqc_model *m, const struct aqc_model_dma_faults *f);
+
+/* Switch the firmware's misbehaviour at run time (boot faults act at the
+ * next reboot, the others at once). -EINVAL for a fault the model's
+ * generation has not: A1 knows only AQC_FW_OK and AQC_FW_MUTE, A2 all
+ * but AQC_FW_MUTE. */
 int aqc_model_set_fw_fault(struct aqc_model *m, enum aqc_model_fw_fault f);
 /* A2: add v to FW statistics counter idx (enum aqc2_fw_stat), e.g. to show
  * that the driver reads all 64 bits. -EINVAL on A1 or a bad index. */

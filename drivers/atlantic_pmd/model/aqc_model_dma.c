@@ -581,7 +581,7 @@ rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 	uint32_t ndesc, off = 0;
 	struct aqm_pkt p;
 	uint64_t base;
-	bool dma_err = false, art;
+	bool dma_err = false, art, late, fault_err, bad_len;
 	unsigned int q = 0;
 	const uint8_t *data = frame;
 	uint16_t vlan = 0;
@@ -636,6 +636,7 @@ rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 	rx_csum(m, frame, &p, &type, &status);
 	if (mac_err)
 		status |= AQC_RXD_STAT_MAC_ERR;   /* e.g. a bad FCS (doc 5.4) */
+	late = m->dma_fault.rx_late > 0 && m->n_late < AQM_LATE_MAX;
 	ctl = aqm_rd(m, AQC_RI(RXD_CTL, q));
 	size = AQC_FGET(RXD_LEN, ctl) * 8u;
 	bufsz = AQC_FGET(RXD_DATA_SIZE, aqm_rd(m, AQC_RI(RXD_BUF_SIZE, q))) * AQC_RX_BUF_UNIT;
@@ -671,12 +672,26 @@ rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 		count_drop(m);
 		return -ENOBUFS;
 	}
+	/* injected faults: one per frame written, in this order of precedence */
+	fault_err = m->dma_fault.rx_dma_err > 0;
+	bad_len = !fault_err && m->dma_fault.rx_bad_len > 0;
+	late = late && !fault_err && !bad_len && ndesc <= AQM_LATE_MAX - m->n_late;
+	if (fault_err) {
+		m->dma_fault.rx_dma_err--;
+		dma_err = true;
+	} else if (bad_len) {
+		m->dma_fault.rx_bad_len--;
+	} else if (late) {
+		m->dma_fault.rx_late--;
+	}
+	if (fault_err || bad_len || late)
+		m->cnt.faults_injected++;
 	for (uint32_t k = 0; k < ndesc; k++) {
 		union aqc_rx_desc *d = aqm_dma_ptr(m, base + 16u * head, 16);
 		uint64_t buf;
 		uint32_t chunk = RTE_MIN(bufsz, len - off);
 		uint32_t st = status | (k + 1 == ndesc ? AQC_RXD_EOP : 0);
-		uint32_t dw0 = type | (dma_err ? AQC_RXD_DMA_ERR : 0);
+		uint32_t dw0 = type | (dma_err ? AQC_RXD_DMA_ERR : 0), wb_len;
 
 		if (d == NULL) {
 			/* the ring is not in host memory: nothing can be
@@ -685,24 +700,58 @@ rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 			return -EFAULT;
 		}
 		buf = __atomic_load_n(&d->read.buf_addr, __ATOMIC_ACQUIRE);
-		/* doc 5.4 dword 0 bit 12: a buffer the DMA cannot reach */
-		if (!aqm_dma_write(m, buf, data + off, chunk)) {
+		/* doc 5.4 dword 0 bit 12: a buffer the DMA cannot reach (or,
+		 * injected, a write that failed) */
+		if (fault_err || !aqm_dma_write(m, buf, data + off, chunk)) {
 			dw0 |= AQC_RXD_DMA_ERR;
 			dma_err = true;
 		}
 		off += chunk;
+		wb_len = len;
+		if (bad_len)
+			wb_len = m->bad_len_seq++ % 2 ? 0 : ndesc * bufsz + 1;
 		/* doc 5.4: everything but bytes 8-11 first, then DD/EOP/length */
 		__atomic_store_n(&d->dw[0], dw0, __ATOMIC_RELAXED);
 		__atomic_store_n(&d->dw[1], hash, __ATOMIC_RELAXED);
 		__atomic_store_n(&d->dw[3], (uint32_t)vlan << 16, __ATOMIC_RELAXED);
-		__atomic_store_n(&d->dw[2], st | (len << 16), __ATOMIC_RELEASE);
+		if (late)
+			m->late[m->n_late++] = (struct aqm_late_wb){
+				.dw2 = &d->dw[2], .value = st | (wb_len & 0xffffu) << 16, .ring = q,
+			};
+		else
+			__atomic_store_n(&d->dw[2], st | (wb_len & 0xffffu) << 16,
+					 __ATOMIC_RELEASE);
 		if (++head == size)
 			head = 0;
 	}
 	aqm_wr(m, AQC_RI(RXD_HEAD, q), head);
-	if (!mac_err && !dma_err)
+	if (!mac_err && !dma_err && !bad_len)
 		count_rx(m, len);      /* only good packets for the DMA counters */
 	return 0;
+}
+
+void
+aqm_late_flush(struct aqc_model *m)
+{
+	for (unsigned int i = 0; i < m->n_late; i++) {
+		const struct aqm_late_wb *w = &m->late[i];
+
+		/* a ring disabled since has no write-back to finish */
+		if (aqm_rd(m, AQC_RI(RXD_CTL, w->ring)) & AQC_FMASK(RXD_EN))
+			__atomic_store_n(w->dw2, w->value, __ATOMIC_RELEASE);
+	}
+	m->n_late = 0;
+}
+
+void
+aqm_late_drop(struct aqc_model *m, unsigned int ring)
+{
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < m->n_late; i++)
+		if (ring != AQM_RINGS && m->late[i].ring != ring)
+			m->late[k++] = m->late[i];
+	m->n_late = k;
 }
 
 int
@@ -723,9 +772,11 @@ aqm_dma_pass(struct aqc_model *m, unsigned int budget)
 {
 	unsigned int moved = 0;
 
+	if (m->n_late > 0)
+		aqm_late_flush(m);   /* held back one pass (fault rx_late) */
 	if (m->phase != AQM_READY || budget == 0)
 		return 0;
-	if (aqm_rd(m, AQC_R_TPB_CTL) & AQC_FMASK(TPB_EN))
+	if ((aqm_rd(m, AQC_R_TPB_CTL) & AQC_FMASK(TPB_EN)) && !m->dma_fault.tx_stall)
 		for (unsigned int n = 0; n < AQM_RINGS && moved < budget; n++)
 			moved += tx_ring(m, n, budget - moved);
 	if (moved < budget)

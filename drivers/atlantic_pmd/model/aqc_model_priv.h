@@ -52,6 +52,14 @@ struct aqm_tx_ctx {
 	uint32_t ctl, ctl2;
 };
 
+/* A write-back dword 2 (DD, EOP, length) held back by the rx_late fault. */
+#define AQM_LATE_MAX 64u
+struct aqm_late_wb {
+	uint32_t *dw2;
+	uint32_t value;
+	unsigned int ring;
+};
+
 struct aqc_model {
 	uint8_t *bar;
 	struct aqc_model_config cfg;
@@ -81,6 +89,10 @@ struct aqc_model {
 	uint32_t a2_link_ctl;          /* IN.link_control as last taken */
 	uint32_t a2_link_opts;         /* IN.link_options as last taken */
 	struct aqc_model_counters cnt;
+	struct aqc_model_dma_faults dma_fault;  /* still to inject */
+	struct aqm_late_wb late[AQM_LATE_MAX];  /* held-back write-backs */
+	unsigned int n_late;
+	unsigned int bad_len_seq;      /* rx_bad_len: 0 or too long, in turn */
 	struct aqm_iova_seg iova_cache[AQM_IOVA_CACHE];
 	unsigned int iova_next;
 	/* wire */
@@ -128,6 +140,11 @@ uint64_t aqm_now_ns(void);
 
 /* Guards the model list and peer links (taken after m->lock, never before). */
 extern pthread_mutex_t aqm_registry_lock;
+
+/* aqc_model_dma.c: write the held-back write-backs of rings still enabled;
+ * drop those of ring `ring` (all rings: AQM_RINGS) without writing. */
+void aqm_late_flush(struct aqc_model *m);
+void aqm_late_drop(struct aqc_model *m, unsigned int ring);
 
 /* aqc_model.c: every register of AQC_REGS to its reset value, the rest
  * of the BAR to 0 (A2 registers, shared buffers and ART included). */
