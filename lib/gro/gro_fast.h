@@ -277,7 +277,7 @@ fast_strict_eq_any(const struct gro_flow *f, const void *m, const uint8_t *d)
 static __rte_noinline int
 fast_relaxed_eq(const struct gro_flow *f, const struct rte_mbuf *m, const uint8_t *d)
 {
-	const uint32_t flags = f->l2_len + f->l3_len + TCP_FLAGS;
+	const uint32_t flags = f->l4_off + TCP_FLAGS;
 	uint8_t h[GRO_TMPL_MAX] __rte_aligned(16);
 	union {
 		struct rte_mbuf m;
@@ -301,7 +301,7 @@ fast_continues(const struct gro_flow *f, const struct rte_mbuf *m)
 {
 	return f->nvec != 0 && m->data_len == f->frame &&
 	       rd32(rte_pktmbuf_mtod_offset(m, const uint8_t *,
-					    f->l2_len + f->l3_len + TCP_SEQ)) == f->next_seq;
+					    f->l4_off + TCP_SEQ)) == f->next_seq;
 }
 
 /* inet_gro_flush (include/net/gro.h): with the second segment an equal ID

@@ -204,6 +204,7 @@ start(struct tp_gro *g, const struct gro_pkt *p, uint64_t now, struct rte_mbuf *
 	f->first_id = p->ip_id;
 	f->id_next = (uint16_t)(p->ip_id + 1);
 	f->hdr_len = (uint16_t)(p->l2_len + p->l3_len + p->l4_len);
+	f->l4_off = (uint16_t)(p->l2_len + p->l3_len);
 	f->frame = (uint16_t)(f->hdr_len + p->paylen);
 	/* incrementing until a second segment with the first's ID says fixed
 	 * (nothing reads the mode of a one-segment aggregate) */
@@ -321,22 +322,40 @@ fast_train_cap(const struct gro_flow *f)
  * *tried_next: the packet after the train was tried on this flow, which is
  * still held, and refused. nvec and v6 are constants of each instance.
  */
+/* Count a train's appended full-size segments (the last one tail) into f
+ * and the table, before anything reads f again. */
+static inline void
+fast_train_commit(struct tp_gro *g, struct gro_flow *f, uint32_t appended,
+		  struct rte_mbuf *tail, uint8_t psh_fin)
+{
+	f->tail = tail;
+	f->ip_len += appended * f->mss;
+	f->mbufs = (uint16_t)(f->mbufs + appended);
+	f->segs = (uint16_t)(f->segs + appended);
+	f->psh_fin = psh_fin;
+	g->held_segs += appended;
+}
+
 static __rte_always_inline uint32_t
 fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf **pkts,
 	     uint32_t j, uint32_t n, struct rte_mbuf **out, uint32_t *no, int *tried_next,
 	     const unsigned int nvec, const int v6)
 {
 	const uint32_t stop = fast_train_cap(f);
-	uint32_t k;
+	const int dsa_off = g->dsa_off;
+	struct rte_mbuf *tail = f->tail;
+	uint32_t k, kend;
 	uint8_t psh_fin = 0;
 	int refused = 0;
 
 	if (f->segs >= stop)
 		return 0;
-	for (k = j; k < n; k++) {
+	/* the packets this train may take: the burst's, up to the cap */
+	kend = RTE_MIN(n, j + (stop - f->segs));
+	for (k = j; k < kend; k++) {
 		struct rte_mbuf *m = pkts[k];
 		const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
-		const uint32_t l4 = (uint32_t)f->l2_len + f->l3_len;
+		const uint32_t l4 = f->l4_off;
 		uint16_t id = 0;
 		int fixed_id = 0, strict;
 
@@ -349,15 +368,15 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 		refused = 1;
 		if (m->data_len != f->frame || rd32(d + l4 + TCP_SEQ) != f->next_seq)
 			break;
-		if (g->dsa_off >= 0 &&
-		    (fast_dsa_word(m, g->dsa_off) & f->dsa_mask) != f->dsa_want)
+		if (dsa_off >= 0 && (fast_dsa_word(m, dsa_off) & f->dsa_mask) != f->dsa_want)
 			break;
 		if (!v6) {
 			/* inet_gro_flush: the ID the flow expects; after one
-			 * segment also the first's (fixed IDs from then on) */
+			 * segment (none appended yet) also the first's: fixed
+			 * IDs from then on */
 			id = rd16(d + f->l2_len + IP4_ID);
 			if (unlikely(id != f->id_next)) {
-				if (f->segs != 1 || id != f->first_id)
+				if (f->segs + (k - j) != 1 || id != f->first_id)
 					break;
 				fixed_id = 1;
 			}
@@ -376,7 +395,7 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 
 				if (v != GRO_HOLDABLE) {
 					if (k != j)
-						f->psh_fin = psh_fin;
+						fast_train_commit(g, f, k - j, tail, psh_fin);
 					pass_through(g, idx, m, v, out, no);
 					return k - j + 1;
 				}
@@ -392,21 +411,17 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 		m->data_off = (uint16_t)(m->data_off + f->hdr_len);
 		m->pkt_len = f->mss;
 		m->data_len = f->mss;
-		f->tail->next = m;
-		f->tail = m;
+		tail->next = m;
+		tail = m;
 		f->next_seq += f->mss;
-		f->ip_len += f->mss;
-		f->mbufs++;
-		f->segs++;
-		g->held_segs++;
-		if (psh_fin || f->segs >= stop) {
+		if (psh_fin) {
 			k++;
 			break;
 		}
 	}
 	if (k == j)
 		return 0;
-	f->psh_fin = psh_fin;
+	fast_train_commit(g, f, k - j, tail, psh_fin);
 	after_append(g, idx, f->mss, out, no);
 	*tried_next = refused && k < n && g->last == idx;
 	return k - j;
@@ -492,7 +507,7 @@ fast_start(struct tp_gro *g, struct rte_mbuf *m, uint64_t now)
 	if (!f->v6)
 		id = rd16(d + f->l2_len + IP4_ID);
 	(void)gro_flow_alloc(g);           /* idx, the top */
-	f->next_seq = rd32(d + f->l2_len + f->l3_len + TCP_SEQ) + f->mss;
+	f->next_seq = rd32(d + f->l4_off + TCP_SEQ) + f->mss;
 	f->ip_len = (uint32_t)f->frame - f->l2_len;
 	f->segs = 1;
 	f->first_id = id;

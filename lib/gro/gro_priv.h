@@ -150,6 +150,7 @@ struct gro_flow {
 	uint8_t cs_in_vec;    /* mmask includes cs_mask: the head's were GOOD */
 	uint16_t l2_len;
 	uint16_t l3_len;      /* IP header (+ IPv6 extension headers) */
+	uint16_t l4_off;      /* l2_len + l3_len */
 	uint8_t opts[GRO_OPT_MAX];
 	struct gro_key key;
 } __rte_cache_aligned;
