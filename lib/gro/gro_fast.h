@@ -12,15 +12,15 @@
  * version/addresses, ports, IPv6 flow label and extension headers) or of a
  * flush rule compared for equality (IPv4 IHL/TOS/DF/TTL/protocol and the
  * whole fragment word, IPv6 traffic class/hop limit/next header, TCP ACK,
- * data offset, flags but PSH/FIN, window, options) must be equal, and so
+ * data offset, flags, window, options) must be equal, and so
  * must the IP length: the fast path takes full-size segments only (payload
  * = the first segment's), the rule Linux applies to all but the last. The
  * bytes that legitimately change between such segments are masked: IPv4 ID
  * and header checksum; TCP sequence, checksum and urgent pointer
  * (tcp_gro_receive in net/ipv4/tcp_offload.c does not compare it; URG itself
  * is in the compared flag byte). The mbuf metadata of the key (stripped VLAN
- * TCIs, RSS hash) and the offload flags are compared the same way, as two
- * 16-byte windows of the mbuf header; the switch port as one word. Then the
+ * TCIs, RSS hash), the offload flags and the switch port are compared as
+ * words. Then the
  * rules on changing fields: sequence, IPv4 ID (inet_gro_flush), merged
  * length.
  *
@@ -61,12 +61,6 @@
 #define TCP_CSUM 16
 #define TCP_PSH_FIN 0x09       /* PSH | FIN in the flag byte */
 
-/* The two windows of struct rte_mbuf the fast path compares: A holds
- * nb_segs and ol_flags, B vlan_tci, hash.rss and vlan_tci_outer (checked at
- * build time in fast_setup). Bytes 0..15 of mtmpl/mmask are A, 16..31 B. */
-#define GRO_MWIN_A (offsetof(struct rte_mbuf, ol_flags) - 8)
-#define GRO_MWIN_B offsetof(struct rte_mbuf, data_len)
-
 static inline uint64_t
 fast_dsa_word(const struct rte_mbuf *m, int off)
 {
@@ -74,57 +68,6 @@ fast_dsa_word(const struct rte_mbuf *m, int off)
 
 	memcpy(&w, RTE_MBUF_DYNFIELD(m, off, const void *), sizeof(w));
 	return w;
-}
-
-/* Put an mbuf field (at offset off, size bytes) into the windows: want
- * where mask is set. */
-static inline void
-mwin_set(struct gro_flow *f, size_t off, size_t size, uint64_t want, uint64_t mask)
-{
-	size_t i = off >= GRO_MWIN_B ? 16 + off - GRO_MWIN_B : off - GRO_MWIN_A;
-	uint16_t w16 = (uint16_t)(want & mask), m16 = (uint16_t)mask;
-	uint32_t w32 = (uint32_t)(want & mask), m32 = (uint32_t)mask;
-	uint64_t w64 = want & mask;
-
-	switch (size) {
-	case 2:
-		memcpy(f->mtmpl + i, &w16, 2);
-		memcpy(f->mmask + i, &m16, 2);
-		break;
-	case 4:
-		memcpy(f->mtmpl + i, &w32, 4);
-		memcpy(f->mmask + i, &m32, 4);
-		break;
-	default:
-		memcpy(f->mtmpl + i, &w64, 8);
-		memcpy(f->mmask + i, &mask, 8);
-		break;
-	}
-}
-
-#define MWIN_IN(field, win) \
-	(offsetof(struct rte_mbuf, field) >= (win) && \
-	 offsetof(struct rte_mbuf, field) + sizeof(((struct rte_mbuf *)0)->field) <= (win) + 16)
-#define MWIN_SET(f, field, want, mask) \
-	mwin_set(f, offsetof(struct rte_mbuf, field), \
-		 sizeof(((struct rte_mbuf *)0)->field), want, mask)
-
-/* The mbuf windows of a flow whose other fast-path fields are set. */
-static inline void
-fast_setup_mbuf(struct gro_flow *f)
-{
-	uint64_t ol_mask = f->cs_in_vec ? f->ol_mask : f->ol_mask & ~f->cs_mask;
-
-	RTE_BUILD_BUG_ON(!MWIN_IN(nb_segs, GRO_MWIN_A) || !MWIN_IN(ol_flags, GRO_MWIN_A) ||
-			 !MWIN_IN(vlan_tci, GRO_MWIN_B) || !MWIN_IN(hash.rss, GRO_MWIN_B) ||
-			 !MWIN_IN(vlan_tci_outer, GRO_MWIN_B));
-	memset(f->mtmpl, 0, sizeof(f->mtmpl));
-	memset(f->mmask, 0, sizeof(f->mmask));
-	MWIN_SET(f, nb_segs, 1, UINT16_MAX);
-	MWIN_SET(f, ol_flags, f->ol_want, ol_mask);
-	MWIN_SET(f, vlan_tci, f->tci_want, f->tci_mask);
-	MWIN_SET(f, vlan_tci_outer, f->tci_want >> 16, f->tci_mask >> 16);
-	MWIN_SET(f, hash.rss, f->hash, f->hash_mask);
 }
 
 /* Fill the fast path's view of a flow just started with segment p. */
@@ -205,22 +148,36 @@ fast_setup(const struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
 	}
 	f->nvec = (uint8_t)nvec;
 	f->cs_in_vec = ((m->ol_flags ^ f->ol_want) & f->cs_mask) == 0;
-	fast_setup_mbuf(f);
+	f->ol_strict = f->cs_in_vec ? f->ol_mask : f->ol_mask & ~f->cs_mask;
+	f->meta = (f->tci_mask | f->hash_mask) != 0;
+}
+
+/* 1 when m's metadata is the head's: one mbuf, the same offload flags
+ * (checksum flags GOOD when the head's were: cs_in_vec), stripped TCIs and
+ * RSS hash. Scalar on purpose: a 16-byte load over these mbuf fields, just
+ * written by the RX or untag stages with narrower stores, stalls on store
+ * forwarding and cost more than these compares. */
+static __rte_always_inline int
+fast_meta_strict(const struct gro_flow *f, const struct rte_mbuf *m)
+{
+	return m->nb_segs == 1 && ((m->ol_flags ^ f->ol_want) & f->ol_strict) == 0 &&
+	       (!f->meta ||
+		(((((uint32_t)m->vlan_tci | (uint32_t)m->vlan_tci_outer << 16) &
+		   f->tci_mask) == f->tci_want) &&
+		 ((m->hash.rss ^ f->hash) & f->hash_mask) == 0));
 }
 
 /* 1 when d's first 16 x nvec bytes equal f's template where masked (the
  * key bytes and the equal-field flush rules, strict on PSH/FIN; 4 <= nvec
  * <= 6: the shortest header, Ethernet + IPv4 + TCP, is 54 bytes) and m's
- * header windows equal f's (one mbuf, the head's offload flags, TCIs and
- * RSS hash). The caller checked that d holds 16 x nvec bytes. */
+ * metadata is the head's (fast_meta_strict). The caller checked that d
+ * holds 16 x nvec bytes. */
 static __rte_always_inline int
-fast_strict_eq(const struct gro_flow *f, const void *m, const uint8_t *d,
+fast_strict_eq(const struct gro_flow *f, const struct rte_mbuf *m, const uint8_t *d,
 	       const unsigned int nvec)
 {
-	const uint8_t *mb = (const uint8_t *)m;
 #if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
 	const __m128i *t = (const __m128i *)f->tmpl, *k = (const __m128i *)f->tmask;
-	const __m128i *mt = (const __m128i *)f->mtmpl, *mk = (const __m128i *)f->mmask;
 	__m128i acc;
 
 #define FAST_DIFF(p, tv, kv) _mm_and_si128(_mm_xor_si128(_mm_loadu_si128( \
@@ -228,37 +185,29 @@ fast_strict_eq(const struct gro_flow *f, const void *m, const uint8_t *d,
 	acc = _mm_or_si128(_mm_or_si128(FAST_DIFF(d, t, k), FAST_DIFF(d + 16, t + 1, k + 1)),
 			   _mm_or_si128(FAST_DIFF(d + 32, t + 2, k + 2),
 					FAST_DIFF(d + 48, t + 3, k + 3)));
-	acc = _mm_or_si128(acc, _mm_or_si128(FAST_DIFF(mb + GRO_MWIN_A, mt, mk),
-					     FAST_DIFF(mb + GRO_MWIN_B, mt + 1, mk + 1)));
 	if (nvec > 4)
 		acc = _mm_or_si128(acc, FAST_DIFF(d + 64, t + 4, k + 4));
 	if (nvec > 5)
 		acc = _mm_or_si128(acc, FAST_DIFF(d + 80, t + 5, k + 5));
 #undef FAST_DIFF
-	return _mm_testz_si128(acc, acc);
+	return _mm_testz_si128(acc, acc) && fast_meta_strict(f, m);
 #else
 	uint64_t acc = 0, a, b, k;
 	unsigned int i;
 
-	for (i = 0; i < 2 * nvec + 4; i++) {
-		const uint8_t *p = i < 2 * nvec ? d + 8 * i :
-				   mb + (i < 2 * nvec + 2 ? GRO_MWIN_A : GRO_MWIN_B - 16) +
-				   8 * (i - 2 * nvec);
-		const uint8_t *tp = i < 2 * nvec ? f->tmpl + 8 * i : f->mtmpl + 8 * (i - 2 * nvec);
-		const uint8_t *kp = i < 2 * nvec ? f->tmask + 8 * i : f->mmask + 8 * (i - 2 * nvec);
-
-		memcpy(&a, p, 8);
-		memcpy(&b, tp, 8);
-		memcpy(&k, kp, 8);
+	for (i = 0; i < 2 * nvec; i++) {
+		memcpy(&a, d + 8 * i, 8);
+		memcpy(&b, f->tmpl + 8 * i, 8);
+		memcpy(&k, f->tmask + 8 * i, 8);
 		acc |= (a ^ b) & k;
 	}
-	return acc == 0;
+	return acc == 0 && fast_meta_strict(f, m);
 #endif
 }
 
 /* fast_strict_eq for f's nvec (not a constant here). */
 static inline int
-fast_strict_eq_any(const struct gro_flow *f, const void *m, const uint8_t *d)
+fast_strict_eq_any(const struct gro_flow *f, const struct rte_mbuf *m, const uint8_t *d)
 {
 	switch (f->nvec) {
 	case 4:
@@ -284,12 +233,12 @@ fast_relaxed_eq(const struct gro_flow *f, const struct rte_mbuf *m, const uint8_
 		uint8_t b[RTE_CACHE_LINE_MIN_SIZE];
 	} mc;
 
-	RTE_BUILD_BUG_ON(GRO_MWIN_B + 16 > RTE_CACHE_LINE_MIN_SIZE);
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, vlan_tci_outer) + 2 > sizeof(mc.b));
 	memcpy(h, d, 16u * f->nvec);
 	memcpy(mc.b, m, sizeof(mc.b));
 	h[flags] = (uint8_t)((h[flags] & ~TCP_PSH_FIN) | (f->tmpl[flags] & TCP_PSH_FIN));
 	mc.m.ol_flags = (mc.m.ol_flags & ~f->cs_mask) | (f->ol_want & f->cs_mask);
-	return fast_strict_eq_any(f, &mc, h);
+	return fast_strict_eq_any(f, &mc.m, h);
 }
 
 /* 1 when m may be f's next full-size segment by the two fields that tell

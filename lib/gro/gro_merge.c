@@ -343,6 +343,9 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 {
 	const uint32_t stop = fast_train_cap(f);
 	const int dsa_off = g->dsa_off;
+	/* constant during a train; locals, as the stores into the mbufs
+	 * could alias them in f */
+	const uint16_t mss = f->mss, hdr = f->hdr_len, frame = f->frame, l4 = f->l4_off;
 	struct rte_mbuf *tail = f->tail;
 	uint32_t k, kend;
 	uint8_t psh_fin = 0;
@@ -355,7 +358,6 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 	for (k = j; k < kend; k++) {
 		struct rte_mbuf *m = pkts[k];
 		const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
-		const uint32_t l4 = f->l4_off;
 		uint16_t id = 0;
 		int fixed_id = 0, strict;
 
@@ -366,7 +368,7 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 		 * sequence first: it tells another flow's segment apart at the
 		 * price of one load. */
 		refused = 1;
-		if (m->data_len != f->frame || rd32(d + l4 + TCP_SEQ) != f->next_seq)
+		if (m->data_len != frame || rd32(d + l4 + TCP_SEQ) != f->next_seq)
 			break;
 		if (dsa_off >= 0 && (fast_dsa_word(m, dsa_off) & f->dsa_mask) != f->dsa_want)
 			break;
@@ -391,7 +393,7 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 			 * the full parse (finish(), then check()) */
 			if (((ol ^ f->ol_want) & f->cs_mask) != 0 && !csum_state_trusted(ol, v6)) {
 				uint8_t v = csum_verdict(g, m, d + f->l2_len, d + l4, v6, l4,
-							 (uint32_t)f->frame - l4);
+							 (uint32_t)frame - l4);
 
 				if (v != GRO_HOLDABLE) {
 					if (k != j)
@@ -408,12 +410,12 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 		if (unlikely(fixed_id))
 			f->id_mode = GRO_ID_FIXED;
 		f->id_next = (uint16_t)(id + (f->id_mode & GRO_ID_INC));
-		m->data_off = (uint16_t)(m->data_off + f->hdr_len);
-		m->pkt_len = f->mss;
-		m->data_len = f->mss;
+		m->data_off = (uint16_t)(m->data_off + hdr);
+		m->pkt_len = mss;
+		m->data_len = mss;
 		tail->next = m;
 		tail = m;
-		f->next_seq += f->mss;
+		f->next_seq += mss;
 		if (psh_fin) {
 			k++;
 			break;
@@ -429,7 +431,7 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 
 /* fast_train_n for f's header size and IP version (the common shapes:
  * Ethernet + IPv4 + TCP with or without timestamps, IPv6, in-frame tags). */
-static inline uint32_t
+static __rte_always_inline uint32_t
 fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
 	   uint32_t n, struct rte_mbuf **out, uint32_t *no, int *tried_next)
 {

@@ -132,14 +132,10 @@ struct gro_flow {
 	 * strip and RSS flags) and the masked metadata words equal. */
 	uint8_t tmpl[GRO_TMPL_MAX] __rte_aligned(16);
 	uint8_t tmask[GRO_TMPL_MAX] __rte_aligned(16);
-	/* The same for two 16-byte windows of the mbuf header (gro_fast.h
-	 * GRO_MWIN_A/B): nb_segs 1, ol_flags (checksum bits GOOD when the
-	 * head's were, cs_in_vec), stripped TCIs and RSS hash of the head. */
-	uint8_t mtmpl[32] __rte_aligned(16);
-	uint8_t mmask[32] __rte_aligned(16);
 	uint64_t ol_mask;     /* with cs_mask */
 	uint64_t ol_want;     /* with the checksum bits GOOD */
 	uint64_t cs_mask;     /* the checksum status bits that matter */
+	uint64_t ol_strict;   /* ol_mask, without cs_mask unless cs_in_vec */
 	uint32_t seg_cap;     /* segments it may reach: max_segs, IP length */
 	uint64_t dsa_mask;    /* over the 8-byte tp_dsa_meta dynfield */
 	uint64_t dsa_want;
@@ -147,7 +143,9 @@ struct gro_flow {
 	uint32_t tci_want;
 	uint32_t hash_mask;   /* ~0: the NIC's RSS hash picks the flow */
 	uint8_t nvec;         /* 16-byte words compared; 0: no fast path */
-	uint8_t cs_in_vec;    /* mmask includes cs_mask: the head's were GOOD */
+	uint8_t cs_in_vec;    /* the strict compare includes cs_mask: the
+			       * head's checksum flags were GOOD */
+	uint8_t meta;         /* tci_mask or hash_mask is not 0 */
 	uint16_t l2_len;
 	uint16_t l3_len;      /* IP header (+ IPv6 extension headers) */
 	uint16_t l4_off;      /* l2_len + l3_len */
