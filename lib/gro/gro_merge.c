@@ -107,13 +107,27 @@ append(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, uint32_t paylen
 	 * (a chained packet has no padding: see trailer()) */
 	m->data_off = (uint16_t)(m->data_off + f->hdr_len);
 	m->pkt_len = paylen;
-	f->tail->next = m;
-	f->mbufs = (uint16_t)(f->mbufs + m->nb_segs);
 	if (m->nb_segs == 1) {
 		m->data_len = (uint16_t)paylen;
+		f->tail->next = m;
 		f->tail = m;
+		f->mbufs++;
+	} else if (m->data_len == f->hdr_len) {
+		/* the first mbuf held only the headers: leave no zero-length
+		 * segment in the chain (TX paths may refuse one); the rest of
+		 * the chain joins, the emptied mbuf goes back to its pool */
+		struct rte_mbuf *rest = m->next;
+
+		f->tail->next = rest;
+		f->mbufs = (uint16_t)(f->mbufs + m->nb_segs - 1);
+		f->tail = rte_pktmbuf_lastseg(rest);
+		m->next = NULL;
+		m->nb_segs = 1;
+		rte_pktmbuf_free_seg(m);
 	} else {
 		m->data_len = (uint16_t)(m->data_len - f->hdr_len);
+		f->tail->next = m;
+		f->mbufs = (uint16_t)(f->mbufs + m->nb_segs);
 		f->tail = rte_pktmbuf_lastseg(m);
 	}
 	f->next_seq += paylen;
