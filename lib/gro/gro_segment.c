@@ -161,7 +161,11 @@ int
 tp_gro_segment(struct rte_mbuf *m, struct rte_mbuf **out, uint16_t max,
 	       struct rte_mempool *pool)
 {
-	static uint64_t fixedid;
+	/* the dynflag's bit, looked up once; any lcore may be first, so the
+	 * cache is read and written atomically (every writer stores the
+	 * same value) */
+	static uint64_t fixedid_cache;
+	uint64_t fixedid;
 	struct seg_ctx c;
 	const uint8_t *ip, *th;
 
@@ -171,8 +175,11 @@ tp_gro_segment(struct rte_mbuf *m, struct rte_mbuf **out, uint16_t max,
 		out[0] = m;
 		return 1;
 	}
-	if (fixedid == 0)
+	fixedid = __atomic_load_n(&fixedid_cache, __ATOMIC_RELAXED);
+	if (fixedid == 0) {
 		fixedid = gro_fixedid_flag();
+		__atomic_store_n(&fixedid_cache, fixedid, __ATOMIC_RELAXED);
+	}
 	c.src = m;
 	c.l2 = m->l2_len;
 	c.l3 = m->l3_len;
