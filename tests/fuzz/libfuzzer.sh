@@ -30,7 +30,7 @@ fi
 read -r -a dpdk_cflags <<<"$(pkg-config --cflags libdpdk)"
 read -r -a dpdk_libs <<<"$(pkg-config --libs libdpdk)"
 cflags=(-O1 -g -std=c11 -D_GNU_SOURCE -DALLOW_EXPERIMENTAL_API "${dpdk_cflags[@]}"
-	-I"$top/tests/fuzz" -I"$top/lib/dsa_tag" -I"$top/lib/vlan" -I"$top/lib/gro"
+	-I"$top/tests/fuzz" -I"$top/lib" -I"$top/lib/dsa_tag" -I"$top/lib/vlan" -I"$top/lib/gro"
 	-I"$top/src" -I"$top/apps/replay")
 declare -A srcs=(
 	[dsa]="tests/fuzz/fuzz_dsa.c lib/dsa_tag/*.c"
