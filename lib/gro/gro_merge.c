@@ -324,18 +324,6 @@ fast_train_cap(const struct gro_flow *f)
 	return RTE_MIN(f->seg_cap, (uint32_t)f->segs + (RTE_MBUF_MAX_NB_SEGS - f->mbufs));
 }
 
-/*
- * The fast path (gro_fast.h): append pkts[j], pkts[j + 1], ... to held flow
- * f while each may join it. The template includes the IP length, so a
- * train carries full-size segments (payload = mss); a shorter last segment
- * ends it and takes the full parse. The flow's state stays in f (one hot
- * line) rather than in registers: a train is often one segment long (many
- * flows interleaved), and then setting it up is what costs. Returns how
- * many packets were consumed (appended, then possibly one passed through
- * for a bad checksum); 0 when pkts[j] is not for this flow's fast path.
- * *tried_next: the packet after the train was tried on this flow, which is
- * still held, and refused. nvec and v6 are constants of each instance.
- */
 /* Count a train's appended full-size segments (the last one tail) into f
  * and the table, before anything reads f again. */
 static inline void
@@ -350,87 +338,130 @@ fast_train_commit(struct tp_gro *g, struct gro_flow *f, uint32_t appended,
 	g->held_segs += appended;
 }
 
+/* What fast_seg() made of a segment. */
+enum fast_result {
+	FAST_REFUSED,   /* not this flow's next full-size segment: the full
+			 * parse decides */
+	FAST_JOINED,    /* appended */
+	FAST_JOINED_LAST, /* appended with PSH/FIN: the aggregate is complete */
+	FAST_BAD_CSUM,  /* every rule said append, the checksum is bad: to be
+			 * passed through after f, for the reason fast_seg
+			 * gives (csum_verdict counted it) */
+};
+
+/* The fields of f that a train keeps in registers: constant while it runs
+ * (locals, as the stores into the mbufs could alias them in f). */
+struct fast_shape {
+	uint16_t mss, hdr, frame, l4;
+};
+
+/*
+ * The fast path (gro_fast.h) for one segment m of held flow f, perhaps
+ * after others of the same train (their counts not yet in f: see
+ * fast_train_commit; *tail is the chain's last mbuf, *psh_fin the last
+ * flag bits). The template includes the IP length, so only full-size
+ * segments (payload = mss) join; a shorter one takes the full parse. The
+ * rules in any order (one refusal sends the segment to the full parse,
+ * which names it), but the checksum last. A full-size frame holds the
+ * compared bytes (fast_setup). nvec and v6 are constants of each instance.
+ */
+static __rte_always_inline enum fast_result
+fast_seg(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, const struct fast_shape sh, struct rte_mbuf **tail, uint8_t *psh_fin,
+	 uint8_t *bad, const unsigned int nvec, const int v6)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	const int dsa_off = g->dsa_off;
+	uint16_t id = 0;
+	int strict;
+
+	/* the sequence first: it tells another flow's segment apart at the
+	 * price of one load */
+	if (m->data_len != sh.frame || rd32(d + sh.l4 + TCP_SEQ) != f->next_seq)
+		return FAST_REFUSED;
+	if (dsa_off >= 0 && (fast_dsa_word(m, dsa_off) & f->dsa_mask) != f->dsa_want)
+		return FAST_REFUSED;
+	if (!v6) {
+		/* inet_gro_flush: the ID the flow expects (the full parse
+		 * takes the second segment that says "fixed IDs" by repeating
+		 * the first's; from then on id_next is that ID) */
+		id = rd16(d + f->l2_len + IP4_ID);
+		if (id != f->id_next)
+			return FAST_REFUSED;
+	}
+	strict = fast_strict_eq(f, m, d, nvec);
+	*psh_fin = 0;
+	if (unlikely(!strict || !f->cs_in_vec)) {
+		const uint64_t ol = m->ol_flags;
+
+		if (!strict && !fast_relaxed_eq(f, m, d))
+			return FAST_REFUSED;
+		/* every rule said "append": the checksum decides, as in the
+		 * full parse (finish(), then check()) */
+		if (((ol ^ f->ol_want) & f->cs_mask) != 0 && !csum_state_trusted(ol, v6)) {
+			*bad = csum_verdict(g, m, d + f->l2_len, d + sh.l4, v6, sh.l4,
+					    (uint32_t)sh.frame - sh.l4);
+			if (*bad != GRO_HOLDABLE)
+				return FAST_BAD_CSUM;
+		}
+		*psh_fin = d[sh.l4 + TCP_FLAGS] & TCP_PSH_FIN;
+	}
+	/* append: the headers stay in the headroom */
+	f->id_next = (uint16_t)(id + (f->id_mode & GRO_ID_INC));
+	m->data_off = (uint16_t)(m->data_off + sh.hdr);
+	m->pkt_len = sh.mss;
+	m->data_len = sh.mss;
+	(*tail)->next = m;
+	*tail = m;
+	f->next_seq += sh.mss;
+	return *psh_fin ? FAST_JOINED_LAST : FAST_JOINED;
+}
+
+static __rte_always_inline struct fast_shape
+fast_shape_of(const struct gro_flow *f)
+{
+	return (struct fast_shape){ f->mss, f->hdr_len, f->frame, f->l4_off };
+}
+
+/*
+ * A train: pkts[j], pkts[j + 1], ... appended to held flow f (the previous
+ * segment's, which pkts[j] continues) while each may join it, the common
+ * case of a burst that carries one flow's window. The flow's state stays in
+ * f (one hot line) rather than in registers. Returns how many packets were
+ * consumed (appended, then possibly one passed through for a bad checksum);
+ * 0 when pkts[j] is not for this flow's fast path. *tried_next: the packet
+ * after the train was tried on this flow, which is still held, and refused.
+ */
 static __rte_always_inline uint32_t
 fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf **pkts,
 	     uint32_t j, uint32_t n, struct rte_mbuf **out, uint32_t *no, int *tried_next,
 	     const unsigned int nvec, const int v6)
 {
 	const uint32_t stop = fast_train_cap(f);
-	const int dsa_off = g->dsa_off;
-	/* constant during a train; locals, as the stores into the mbufs
-	 * could alias them in f */
-	const uint16_t mss = f->mss, hdr = f->hdr_len, frame = f->frame, l4 = f->l4_off;
+	const struct fast_shape sh = fast_shape_of(f);
 	struct rte_mbuf *tail = f->tail;
+	enum fast_result r = FAST_REFUSED;
 	uint32_t k, kend;
-	uint8_t psh_fin = 0;
-	int refused = 0;
+	uint8_t psh_fin = 0, bad;
 
 	if (f->segs >= stop)
 		return 0;
 	/* the packets this train may take: the burst's, up to the cap */
 	kend = RTE_MIN(n, j + (stop - f->segs));
 	for (k = j; k < kend; k++) {
-		struct rte_mbuf *m = pkts[k];
-		const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
-		uint16_t id = 0;
-		int fixed_id = 0, strict;
-
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[RTE_MIN(k + GRO_PREFETCH, n - 1)], void *));
-		/* The rules in any order (one refusal sends the segment to the
-		 * full parse, which names it), but the checksum last. A
-		 * full-size frame holds the compared bytes (fast_setup); the
-		 * sequence first: it tells another flow's segment apart at the
-		 * price of one load. */
-		refused = 1;
-		if (m->data_len != frame || rd32(d + l4 + TCP_SEQ) != f->next_seq)
+		r = fast_seg(g, f, pkts[k], sh, &tail, &psh_fin, &bad, nvec, v6);
+		if (r == FAST_REFUSED)
 			break;
-		if (dsa_off >= 0 && (fast_dsa_word(m, dsa_off) & f->dsa_mask) != f->dsa_want)
-			break;
-		if (!v6) {
-			/* inet_gro_flush: the ID the flow expects; after one
-			 * segment (none appended yet) also the first's: fixed
-			 * IDs from then on */
-			id = rd16(d + f->l2_len + IP4_ID);
-			if (unlikely(id != f->id_next)) {
-				if (f->segs + (k - j) != 1 || id != f->first_id)
-					break;
-				fixed_id = 1;
-			}
+		if (unlikely(r == FAST_BAD_CSUM)) {
+			if (k != j)
+				fast_train_commit(g, f, k - j, tail, 0);
+			pass_through(g, idx, pkts[k], bad, out, no);
+			return k - j + 1;
 		}
-		strict = fast_strict_eq(f, m, d, nvec);
-		if (unlikely(!strict || !f->cs_in_vec)) {
-			const uint64_t ol = m->ol_flags;
-
-			if (!strict && !fast_relaxed_eq(f, m, d))
-				break;
-			/* every rule said "append": the checksum decides, as in
-			 * the full parse (finish(), then check()) */
-			if (((ol ^ f->ol_want) & f->cs_mask) != 0 && !csum_state_trusted(ol, v6)) {
-				uint8_t v = csum_verdict(g, m, d + f->l2_len, d + l4, v6, l4,
-							 (uint32_t)frame - l4);
-
-				if (v != GRO_HOLDABLE) {
-					if (k != j)
-						fast_train_commit(g, f, k - j, tail, psh_fin);
-					pass_through(g, idx, m, v, out, no);
-					return k - j + 1;
-				}
-			}
-			psh_fin = d[l4 + TCP_FLAGS] & TCP_PSH_FIN;
-		}
-		refused = 0;
-		/* append: the headers stay in the headroom (start() set the
-		 * ID mode to incrementing) */
-		if (unlikely(fixed_id))
-			f->id_mode = GRO_ID_FIXED;
-		f->id_next = (uint16_t)(id + (f->id_mode & GRO_ID_INC));
-		m->data_off = (uint16_t)(m->data_off + hdr);
-		m->pkt_len = mss;
-		m->data_len = mss;
-		tail->next = m;
-		tail = m;
-		f->next_seq += mss;
-		if (psh_fin) {
+		/* every packet is prefetched once, GRO_PREFETCH ahead: by the
+		 * main loop for the train's first, here for the ones it took */
+		if (k != j && k + GRO_PREFETCH < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[k + GRO_PREFETCH], void *));
+		if (r == FAST_JOINED_LAST) {
 			k++;
 			break;
 		}
@@ -439,13 +470,14 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 		return 0;
 	fast_train_commit(g, f, k - j, tail, psh_fin);
 	after_append(g, idx, f->mss, out, no);
-	*tried_next = refused && k < n && g->last == idx;
+	*tried_next = r == FAST_REFUSED && k < n && g->last == idx;
 	return k - j;
 }
-
 /* fast_train_n for f's header size and IP version (the common shapes:
- * Ethernet + IPv4 + TCP with or without timestamps, IPv6, in-frame tags). */
-static __rte_always_inline uint32_t
+ * Ethernet + IPv4 + TCP with or without timestamps, IPv6, in-frame tags).
+ * Not inlined: called once per train, and on its own the loop keeps its
+ * state in registers, which inside tp_gro_merge_burst it did not. */
+static __rte_noinline uint32_t
 fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
 	   uint32_t n, struct rte_mbuf **out, uint32_t *no, int *tried_next)
 {
@@ -468,8 +500,60 @@ fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
 	}
 }
 
+/*
+ * One segment m for held flow f of its bucket (not the previous segment's
+ * flow): flows interleaved segment by segment, where a train would be one
+ * segment long and setting it up is what costs. If the next segment
+ * continues f too, the main loop finds f as the previous segment's flow and
+ * runs a train. 1 when m was consumed (appended, or passed through for a
+ * bad checksum).
+ */
+static __rte_always_inline int
+fast_one_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf *m,
+	   struct rte_mbuf **out, uint32_t *no, const unsigned int nvec, const int v6)
+{
+	struct rte_mbuf *tail = f->tail;
+	uint8_t psh_fin, bad;
+
+	if (f->segs >= fast_train_cap(f))
+		return 0;
+	switch (fast_seg(g, f, m, fast_shape_of(f), &tail, &psh_fin, &bad, nvec, v6)) {
+	case FAST_REFUSED:
+		return 0;
+	case FAST_BAD_CSUM:
+		pass_through(g, idx, m, bad, out, no);
+		return 1;
+	default:
+		fast_train_commit(g, f, 1, tail, psh_fin);
+		after_append(g, idx, f->mss, out, no);
+		return 1;
+	}
+}
+
+static __rte_always_inline int
+fast_one(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **out,
+	 uint32_t *no)
+{
+	struct gro_flow *f = &g->flows[idx];
+
+	switch (f->nvec << 1 | f->v6) {
+	case 4 << 1:
+		return fast_one_n(g, f, idx, m, out, no, 4, 0);
+	case 5 << 1:
+		return fast_one_n(g, f, idx, m, out, no, 5, 0);
+	case 6 << 1:
+		return fast_one_n(g, f, idx, m, out, no, 6, 0);
+	case 5 << 1 | 1:
+		return fast_one_n(g, f, idx, m, out, no, 5, 1);
+	case 6 << 1 | 1:
+		return fast_one_n(g, f, idx, m, out, no, 6, 1);
+	default:
+		return 0;
+	}
+}
+
 /* The held flow of m's bucket that m may continue (other than the
- * previous segment's, tried already), to try fast_train on; GRO_NIL when
+ * previous segment's, tried already), to try fast_one on; GRO_NIL when
  * none or m is not plain enough to hash here. */
 static inline uint16_t
 fast_candidate(const struct tp_gro *g, const struct rte_mbuf *m)
@@ -582,23 +666,29 @@ tp_gro_merge_burst(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n,
 	for (j = 0; j < n && j < GRO_PREFETCH; j++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[j], void *));
 	for (j = 0; j < n;) {
-		/* the previous segment's flow (unless the train that just ended
-		 * tried it on this very segment), else the one m's bucket holds */
-		idx = g->last;
-		if (idx == GRO_NIL || tried_last || !fast_continues(&g->flows[idx], pkts[j]))
-			idx = fast_candidate(g, pkts[j]);
-		if (idx != GRO_NIL &&
-		    (k = fast_train(g, idx, pkts, j, n, out, &no, &tried_last)) != 0) {
-			j += k;
-			continue;
-		}
-		tried_last = 0;
-		if (idx == GRO_NIL && fast_start(g, pkts[j], now_tsc) != GRO_NIL) {
-			j++;
-			continue;
-		}
 		if (j + GRO_PREFETCH < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[j + GRO_PREFETCH], void *));
+		/* the previous segment's flow, as a train (unless the train that
+		 * just ended tried it on this very segment); else the one m's
+		 * bucket holds, for this segment */
+		idx = g->last;
+		if (idx != GRO_NIL && !tried_last && fast_continues(&g->flows[idx], pkts[j])) {
+			if ((k = fast_train(g, idx, pkts, j, n, out, &no, &tried_last)) != 0) {
+				j += k;
+				continue;
+			}
+		} else {
+			tried_last = 0;
+			idx = fast_candidate(g, pkts[j]);
+			if (idx != GRO_NIL && fast_one(g, idx, pkts[j], out, &no)) {
+				j++;
+				continue;
+			}
+			if (idx == GRO_NIL && fast_start(g, pkts[j], now_tsc) != GRO_NIL) {
+				j++;
+				continue;
+			}
+		}
 		gro_parse(g, &pk, pkts[j]);
 		process(g, &pk, now_tsc, out, &no);
 		j++;

@@ -14,6 +14,7 @@
 #include <rte_hash_crc.h>
 #include <rte_ip.h>
 #include <rte_mbuf_dyn.h>
+#include <rte_vect.h>
 
 #include "gro_priv.h"
 #include "gro_dsa.h"
@@ -51,7 +52,19 @@ rd32(const uint8_t *p)
 /* Bucket hash when the NIC gave none: CRC32 over the IP addresses, read
  * from the frame (not from the key just written byte by byte, which would
  * stall store forwarding), and the ports. */
-static inline uint32_t
+/* CRC32-C steps of sw_hash: the instruction itself where the build targets
+ * SSE4.2 (rte_hash_crc_*byte asks a run-time variable which to use on every
+ * call), else DPDK's. Either gives the same CRC, so the full parse and the
+ * fast path always agree on the bucket. */
+#if defined(RTE_ARCH_X86) && defined(__SSE4_2__)
+#define gro_crc64(w, h) ((uint32_t)_mm_crc32_u64((h), (w)))
+#define gro_crc32(w, h) _mm_crc32_u32((h), (w))
+#else
+#define gro_crc64(w, h) rte_hash_crc_8byte((w), (h))
+#define gro_crc32(w, h) rte_hash_crc_4byte((w), (h))
+#endif
+
+static __rte_always_inline uint32_t
 sw_hash(const uint8_t *ip, int v6, uint32_t ports)
 {
 	uint64_t w[4];
@@ -59,15 +72,15 @@ sw_hash(const uint8_t *ip, int v6, uint32_t ports)
 
 	if (v6) {
 		memcpy(w, ip + 8, 32);
-		h = rte_hash_crc_8byte(w[0], 0x7467726fu);
-		h = rte_hash_crc_8byte(w[1], h);
-		h = rte_hash_crc_8byte(w[2], h);
-		h = rte_hash_crc_8byte(w[3], h);
+		h = gro_crc64(w[0], 0x7467726fu);
+		h = gro_crc64(w[1], h);
+		h = gro_crc64(w[2], h);
+		h = gro_crc64(w[3], h);
 	} else {
 		memcpy(w, ip + 12, 8);
-		h = rte_hash_crc_8byte(w[0], 0x7467726fu);
+		h = gro_crc64(w[0], 0x7467726fu);
 	}
-	return rte_hash_crc_4byte(ports, h);
+	return gro_crc32(ports, h);
 }
 
 /* Checksum status from the NIC: 1 good, 0 bad, -1 unknown. NONE means the
