@@ -7,22 +7,19 @@
  * the flow of the previous segment, then the flows of the segment's bucket.
  *
  * The answer comes from a masked compare of the segment's first 16 x nvec
- * bytes with the held head's headers (struct gro_flow tmpl/tmask): every
- * byte that is part of the flow key (MAC header and in-frame tags, IP
- * version/addresses, ports, IPv6 flow label and extension headers) or of a
- * flush rule compared for equality (IPv4 IHL/TOS/DF/TTL/protocol and the
- * whole fragment word, IPv6 traffic class/hop limit/next header, TCP ACK,
- * data offset, flags, window, options) must be equal, and so
- * must the IP length: the fast path takes full-size segments only (payload
- * = the first segment's), the rule Linux applies to all but the last. The
- * bytes that legitimately change between such segments are masked: IPv4 ID
- * and header checksum; TCP sequence, checksum and urgent pointer
- * (tcp_gro_receive in net/ipv4/tcp_offload.c does not compare it; URG itself
- * is in the compared flag byte). The mbuf metadata of the key (stripped VLAN
- * TCIs, RSS hash), the offload flags and the switch port are compared as
- * words. Then the
- * rules on changing fields: sequence, IPv4 ID (inet_gro_flush), merged
- * length.
+ * bytes with the held head's headers (struct gro_flow tmpl, masked by the
+ * mask of its header geometry, tp_gro.shape_mask): every byte that is part
+ * of the flow key (MAC header and in-frame tags, IP version/addresses,
+ * ports, IPv6 flow label and extension headers) or of a flush rule compared
+ * for equality (IPv4 IHL/TOS/DF/TTL/protocol and the whole fragment word,
+ * IPv6 traffic class/hop limit/next header, TCP ACK, data offset, flags,
+ * window, options) must be equal, and so must the IP length: the fast path
+ * takes full-size segments only (payload = the first segment's), the rule
+ * Linux applies to all but the last. The bytes that legitimately change
+ * between such segments are masked (fast_shape). The mbuf metadata of the
+ * key (stripped VLAN TCIs, RSS hash), the offload flags and the switch port
+ * are compared as words. Then the rules on changing fields: sequence, IPv4
+ * ID (inet_gro_flush), merged length.
  *
  * The compare is strict where a segment may still join: PSH/FIN set, or
  * checksum flags other than the head's GOOD. Such a segment fails it and
@@ -70,49 +67,76 @@ fast_dsa_word(const struct rte_mbuf *m, int off)
 	return w;
 }
 
+/* The shape_mask entry for headers of hdr bytes with IP at l3 and TCP at
+ * l4 (IPv6 if v6), added on first use; -1 when the table is full. The
+ * bytes that legitimately change between full-size segments are masked:
+ * IPv4 ID and header checksum, TCP sequence, checksum and urgent pointer
+ * (tcp_gro_receive in net/ipv4/tcp_offload.c does not compare it; URG
+ * itself is in the compared flag byte). */
+static inline int
+fast_shape(struct tp_gro *g, uint32_t hdr, uint32_t l3, uint32_t l4, int v6)
+{
+	const struct gro_shape want = { (uint16_t)l3, (uint16_t)l4, (uint16_t)hdr,
+					(uint16_t)v6 };
+	uint8_t *k;
+	uint32_t i;
+
+	for (i = 0; i < g->nb_shapes; i++)
+		if (memcmp(&g->shape[i], &want, sizeof(want)) == 0)
+			return (int)i;
+	if (g->nb_shapes == GRO_SHAPES)
+		return -1;
+	g->shape[i] = want;
+	k = g->shape_mask[i];
+	memset(k, 0, GRO_TMPL_MAX);
+	memset(k, 0xFF, hdr);
+	if (!v6) {
+		memset(k + l3 + IP4_ID, 0, 2);
+		memset(k + l3 + IP4_CSUM, 0, 2);
+	}
+	memset(k + l4 + TCP_SEQ, 0, 4);
+	memset(k + l4 + TCP_CSUM, 0, 4);   /* checksum, urgent pointer */
+	g->nb_shapes++;
+	return (int)i;
+}
+
 /* Fill the fast path's view of a flow just started with segment p. */
 static inline void
-fast_setup(const struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
+fast_setup(struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
 {
 	const struct rte_mbuf *m = p->m;
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t hdr = f->hdr_len, l3 = p->l2_len, l4 = l3 + p->l3_len;
-
 	unsigned int nvec = (hdr + 15) / 16, i;
+	const uint8_t *k;
+	int shape;
 
 	/* no fast path for long IPv6 extension chains, or when a full-size
 	 * segment (or this first mbuf) is shorter than the compared words or
-	 * longer than one mbuf's data_len can say */
+	 * longer than one mbuf's data_len can say, or the shapes are taken */
 	f->nvec = 0;
 	if (hdr > GRO_TMPL_MAX || hdr + p->paylen < 16 * nvec || m->data_len < 16 * nvec ||
 	    hdr + p->paylen > UINT16_MAX)
 		return;
+	shape = fast_shape(g, hdr, l3, l4, p->v6);
+	if (shape < 0)
+		return;
+	f->shape = (uint8_t)shape;
+	k = g->shape_mask[shape];
 #if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
 	for (i = 0; i < GRO_TMPL_MAX / 16; i++) {
-		const __m128i idx = _mm_add_epi8(_mm_set1_epi8((char)(16 * i)),
-			_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-		/* 0xFF on the bytes below hdr (hdr <= 96: signed compare is safe) */
-		const __m128i k = _mm_cmpgt_epi8(_mm_set1_epi8((char)hdr), idx);
 		__m128i t = _mm_setzero_si128();
 
 		if (i < nvec)
-			t = _mm_and_si128(_mm_loadu_si128((const __m128i *)(d + 16 * i)), k);
+			t = _mm_and_si128(_mm_loadu_si128((const __m128i *)(d + 16 * i)),
+					  _mm_load_si128((const __m128i *)(k + 16 * i)));
 		_mm_store_si128((__m128i *)f->tmpl + i, t);
-		_mm_store_si128((__m128i *)f->tmask + i, k);
 	}
 #else
-	(void)i;
 	memset(f->tmpl, 0, sizeof(f->tmpl));
-	memset(f->tmask, 0, sizeof(f->tmask));
-	memcpy(f->tmpl, d, hdr);
-	memset(f->tmask, 0xFF, hdr);
+	for (i = 0; i < 16 * nvec; i++)
+		f->tmpl[i] = d[i] & k[i];
 #endif
-	if (!p->v6) {
-		memset(f->tmask + l3 + IP4_ID, 0, 2);
-		memset(f->tmask + l3 + IP4_CSUM, 0, 2);
-	}
-	memset(f->tmask + l4 + TCP_SEQ, 0, 4);
-	memset(f->tmask + l4 + TCP_CSUM, 0, 4);   /* checksum, urgent pointer */
 	/* strict: a held head has neither PSH nor FIN (process()) */
 	f->tmpl[l4 + TCP_FLAGS] &= (uint8_t)~TCP_PSH_FIN;
 
@@ -173,11 +197,11 @@ fast_meta_strict(const struct gro_flow *f, const struct rte_mbuf *m)
  * metadata is the head's (fast_meta_strict). The caller checked that d
  * holds 16 x nvec bytes. */
 static __rte_always_inline int
-fast_strict_eq(const struct gro_flow *f, const struct rte_mbuf *m, const uint8_t *d,
-	       const unsigned int nvec)
+fast_strict_eq(const uint8_t *mask, const struct gro_flow *f, const struct rte_mbuf *m,
+	       const uint8_t *d, const unsigned int nvec)
 {
 #if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
-	const __m128i *t = (const __m128i *)f->tmpl, *k = (const __m128i *)f->tmask;
+	const __m128i *t = (const __m128i *)f->tmpl, *k = (const __m128i *)mask;
 	__m128i acc;
 
 #define FAST_DIFF(p, tv, kv) _mm_and_si128(_mm_xor_si128(_mm_loadu_si128( \
@@ -198,7 +222,7 @@ fast_strict_eq(const struct gro_flow *f, const struct rte_mbuf *m, const uint8_t
 	for (i = 0; i < 2 * nvec; i++) {
 		memcpy(&a, d + 8 * i, 8);
 		memcpy(&b, f->tmpl + 8 * i, 8);
-		memcpy(&k, f->tmask + 8 * i, 8);
+		memcpy(&k, mask + 8 * i, 8);
 		acc |= (a ^ b) & k;
 	}
 	return acc == 0 && fast_meta_strict(f, m);
@@ -207,15 +231,18 @@ fast_strict_eq(const struct gro_flow *f, const struct rte_mbuf *m, const uint8_t
 
 /* fast_strict_eq for f's nvec (not a constant here). */
 static inline int
-fast_strict_eq_any(const struct gro_flow *f, const struct rte_mbuf *m, const uint8_t *d)
+fast_strict_eq_any(const struct tp_gro *g, const struct gro_flow *f, const struct rte_mbuf *m,
+		   const uint8_t *d)
 {
+	const uint8_t *mask = g->shape_mask[f->shape];
+
 	switch (f->nvec) {
 	case 4:
-		return fast_strict_eq(f, m, d, 4);
+		return fast_strict_eq(mask, f, m, d, 4);
 	case 5:
-		return fast_strict_eq(f, m, d, 5);
+		return fast_strict_eq(mask, f, m, d, 5);
 	default:
-		return fast_strict_eq(f, m, d, 6);
+		return fast_strict_eq(mask, f, m, d, 6);
 	}
 }
 
@@ -224,7 +251,8 @@ fast_strict_eq_any(const struct gro_flow *f, const struct rte_mbuf *m, const uin
  * asks csum_verdict()). It is the same compare on copies of the headers
  * and of the mbuf's first line with those bits taken from the template. */
 static __rte_noinline int
-fast_relaxed_eq(const struct gro_flow *f, const struct rte_mbuf *m, const uint8_t *d)
+fast_relaxed_eq(const struct tp_gro *g, const struct gro_flow *f, const struct rte_mbuf *m,
+		const uint8_t *d)
 {
 	const uint32_t flags = f->l4_off + TCP_FLAGS;
 	uint8_t h[GRO_TMPL_MAX] __rte_aligned(16);
@@ -238,7 +266,7 @@ fast_relaxed_eq(const struct gro_flow *f, const struct rte_mbuf *m, const uint8_
 	memcpy(mc.b, m, sizeof(mc.b));
 	h[flags] = (uint8_t)((h[flags] & ~TCP_PSH_FIN) | (f->tmpl[flags] & TCP_PSH_FIN));
 	mc.m.ol_flags = (mc.m.ol_flags & ~f->cs_mask) | (f->ol_want & f->cs_mask);
-	return fast_strict_eq_any(f, &mc.m, h);
+	return fast_strict_eq_any(g, f, &mc.m, h);
 }
 
 /* 1 when m may be f's next full-size segment by the two fields that tell

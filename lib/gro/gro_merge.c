@@ -351,7 +351,8 @@ enum fast_result {
 
 /* The fields of f that a train keeps in registers: constant while it runs
  * (locals, as the stores into the mbufs could alias them in f). */
-struct fast_shape {
+struct fast_view {
+	const uint8_t *mask;    /* tp_gro.shape_mask[f->shape] */
 	uint16_t mss, hdr, frame, l4;
 };
 
@@ -366,7 +367,7 @@ struct fast_shape {
  * compared bytes (fast_setup). nvec and v6 are constants of each instance.
  */
 static __rte_always_inline enum fast_result
-fast_seg(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, const struct fast_shape sh, struct rte_mbuf **tail, uint8_t *psh_fin,
+fast_seg(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, const struct fast_view sh, struct rte_mbuf **tail, uint8_t *psh_fin,
 	 uint8_t *bad, const unsigned int nvec, const int v6)
 {
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
@@ -388,12 +389,12 @@ fast_seg(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, const struct 
 		if (id != f->id_next)
 			return FAST_REFUSED;
 	}
-	strict = fast_strict_eq(f, m, d, nvec);
+	strict = fast_strict_eq(sh.mask, f, m, d, nvec);
 	*psh_fin = 0;
 	if (unlikely(!strict || !f->cs_in_vec)) {
 		const uint64_t ol = m->ol_flags;
 
-		if (!strict && !fast_relaxed_eq(f, m, d))
+		if (!strict && !fast_relaxed_eq(g, f, m, d))
 			return FAST_REFUSED;
 		/* every rule said "append": the checksum decides, as in the
 		 * full parse (finish(), then check()) */
@@ -416,10 +417,11 @@ fast_seg(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, const struct 
 	return *psh_fin ? FAST_JOINED_LAST : FAST_JOINED;
 }
 
-static __rte_always_inline struct fast_shape
-fast_shape_of(const struct gro_flow *f)
+static __rte_always_inline struct fast_view
+fast_shape_of(const struct tp_gro *g, const struct gro_flow *f)
 {
-	return (struct fast_shape){ f->mss, f->hdr_len, f->frame, f->l4_off };
+	return (struct fast_view){ g->shape_mask[f->shape], f->mss, f->hdr_len, f->frame,
+				    f->l4_off };
 }
 
 /*
@@ -437,7 +439,7 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 	     const unsigned int nvec, const int v6)
 {
 	const uint32_t stop = fast_train_cap(f);
-	const struct fast_shape sh = fast_shape_of(f);
+	const struct fast_view sh = fast_shape_of(g, f);
 	struct rte_mbuf *tail = f->tail;
 	enum fast_result r = FAST_REFUSED;
 	uint32_t k, kend;
@@ -509,15 +511,18 @@ fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
  * bad checksum).
  */
 static __rte_always_inline int
-fast_one_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf *m,
-	   struct rte_mbuf **out, uint32_t *no, const unsigned int nvec, const int v6)
+fast_one(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **out,
+	 uint32_t *no)
 {
+	struct gro_flow *f = &g->flows[idx];
 	struct rte_mbuf *tail = f->tail;
 	uint8_t psh_fin, bad;
 
-	if (f->segs >= fast_train_cap(f))
+	/* nvec and v6 as variables: one segment does not pay for a
+	 * specialised instance's dispatch */
+	if (f->nvec == 0 || f->segs >= fast_train_cap(f))
 		return 0;
-	switch (fast_seg(g, f, m, fast_shape_of(f), &tail, &psh_fin, &bad, nvec, v6)) {
+	switch (fast_seg(g, f, m, fast_shape_of(g, f), &tail, &psh_fin, &bad, f->nvec, f->v6)) {
 	case FAST_REFUSED:
 		return 0;
 	case FAST_BAD_CSUM:
@@ -527,28 +532,6 @@ fast_one_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf *
 		fast_train_commit(g, f, 1, tail, psh_fin);
 		after_append(g, idx, f->mss, out, no);
 		return 1;
-	}
-}
-
-static __rte_always_inline int
-fast_one(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **out,
-	 uint32_t *no)
-{
-	struct gro_flow *f = &g->flows[idx];
-
-	switch (f->nvec << 1 | f->v6) {
-	case 4 << 1:
-		return fast_one_n(g, f, idx, m, out, no, 4, 0);
-	case 5 << 1:
-		return fast_one_n(g, f, idx, m, out, no, 5, 0);
-	case 6 << 1:
-		return fast_one_n(g, f, idx, m, out, no, 6, 0);
-	case 5 << 1 | 1:
-		return fast_one_n(g, f, idx, m, out, no, 5, 1);
-	case 6 << 1 | 1:
-		return fast_one_n(g, f, idx, m, out, no, 6, 1);
-	default:
-		return 0;
 	}
 }
 
@@ -600,7 +583,7 @@ fast_start(struct tp_gro *g, struct rte_mbuf *m, uint64_t now)
 		return GRO_NIL;
 	f = &g->flows[idx];
 	if (f->nvec == 0 || !f->cs_in_vec || m->data_len != f->frame ||
-	    g->buckets[f->bucket].used == 0xFF || !fast_strict_eq_any(f, m, d) ||
+	    g->buckets[f->bucket].used == 0xFF || !fast_strict_eq_any(g, f, m, d) ||
 	    (g->dsa_off >= 0 &&
 	     (fast_dsa_word(m, g->dsa_off) & f->dsa_mask) != f->dsa_want))
 		return GRO_NIL;

@@ -96,62 +96,80 @@ struct gro_pkt {
 
 enum gro_id_mode { GRO_ID_INC = 1, GRO_ID_FIXED = 2 };
 
-/* A held aggregate. Line 0 has everything a merge decision reads. */
+/* A held aggregate. Lines 0-2 are all the fast path (gro_fast.h) reads for
+ * a segment: line 0 its scalar state, lines 1-2 the head's header template
+ * and the metadata words. The full parse's view, the age list and the key
+ * follow. Few lines per flow is what keeps many flows cheap: each flow is
+ * visited about once per burst, after the burst's frames went through the
+ * cache. */
 struct gro_flow {
 	uint32_t next_seq;
-	uint32_t ack;
-	uint32_t tcpw;        /* head's flag word */
-	uint32_t l3w;
 	uint32_t ip_len;      /* IP length of the aggregate so far */
 	uint32_t hash;
+	uint32_t hash_mask;   /* ~0: the NIC's RSS hash picks the flow */
+	uint32_t tci_mask;    /* vlan_tci | vlan_tci_outer << 16 */
+	uint32_t tci_want;
+	uint32_t seg_cap;     /* segments it may reach: max_segs, IP length */
 	uint16_t mss;         /* first segment's payload */
 	uint16_t segs;        /* packets (TCP segments) in the aggregate */
-	uint16_t first_id;
 	uint16_t id_next;     /* IPv4 ID the next segment needs (or the first's
 			       * after one segment: fixed IDs) */
 	uint16_t frame;       /* frame length of a full-size segment */
 	uint16_t hdr_len;     /* l2 + l3 + l4 */
+	uint16_t l2_len;
+	uint16_t l4_off;      /* l2_len + l3_len */
+	uint16_t mbufs;       /* mbufs in the chain */
 	uint8_t id_mode;
 	uint8_t psh_fin;      /* FIN/PSH bits of the last segment (flag byte) */
-	uint8_t optlen;
 	uint8_t v6;
-	uint16_t age_prev;
-	uint16_t age_next;
-	uint32_t bucket;
-	uint32_t birth;       /* start order, for the bucket's oldest */
-	uint8_t slot;
-	uint8_t head_single;  /* the first packet is one mbuf (may be trimmed) */
-	uint16_t mbufs;       /* mbufs in the chain */
-	uint64_t start_tsc;
-	struct rte_mbuf *head;
-	struct rte_mbuf *tail;
-	/* Lines 1-3: the fast path's view of the head (gro_fast.h). A segment
-	 * may join without a parse when its first 16 x nvec bytes equal tmpl
-	 * where tmask is set (every key and flush-rule byte of the headers),
-	 * its ol_flags & ol_mask equal ol_want (no LRO, the same VLAN/QinQ
-	 * strip and RSS flags) and the masked metadata words equal. */
-	uint8_t tmpl[GRO_TMPL_MAX] __rte_aligned(16);
-	uint8_t tmask[GRO_TMPL_MAX] __rte_aligned(16);
-	uint64_t ol_mask;     /* with cs_mask */
-	uint64_t ol_want;     /* with the checksum bits GOOD */
-	uint64_t cs_mask;     /* the checksum status bits that matter */
-	uint64_t ol_strict;   /* ol_mask, without cs_mask unless cs_in_vec */
-	uint32_t seg_cap;     /* segments it may reach: max_segs, IP length */
-	uint64_t dsa_mask;    /* over the 8-byte tp_dsa_meta dynfield */
-	uint64_t dsa_want;
-	uint32_t tci_mask;    /* vlan_tci | vlan_tci_outer << 16 */
-	uint32_t tci_want;
-	uint32_t hash_mask;   /* ~0: the NIC's RSS hash picks the flow */
 	uint8_t nvec;         /* 16-byte words compared; 0: no fast path */
 	uint8_t cs_in_vec;    /* the strict compare includes cs_mask: the
 			       * head's checksum flags were GOOD */
 	uint8_t meta;         /* tci_mask or hash_mask is not 0 */
-	uint16_t l2_len;
+	uint8_t shape;        /* tp_gro.shape_mask[] entry of the template */
+	uint8_t head_single;  /* the first packet is one mbuf (may be trimmed) */
+	struct rte_mbuf *tail;
+	/* Lines 1-2: the fast path's view of the head. A segment may join
+	 * without a parse when its first 16 x nvec bytes equal tmpl where the
+	 * shape's mask is set (every key and flush-rule byte of the headers),
+	 * its ol_flags & ol_strict equal ol_want (no LRO, the same VLAN/QinQ
+	 * strip and RSS flags) and the masked metadata words equal. */
+	uint8_t tmpl[GRO_TMPL_MAX] __rte_aligned(16);
+	uint64_t ol_want;     /* with the checksum bits GOOD */
+	uint64_t ol_strict;   /* ol_mask, without cs_mask unless cs_in_vec */
+	uint64_t dsa_mask;    /* over the 8-byte tp_dsa_meta dynfield */
+	uint64_t dsa_want;
+	/* Line 3 on: the full parse's view and the table's links */
+	uint64_t ol_mask;     /* with cs_mask */
+	uint64_t cs_mask;     /* the checksum status bits that matter */
+	uint32_t ack;
+	uint32_t tcpw;        /* head's flag word */
+	uint32_t l3w;
+	uint16_t first_id;
 	uint16_t l3_len;      /* IP header (+ IPv6 extension headers) */
-	uint16_t l4_off;      /* l2_len + l3_len */
+	uint16_t age_prev;
+	uint16_t age_next;
+	uint8_t optlen;
+	uint8_t slot;
+	uint32_t bucket;
+	uint32_t birth;       /* start order, for the bucket's oldest */
+	uint64_t start_tsc;
+	struct rte_mbuf *head;
 	uint8_t opts[GRO_OPT_MAX];
 	struct gro_key key;
 } __rte_cache_aligned;
+
+/* Header geometries whose template masks tp_gro keeps (shape_mask): the
+ * mask depends only on where the IP and TCP headers are and how long they
+ * are, so all flows of one geometry share one, which stays in cache. */
+#define GRO_SHAPES 16
+
+struct gro_shape {
+	uint16_t l2_len;
+	uint16_t l4_off;
+	uint16_t hdr_len;
+	uint16_t v6;
+};
 
 struct gro_bucket {
 	uint32_t hash[GRO_BUCKET_SLOTS];
@@ -181,6 +199,12 @@ struct tp_gro {
 				* template still describes that flow
 				* (fast_start); GRO_NIL: none */
 	uint64_t fixedid_flag; /* ol_flags bit of TP_GRO_DYNFLAG_FIXEDID */
+	uint32_t nb_shapes;    /* shapes known; once GRO_SHAPES, a flow of a
+				* new geometry has no fast path (nvec 0) */
+	struct gro_shape shape[GRO_SHAPES];
+	/* per shape: 0xFF on the header bytes the fast path compares (the
+	 * bytes that change between full-size segments are 0) */
+	uint8_t shape_mask[GRO_SHAPES][GRO_TMPL_MAX] __rte_aligned(64);
 	struct tp_gro_stats st;
 	size_t mem;
 	uint16_t *free_stack;
