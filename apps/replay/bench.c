@@ -215,6 +215,21 @@ dpdk_flush_text(char *buf, size_t len, const struct replay_opts *o)
 			 (unsigned long)o->gro_age_us);
 }
 
+/* ,"gro_alone_tcp4":{...}: both engines alone on the TCP/IPv4 frames. */
+static void
+alone_json(FILE *f, const struct replay_alone *a)
+{
+	fprintf(f, ",\"gro_alone_tcp4\":{\"frames\":%lu", a->frames);
+	if (a->tp.n > 0 && a->dpdk.n > 0) {
+		fprintf(f, ",\"tagpipe\":{\"packets_out\":%lu,", a->tp_out);
+		series_json(f, "cycles_per_packet", &a->tp);
+		fprintf(f, "},\"dpdk\":{\"packets_out\":%lu,", a->dpdk_out);
+		series_json(f, "cycles_per_packet", &a->dpdk);
+		fputc('}', f);
+	}
+	fputc('}', f);
+}
+
 static void
 dpdk_json(FILE *f, const struct replay_opts *o, const struct replay_counters *c,
 	  uint64_t tsc_hz)
@@ -256,7 +271,9 @@ dpdk_json(FILE *f, const struct replay_opts *o, const struct replay_counters *c,
 	series_json(f, "cycles_per_packet", &d->loop_gro);
 	fputc(',', f);
 	series_json(f, "pipeline_cycles_per_packet", &d->loop_cpp);
-	fputs("}}", f);
+	fputc('}', f);
+	alone_json(f, &c->alone);
+	fputc('}', f);
 }
 
 static void
@@ -356,6 +373,14 @@ compare_print(FILE *f, const struct replay_opts *o, const struct replay_counters
 	compare_row(f, "gro", &c->tp.loop_gro, &d->loop_gro, tp_gro, g.cpp, csum);
 	compare_row(f, "pipeline", &c->tp.loop_cpp, &d->loop_cpp, t.cpp, p.cpp,
 		    "tagpipe: dsa+vlan+gro+verdict+actions; dpdk: untag+parse+gro");
+	if (c->alone.tp.n > 0 && c->alone.dpdk.n > 0) {
+		const struct replay_alone *a = &c->alone;
+		char note[160];
+
+		snprintf(note, sizeof(note), "like with like: both alone on the %lu TCP/IPv4 "
+			 "frames; packets out %lu vs %lu", a->frames, a->tp_out, a->dpdk_out);
+		compare_row(f, "gro, tcp4 only", &a->tp, &a->dpdk, a->tp.v[0], a->dpdk.v[0], note);
+	}
 	if (o->loops > 1 && c->tp.loop_cpp.n > 1 && d->loop_cpp.n > 1) {
 		/* From the median loops: one preempted loop must not set the
 		 * rate. Bytes per frame: the input's average. */

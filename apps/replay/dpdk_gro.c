@@ -92,8 +92,8 @@ replay_dgro_destroy(struct replay_dgro *d)
 }
 
 /* Step 1: tagpipe's untag stages; frames they drop are freed. */
-static uint16_t
-untag(struct replay_dgro *d, struct rte_mbuf **pkts, uint16_t n)
+uint16_t
+replay_dgro_untag(struct replay_dgro *d, struct rte_mbuf **pkts, uint16_t n)
 {
 	uint16_t k = tp_dsa_strip_burst(d->tagger, pkts, n, &d->dsa, d->drops, &d->dsa_st);
 
@@ -108,8 +108,8 @@ untag(struct replay_dgro *d, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /* Step 2: what a NIC with ptype offload would have filled in. */
-static void
-set_ptype(struct rte_mbuf **pkts, uint16_t n)
+void
+replay_dgro_ptype(struct rte_mbuf **pkts, uint16_t n)
 {
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_net_hdr_lens hl = { 0 };
@@ -156,10 +156,10 @@ int
 replay_dgro_survey(struct replay_dgro *d, struct rte_mbuf **pkts, uint16_t n,
 		   struct replay_engine_stats *st)
 {
-	uint16_t k = untag(d, pkts, n);
+	uint16_t k = replay_dgro_untag(d, pkts, n);
 
 	st->kinds[REPLAY_DGRO_UNTAG_DROP] += n - k;
-	set_ptype(pkts, k);
+	replay_dgro_ptype(pkts, k);
 	for (uint16_t i = 0; i < k; i++) {
 		enum replay_dgro_kind kd = kind_of(pkts[i]->packet_type);
 
@@ -229,9 +229,9 @@ replay_dgro_burst(struct replay_dgro *d, struct rte_mbuf **pkts, uint16_t n,
 	uint16_t k, left, nf, nb = 0;
 
 	t0 = rte_rdtsc_precise();
-	k = untag(d, pkts, n);
+	k = replay_dgro_untag(d, pkts, n);
 	t1 = rte_rdtsc_precise();
-	set_ptype(pkts, k);
+	replay_dgro_ptype(pkts, k);
 	t2 = rte_rdtsc_precise();
 	left = rte_gro_reassemble(pkts, k, d->ctx);
 	/* Unprocessed packets come back at the front of pkts. */

@@ -115,8 +115,8 @@ frame_to_mbuf(struct rte_mempool *mp, const struct replay_frame *f)
 
 /* Fill pkts with frames [first, first + n) of the input. Returns 0, or
  * -ENOMEM with nothing allocated. */
-static int
-make_burst(struct rte_mempool *mp, const struct replay_input *in, uint32_t first,
+int
+replay_make_burst(struct rte_mempool *mp, const struct replay_input *in, uint32_t first,
 	   struct rte_mbuf **pkts, uint16_t n)
 {
 	for (uint16_t k = 0; k < n; k++) {
@@ -136,9 +136,9 @@ make_burst_or_drain(struct rte_mempool *mp, const struct replay_input *in,
 		    uint32_t first, struct rte_mbuf **pkts, uint16_t n,
 		    int (*drain)(void *arg), void *arg)
 {
-	if (make_burst(mp, in, first, pkts, n) == 0)
+	if (replay_make_burst(mp, in, first, pkts, n) == 0)
 		return 0;
-	if (drain(arg) == 0 && make_burst(mp, in, first, pkts, n) == 0)
+	if (drain(arg) == 0 && replay_make_burst(mp, in, first, pkts, n) == 0)
 		return 0;
 	replay_err("mbuf pool exhausted (%u mbufs)", replay_pool_size);
 	return -ENOMEM;
@@ -238,6 +238,7 @@ run_dpdk_gro(const struct replay_opts *o, const struct replay_input *in,
 	struct replay_dgro *d = replay_dgro_create(o, flush);
 	struct dgro_drain_arg da = { d, out, max_out, &c->dpdk };
 	struct replay_engine_stats *e = &c->dpdk;
+	struct replay_input sub = { 0 };
 	int rc = 0;
 
 	if (pkts == NULL || out == NULL || d == NULL) {
@@ -245,12 +246,18 @@ run_dpdk_gro(const struct replay_opts *o, const struct replay_input *in,
 		rc = -ENOMEM;
 		goto end;
 	}
-	for (uint32_t i = 0; i < in->nb_frames && rc == 0; i += o->burst) {
-		uint16_t n = (uint16_t)RTE_MIN((uint32_t)o->burst, in->nb_frames - i);
+	/* frame by frame, to keep the TCP/IPv4 ones for the GRO-alone row */
+	sub.frames = calloc(RTE_MAX(in->nb_frames, 1u), sizeof(*sub.frames));
+	if (sub.frames == NULL)
+		rc = -ENOMEM;
+	for (uint32_t i = 0; i < in->nb_frames && rc == 0; i++) {
+		uint64_t tcp4 = e->kinds[REPLAY_DGRO_TCP4];
 
-		rc = make_burst(mp, in, i, pkts, n);
+		rc = replay_make_burst(mp, in, i, pkts, 1);
 		if (rc == 0)
-			rc = replay_dgro_survey(d, pkts, n, e);
+			rc = replay_dgro_survey(d, pkts, 1, e);
+		if (rc == 0 && e->kinds[REPLAY_DGRO_TCP4] > tcp4)
+			sub.frames[sub.nb_frames++] = in->frames[i];
 	}
 	if (rc == 0)
 		rc = replay_dgro_start(d, (int)rte_socket_id(), e);
@@ -283,7 +290,10 @@ run_dpdk_gro(const struct replay_opts *o, const struct replay_input *in,
 	}
 	if (rc == 0)
 		rc = dgro_drain(&da);
+	if (rc == 0)
+		rc = replay_gro_alone(o, &sub, mp, d, (uint16_t)e->max_flow_num, &c->alone);
 end:
+	free(sub.frames);     /* the frames' data belongs to in */
 	replay_dgro_destroy(d);
 	free(out);
 	free(pkts);
@@ -427,6 +437,8 @@ main(int argc, char **argv)
 	replay_series_free(&c.tp.loop_gro);
 	replay_series_free(&c.dpdk.loop_cpp);
 	replay_series_free(&c.dpdk.loop_gro);
+	replay_series_free(&c.alone.tp);
+	replay_series_free(&c.alone.dpdk);
 	replay_input_free(&in);
 	rte_mempool_free(mp);
 	rte_eal_cleanup();

@@ -180,6 +180,14 @@ struct replay_engine_stats {
 	uint64_t best_parse_cycles;
 };
 
+/* --compare dpdk-gro: both GRO engines alone on the input's TCP/IPv4
+ * frames (gro_alone.c). */
+struct replay_alone {
+	uint64_t frames;               /* frames of one pass */
+	uint64_t tp_out, dpdk_out;     /* packets out of one pass */
+	struct replay_series tp, dpdk; /* per loop: cycles per frame */
+};
+
 /* Remember a finished loop in st if it was the cheapest per frame so far.
  * Returns true when it was. */
 static inline bool
@@ -222,6 +230,7 @@ struct replay_counters {
 	unsigned int nb_stages;
 	struct replay_engine_stats tp;         /* tagpipe's merge histogram */
 	struct replay_engine_stats dpdk;       /* --compare dpdk-gro */
+	struct replay_alone alone;             /* --compare: GRO alone, TCP/IPv4 */
 };
 
 /* options.c: parse app arguments; prints a one-line error and returns
@@ -389,6 +398,21 @@ uint16_t replay_dgro_burst(struct replay_dgro *d, struct rte_mbuf **pkts,
 uint16_t replay_dgro_drain(struct replay_dgro *d, struct rte_mbuf **out,
 			   uint16_t max_out, struct replay_engine_stats *st);
 uint64_t replay_dgro_held(struct replay_dgro *d);
+/* The untag step alone (tagpipe's DSA and VLAN strip; frames they drop are
+ * freed): returns how many are left, at the front of pkts. */
+uint16_t replay_dgro_untag(struct replay_dgro *d, struct rte_mbuf **pkts, uint16_t n);
+/* packet_type and l2/l3/l4_len as a NIC with ptype offload gives them. */
+void replay_dgro_ptype(struct rte_mbuf **pkts, uint16_t n);
+
+/* gro_alone.c: tp_gro and librte_gro alone on the same frames (sub: the
+ * input's TCP/IPv4 frames), per loop of --loops. */
+int replay_gro_alone(const struct replay_opts *o, const struct replay_input *sub,
+		     struct rte_mempool *mp, struct replay_dgro *d, uint16_t max_flow_num,
+		     struct replay_alone *res);
+/* main.c: frames [first, first + n) of in as mbufs; 0, or -ENOMEM with
+ * nothing allocated. */
+int replay_make_burst(struct rte_mempool *mp, const struct replay_input *in,
+		      uint32_t first, struct rte_mbuf **pkts, uint16_t n);
 
 /* Silence stderr (returns a handle for restore) while a library checks
  * configuration it explains on stderr; our one-line error says it. */

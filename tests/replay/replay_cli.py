@@ -487,7 +487,18 @@ def check_compare_doc(doc, frames, loops, merged_per_loop=None):
     kinds, flows = dpdk_kinds(frames)
     assert tp["packets"] == loops * n and dp["frames"] == loops * n, doc
     assert tp["gro"]["in"] == loops * n and dp["gro"]["in"] == loops * n, doc
-    assert dp["mergeable"] == {"tcp4": kinds.pop("tcp4", 0)}, dp
+    tcp4 = kinds.pop("tcp4", 0)
+    assert dp["mergeable"] == {"tcp4": tcp4}, dp
+    # The like-for-like row: both engines alone on the TCP/IPv4 frames.
+    alone = dp["gro_alone_tcp4"]
+    assert alone["frames"] == tcp4, alone
+    for e in ("tagpipe", "dpdk"):
+        s = alone[e]["cycles_per_packet"]
+        assert s["loops"] == loops and 0 < s["min"] <= s["median"] <= s["max"], alone
+        assert 0 < alone[e]["packets_out"] < tcp4, alone
+    if merged_per_loop is not None:
+        assert alone["tagpipe"]["packets_out"] == alone["dpdk"]["packets_out"] == \
+            merged_per_loop, alone
     assert dp["cannot_merge"] == kinds, (dp["cannot_merge"], kinds)
     assert dp["config"] == {"mode": "context", "flows": flows, "max_flow_num": max(2 * flows, 2),
                             "max_item_per_flow": 4, "flush_timeout_us": 0,
@@ -522,7 +533,7 @@ def case_compare(tmp):
     out = p.stdout
     for s in ("after tagpipe's untag stages", "max_item_per_flow 4", "csum: same",
               "CPU only", "median [min-max] of the loops", "RTE_GRO_TCP_IPV6",
-              "dpdk: untag+parse+gro"):
+              "dpdk: untag+parse+gro", "gro, tcp4 only", "like with like"):
         assert s in out, (s, out)
     line = next(l for l in out.splitlines() if "cannot merge" in l)
     kinds, _ = dpdk_kinds(want)
