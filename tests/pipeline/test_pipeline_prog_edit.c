@@ -239,10 +239,15 @@ seg_spec(struct pl_spec *s, unsigned int i)
 	s->payseed = (uint8_t)(i * SEG_PAY);
 }
 
+/* A pipeline (GRO on, TX and drops captured) running prog on the four
+ * frames of one flow, which GRO merges into one packet. */
 static struct tp_pipeline *
-merged_pipeline(const char *prog, struct pl_cap *cap)
+run_merged(const char *prog, struct pl_cap *cap)
 {
 	struct tp_pipeline_conf c;
+	struct rte_mbuf *pkts[8];
+	struct tp_pipeline *pl;
+	struct pl_spec s;
 
 	tp_pipeline_conf_init(&c);
 	c.port[0].enabled = true;
@@ -251,7 +256,13 @@ merged_pipeline(const char *prog, struct pl_cap *cap)
 	c.egress_arg = cap;
 	c.drop_cb = pl_cap_drop;
 	c.drop_arg = cap;
-	return pl_make(&c);
+	pl = pl_make(&c);
+	for (unsigned int i = 0; i < 4; i++) {
+		seg_spec(&s, i);
+		pkts[i] = pl_mbuf(mp, &s);
+	}
+	assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, pkts, 4), 0);
+	return pl;
 }
 
 /* GRO merges four frames; the program pushes a tag on the merged packet;
@@ -263,17 +274,11 @@ test_vlan_push_merged(void **state)
 	unsigned int start = tp_test_pool_in_use(mp);
 	struct pl_cap cap = { .n = 0 };
 	struct tp_pipeline_stats st;
-	struct rte_mbuf *pkts[8];
 	struct tp_pipeline *pl;
 	struct pl_spec s;
 
 	(void)state;
-	pl = merged_pipeline("t-push", &cap);
-	for (unsigned int i = 0; i < 4; i++) {
-		seg_spec(&s, i);
-		pkts[i] = pl_mbuf(mp, &s);
-	}
-	assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, pkts, 4), 0);
+	pl = run_merged("t-push", &cap);
 	assert_int_equal(cap.n, 4);
 	for (unsigned int i = 0; i < 4; i++) {
 		seg_spec(&s, i);
@@ -299,17 +304,10 @@ test_trim_merged_refused(void **state)
 	unsigned int start = tp_test_pool_in_use(mp);
 	struct pl_cap cap = { .n = 0 };
 	struct tp_pipeline_stats st;
-	struct rte_mbuf *pkts[8];
 	struct tp_pipeline *pl;
-	struct pl_spec s;
 
 	(void)state;
-	pl = merged_pipeline("t-trim", &cap);
-	for (unsigned int i = 0; i < 4; i++) {
-		seg_spec(&s, i);
-		pkts[i] = pl_mbuf(mp, &s);
-	}
-	assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, pkts, 4), 0);
+	pl = run_merged("t-trim", &cap);
 	assert_int_equal(cap.n, 0);
 	assert_int_equal(cap.aborted_seen, 1);
 	tp_pipeline_stats_get(pl, &st);
