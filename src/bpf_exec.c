@@ -29,6 +29,7 @@
 #include <rte_random.h>
 
 #include "bpf_priv.h"
+#include "xdp_edit.h"
 
 static inline bool
 in_range(uint64_t addr, uint32_t size, uint64_t base, uint64_t len)
@@ -244,26 +245,18 @@ buf_start(const struct rte_mbuf *m)
 }
 
 /* bpf_xdp_adjust_head: data moves by delta; metadata moves along; at least
- * ETH_HLEN bytes stay (net/core/filter.c bpf_xdp_adjust_head). */
+ * ETH_HLEN bytes stay (net/core/filter.c bpf_xdp_adjust_head). The mbuf
+ * edit is shared with C programs (xdp_edit.c). */
 static uint64_t
 h_adjust_head(struct bpf_run *rs, uint64_t r2)
 {
-	struct rte_mbuf *m = rs->m;
-	int32_t delta = (int32_t)r2;
-	uint8_t *data = (uint8_t *)(uintptr_t)rs->ctx.data;
-	uint8_t *end = (uint8_t *)(uintptr_t)rs->ctx.data_end;
 	uint32_t metalen = (uint32_t)(rs->ctx.data - rs->ctx.data_meta);
-	uint8_t *nd = data + delta;
+	int rc = xdp_edit_head(rs->m, (int32_t)r2, metalen);
 
-	if (nd - metalen < buf_start(m) || nd > end - BPF_MIN_FRAME)
-		return (uint64_t)-EINVAL;
-	if (metalen)
-		memmove(nd - metalen, data - metalen, metalen);
-	m->data_off = (uint16_t)(m->data_off + delta);
-	m->data_len = (uint16_t)(m->data_len - delta);
-	m->pkt_len -= (uint32_t)delta;
-	rs->ctx.data = (uintptr_t)nd;
-	rs->ctx.data_meta = (uintptr_t)(nd - metalen);
+	if (rc < 0)
+		return (uint64_t)(int64_t)rc;
+	rs->ctx.data = (uintptr_t)rte_pktmbuf_mtod(rs->m, uint8_t *);
+	rs->ctx.data_meta = rs->ctx.data - metalen;
 	return 0;
 }
 
@@ -282,23 +275,16 @@ h_adjust_meta(struct bpf_run *rs, uint64_t r2)
 	return 0;
 }
 
-/* bpf_xdp_adjust_tail on a one-segment packet; grown bytes are zeroed. */
+/* bpf_xdp_adjust_tail on a one-segment packet; grown bytes are zeroed
+ * (xdp_edit.c, shared with C programs). */
 static uint64_t
 h_adjust_tail(struct bpf_run *rs, uint64_t r2)
 {
-	struct rte_mbuf *m = rs->m;
-	int32_t delta = (int32_t)r2;
+	int rc = xdp_edit_tail(rs->m, (int32_t)r2);
 
-	if (m->nb_segs != 1)
-		return (uint64_t)-EOPNOTSUPP;
-	if ((int64_t)m->data_len + delta < BPF_MIN_FRAME ||
-	    (delta > 0 && (uint32_t)delta > rte_pktmbuf_tailroom(m)))
-		return (uint64_t)-EINVAL;
-	if (delta > 0)
-		memset((uint8_t *)(uintptr_t)rs->ctx.data_end, 0, (size_t)delta);
-	m->data_len = (uint16_t)(m->data_len + delta);
-	m->pkt_len = (uint32_t)((int64_t)m->pkt_len + delta);
-	rs->ctx.data_end = (uint64_t)((int64_t)rs->ctx.data_end + delta);
+	if (rc < 0)
+		return (uint64_t)(int64_t)rc;
+	rs->ctx.data_end = rs->ctx.data + rs->m->data_len;
 	return 0;
 }
 
@@ -307,31 +293,12 @@ static uint64_t
 h_xfer_bytes(struct bpf_run *rs, uint64_t off, uint64_t buf, uint64_t len,
 	     bool store)
 {
-	struct rte_mbuf *s = rs->m;
-
-	if (len == 0 || off + len > rs->m->pkt_len || len > 0xffff)
+	if (!xdp_edit_range_ok(rs->m, off, len))
 		return (uint64_t)-EINVAL;
 	if (!mem_ok(rs, buf, (uint32_t)len, !store))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
-	for (; s != NULL && len > 0; s = s->next) {
-		uint64_t n;
-		uint8_t *d;
-
-		if (off >= s->data_len) {
-			off -= s->data_len;
-			continue;
-		}
-		n = RTE_MIN(len, s->data_len - off);
-		d = rte_pktmbuf_mtod_offset(s, uint8_t *, off);
-		if (store)
-			memmove(d, (const void *)(uintptr_t)buf, n);
-		else
-			memmove((void *)(uintptr_t)buf, d, n);
-		buf += n;
-		len -= n;
-		off = 0;
-	}
-	return 0;
+	return (uint64_t)(int64_t)xdp_edit_xfer(rs->m, off, (void *)(uintptr_t)buf,
+					       len, store);
 }
 
 /* bpf_tail_call's target: entry pc, or -1 to fall through (order of the

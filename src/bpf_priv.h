@@ -43,8 +43,6 @@
 #define BPF_TP_META_LEN ((uint32_t)sizeof(struct tp_xdp_meta))
 /* Kernel limit on metadata: bpf_xdp_adjust_meta, net/core/filter.c. */
 #define BPF_META_MAX 32
-/* Smallest frame adjust_head/adjust_tail may leave: ETH_HLEN. */
-#define BPF_MIN_FRAME 14
 
 /* PERF_EVENT_ARRAY: one ring per lcore index, written only by that lcore
  * (bpf_perf_event_output), read by the control plane. Records: u32 length,

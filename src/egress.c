@@ -111,7 +111,7 @@ tx_retry(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 		sent += rte_eth_tx_burst(port, queue, pkts + sent, n - sent);
 		if (sent == n || tries++ >= pl->conf.tx_retries)
 			break;
-		pl->st.tx_retries++;
+		pl_cnt_add(&pl->st.tx_retries, 1);
 	}
 	return sent;
 }
@@ -146,13 +146,13 @@ send_chunk(struct tp_pipeline *pl, enum tp_verdict v, uint16_t port,
 			wrest += pl->eg_w[i];
 	}
 	if (v == TP_TX)
-		pl->st.tx += wsent;
+		pl_cnt_add(&pl->st.tx, wsent);
 	else
-		pl->st.redirect += wsent;
-	ps->tx += wsent;
-	ps->tx_wire += sent;
+		pl_cnt_add(&pl->st.redirect, wsent);
+	pl_cnt_add(&ps->tx, wsent);
+	pl_cnt_add(&ps->tx_wire, sent);
 	if (sent < k) {
-		ps->tx_full += wrest;
+		pl_cnt_add(&ps->tx_full, wrest);
 		pl_drop(pl, TP_DROP_TX_FULL, pl->eg + sent, k - sent);
 	}
 }
@@ -186,7 +186,7 @@ pl_egress(struct tp_pipeline *pl, enum tp_verdict v, uint16_t port,
 				 * aggregates take the software path instead. */
 				set_tso(m);
 				pl->eg_has_tso = true;
-				pl->st.tso++;
+				pl_cnt_add(&pl->st.tso, 1);
 			}
 			pl->eg[k++] = m;
 			continue;
@@ -207,7 +207,7 @@ pl_egress(struct tp_pipeline *pl, enum tp_verdict v, uint16_t port,
 				    TP_DROP_SEGMENT, &pkts[i], 1);
 			continue;
 		}
-		pl->st.segmented++;
+		pl_cnt_add(&pl->st.segmented, 1);
 		k += (uint16_t)rc;
 	}
 	if (k > 0)
@@ -231,8 +231,8 @@ tp_pipeline_pass_tx(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 	sent = tx_retry(pl, port, queue, pkts, n);
 	for (uint16_t i = sent; i < n; i++)
 		wrest += pl_weight(pkts[i]);
-	ps->tx += w - wrest;
-	ps->tx_wire += sent;
-	ps->tx_full += wrest;
+	pl_cnt_add(&ps->tx, w - wrest);
+	pl_cnt_add(&ps->tx_wire, sent);
+	pl_cnt_add(&ps->tx_full, wrest);
 	return sent;
 }

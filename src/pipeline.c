@@ -440,9 +440,16 @@ tp_pipeline_held(const struct tp_pipeline *pl)
 int
 tp_pipeline_stats_get(const struct tp_pipeline *pl, struct tp_pipeline_stats *st)
 {
+	/* The struct is all uint64_t counters, each written whole by the
+	 * instance's lcore (pl_cnt_add): load each one whole too. */
+	const uint64_t *s;
+	uint64_t *d = (uint64_t *)st;
+
 	if (pl == NULL || st == NULL)
 		return -EINVAL;
-	*st = pl->st;
+	s = (const uint64_t *)&pl->st;
+	for (size_t i = 0; i < sizeof(*st) / sizeof(uint64_t); i++)
+		d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
 	st->held_in_gro = tp_pipeline_held(pl);
 	return 0;
 }
@@ -488,8 +495,8 @@ pl_drop_w(struct tp_pipeline *pl, enum tp_drop_reason r, struct rte_mbuf **pkts,
 {
 	if (n == 0)
 		return;
-	pl->st.drop_reason[r] += w;
-	pl->st.drop += w;
+	pl_cnt_add(&pl->st.drop_reason[r], w);
+	pl_cnt_add(&pl->st.drop, w);
 	free_group(pl, TP_DROP, pkts, n);
 }
 
@@ -513,9 +520,9 @@ pl_drop_lib(struct tp_pipeline *pl, unsigned int base, struct rte_mbuf **pkts,
 	for (uint16_t i = 0; i < n; i++) {
 		uint32_t wi = pl_weight(pkts[i]);
 
-		pl->st.drop_reason[base + why[i]] += wi;
+		pl_cnt_add(&pl->st.drop_reason[base + why[i]], wi);
 		w += wi;
 	}
-	pl->st.drop += w;
+	pl_cnt_add(&pl->st.drop, w);
 	free_group(pl, TP_DROP, pkts, n);
 }

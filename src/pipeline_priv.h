@@ -99,6 +99,19 @@ struct tp_pipeline {
 	TAILQ_ENTRY(tp_pipeline) next;    /* registry.c's list */
 };
 
+/* Add v to counter c of pl->st. The counters have one writer, the
+ * instance's lcore, and readers on other threads (tp_pipeline_stats_get):
+ * the writer stores the new value with a relaxed atomic store, which is one
+ * aligned 64-bit store on x86-64 and arm64 (no lock, no fence; GCC manual
+ * "__atomic Builtins"), so a reader's relaxed loads see each counter whole
+ * and, by read-read coherence (C11 5.1.2.4), never going backwards. The
+ * load of the writer's own value needs no atomic: no one else writes. */
+static inline void
+pl_cnt_add(uint64_t *c, uint64_t v)
+{
+	__atomic_store_n(c, *c + v, __ATOMIC_RELAXED);
+}
+
 /* Frames a mbuf stands for: merged (RX_LRO) or TSO-flagged packets count
  * their segments, anything else 1 (tp_stats.h units). */
 static inline uint32_t

@@ -39,14 +39,14 @@ stage_add(struct tp_pipeline *pl, enum tp_stage s, uint32_t in, uint32_t out,
 {
 	struct tp_stage_stats *ss = &pl->st.stage[s];
 
-	ss->calls++;
-	ss->in += in;
-	ss->out += out;
-	ss->drop += drop;
+	pl_cnt_add(&ss->calls, 1);
+	pl_cnt_add(&ss->in, in);
+	pl_cnt_add(&ss->out, out);
+	pl_cnt_add(&ss->drop, drop);
 	if (pl->time_stages) {
 		uint64_t now = rte_rdtsc();
 
-		ss->cycles += now - *t;
+		pl_cnt_add(&ss->cycles, now - *t);
 		*t = now;
 	}
 }
@@ -106,7 +106,7 @@ to_ring(struct tp_pipeline *pl, struct rte_ring *r, struct rte_mbuf **pkts,
 		sent += rte_ring_enqueue_burst(r, (void **)(pkts + sent), n - sent, NULL);
 		if (sent == n || tries++ >= pl->conf.tx_retries)
 			break;
-		pl->st.tx_retries++;
+		pl_cnt_add(&pl->st.tx_retries, 1);
 	}
 	if (sent < n) {
 		uint64_t wr = 0;
@@ -116,7 +116,7 @@ to_ring(struct tp_pipeline *pl, struct rte_ring *r, struct rte_mbuf **pkts,
 		w -= wr;
 		pl_drop_w(pl, TP_DROP_RING_FULL, pkts + sent, (uint16_t)(n - sent), wr);
 	}
-	pl->st.redirect += w;
+	pl_cnt_add(&pl->st.redirect, w);
 }
 
 /* Sum of wt[0..n). */
@@ -221,7 +221,7 @@ pl_actions(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 
 		if (unlikely(v > TP_REDIRECT)) {
 			/* Out-of-range value: ABORTED (xdp.md §1.1). */
-			pl->st.bad_verdict += wi;
+			pl_cnt_add(&pl->st.bad_verdict, wi);
 			v = TP_ABORTED;
 			pl->verdict[i] = v;
 		}
@@ -230,8 +230,8 @@ pl_actions(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 		w[v] += wi;
 	}
 	for (unsigned int v = 0; v < TP_NB_VERDICTS; v++) {
-		pl->st.verdict[v] += w[v];
-		pl->st.verdict_pkts[v] += cnt[v];
+		pl_cnt_add(&pl->st.verdict[v], w[v]);
+		pl_cnt_add(&pl->st.verdict_pkts[v], cnt[v]);
 	}
 	/* One verdict for the whole burst (the usual case): act on pkts as
 	 * it is; otherwise partition it into groups by verdict. */
@@ -255,7 +255,7 @@ pl_actions(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 	}
 
 	if (cnt[TP_ABORTED] > 0) {
-		pl->st.aborted += w[TP_ABORTED];
+		pl_cnt_add(&pl->st.aborted, w[TP_ABORTED]);
 		if (pl->conf.drop_cb != NULL)
 			pl->conf.drop_cb(pl->conf.drop_arg, TP_ABORTED,
 					 grp + off[TP_ABORTED], cnt[TP_ABORTED]);
@@ -264,7 +264,7 @@ pl_actions(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 	if (cnt[TP_DROP] > 0)
 		pl_drop_w(pl, TP_DROP_VERDICT, grp + off[TP_DROP], cnt[TP_DROP], w[TP_DROP]);
 	if (cnt[TP_PASS] > 0) {
-		pl->st.pass += w[TP_PASS];
+		pl_cnt_add(&pl->st.pass, w[TP_PASS]);
 		if (pl->conf.pass_cb != NULL) {
 			pl->conf.pass_cb(pl->conf.pass_arg, port, queue,
 					 grp + off[TP_PASS], cnt[TP_PASS]);
@@ -306,8 +306,8 @@ act_non_pass(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 		other++;
 	}
 	/* PASS frames are counted as a verdict here, as pass after GRO. */
-	pl->st.verdict[TP_PASS] += w;
-	pl->st.verdict_pkts[TP_PASS] += keep;
+	pl_cnt_add(&pl->st.verdict[TP_PASS], w);
+	pl_cnt_add(&pl->st.verdict_pkts[TP_PASS], keep);
 	pl_actions(pl, port, queue, pl->out, other, NULL, NULL);
 	return keep;
 }
@@ -347,7 +347,7 @@ finish(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 
 	for (uint16_t i = 0; i < n; i++)
 		w += pl_weight(pkts[i]);
-	pl->st.pass += w;
+	pl_cnt_add(&pl->st.pass, w);
 	if (n > 0 && pl->conf.pass_cb != NULL)
 		pl->conf.pass_cb(pl->conf.pass_arg, port, queue, pkts, n);
 	else if (n > 0 && pass_out != pkts)
@@ -381,7 +381,7 @@ tp_pipeline_rx_burst(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 	 * This is each mbuf's first touch (its first line); the DSA strip
 	 * prefetches the frame bytes and the meta line ahead of itself. */
 	w = burst_weight(pkts, n);
-	pl->st.rx += w;
+	pl_cnt_add(&pl->st.rx, w);
 	if (unlikely(port >= TP_PIPELINE_MAX_PORTS || !pl->port[port].enabled)) {
 		pl_drop_w(pl, TP_DROP_NO_PORT, pkts, n, w);
 		return 0;
@@ -396,9 +396,9 @@ tp_pipeline_rx_burst(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 		pl_drop_w(pl, TP_DROP_BURST_TOO_LARGE, pkts + pl->max_burst, extra, we);
 		n = pl->max_burst;
 	}
-	pl->st.port[port].rx += w;
+	pl_cnt_add(&pl->st.port[port].rx, w);
 	if (queue < TP_STATS_MAX_QUEUES)
-		pl->st.port[port].rx_queue[queue] += w;
+		pl_cnt_add(&pl->st.port[port].rx_queue[queue], w);
 	t = stage_clock(pl);
 
 	/* The stages work in place in pkts; PASS packets end in pkts too. */

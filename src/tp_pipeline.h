@@ -277,11 +277,14 @@ uint16_t tp_pipeline_pass_tx(struct tp_pipeline *pl, uint16_t port,
 
 /* ---- counters (tp_stats.h) ---------------------------------------------- */
 
-/* Copy the counters (held_in_gro computed now). 0 or -EINVAL (NULL). */
+/* Copy the counters (held_in_gro computed now). Any thread, also while the
+ * instance runs: each counter whole and never going backwards, not one
+ * snapshot across counters (tp_stats.h). 0 or -EINVAL (NULL). */
 int tp_pipeline_stats_get(const struct tp_pipeline *pl,
 			  struct tp_pipeline_stats *st);
 /* Zero the counters; held_in_gro stays what GRO holds, so conservation
- * then holds with rx starting at held_in_gro. */
+ * then holds with rx starting at held_in_gro. Only on the instance's lcore
+ * (or while it does not run): it writes the counters. */
 void tp_pipeline_stats_reset(struct tp_pipeline *pl);
 /* Sum a into acc (for several instances). */
 void tp_pipeline_stats_add(struct tp_pipeline_stats *acc,

@@ -18,9 +18,11 @@
  *   ingress_port, rx_queue, switch_port (-1: no switch tag), switch_device,
  *   VLAN TCIs the pipeline or the NIC stripped (nb_vlan 0..2), gro_segs.
  * A program may read and write packet bytes inside data..data_end (the "tx"
- * built-in swaps MACs); it must not change the mbuf's length or chain, nor
- * free it. A value above TP_REDIRECT is treated as TP_ABORTED and counted
- * (bad_verdict), like the kernel's bpf_warn_invalid_xdp_action (xdp.md §1.1).
+ * built-in swaps MACs), and change the packet through the tp_xdp_*
+ * functions below ("Acting on the packet") only: never the mbuf's fields,
+ * chain or ownership directly, and never free it. A value above TP_REDIRECT
+ * is treated as TP_ABORTED and counted (bad_verdict), like the kernel's
+ * bpf_warn_invalid_xdp_action (xdp.md §1.1).
  *
  * Programs are found by name. Built-ins (src/prog_builtin.c, prog_acl.c):
  *   pass               every packet TP_PASS
@@ -116,7 +118,8 @@
 extern "C" {
 #endif
 
-/* The per-packet context (read-only for the program but redirect_key). */
+/* The per-packet context: read-only for the program but redirect_key;
+ * data, data_end and pkt_len follow the tp_xdp_* edits below. */
 struct tp_xdp_md {
 	uint8_t *data;            /* first byte of the frame (MAC header) */
 	uint8_t *data_end;        /* end of the first segment's data */
@@ -186,6 +189,72 @@ tp_xdp_md_fill(struct tp_xdp_md *c, const struct tp_prog_env *env,
 	c->vlan_tci_outer = c->nb_vlan == 2 ? m->vlan_tci_outer : 0;
 	c->gro_segs = tp_gro_segs(m);
 	c->redirect_key = 0;
+}
+
+/*
+ * Acting on the packet (src/xdp_edit.c). The same code serves the eBPF
+ * helpers bpf_xdp_adjust_head (44), adjust_tail (65), load_bytes (189) and
+ * store_bytes (190), so a C program and an XDP object get the same bounds
+ * and bytes. Every function either does all it says and updates ctx
+ * (data, data_end, pkt_len), or returns a negative errno and changes
+ * nothing. Call them only from the program on its own packet.
+ *
+ * Segmented packets (a chain of mbufs: merged by GRO, or received as
+ * several buffers): head edits (adjust_head, VLAN push/pop) work on the
+ * first segment, which must keep at least ETH_HLEN (14) bytes. On a merged
+ * packet (RX_LRO) they must stay inside its L2 header, whose length
+ * (l2_len) follows, so each segment it is split into on egress carries the
+ * edited header. Tail edits need a one-segment packet that is not merged:
+ * otherwise -EOPNOTSUPP. load/store reach every segment.
+ *
+ * Tags the pipeline stripped (ctx->nb_vlan) are not in the frame: they
+ * are put back outermost on egress (tp_vlan.h); push/pop act on the
+ * frame's bytes only.
+ */
+
+/* Move the frame's start by delta bytes: negative grows it into the
+ * headroom (the new bytes are not initialised), positive drops bytes from
+ * the front. 0, or -EINVAL: more than the headroom, fewer than 14 bytes
+ * left in the first segment, or outside a merged packet's L2 header. */
+__rte_experimental
+int tp_xdp_adjust_head(struct tp_xdp_md *ctx, int32_t delta);
+
+/* Move the frame's end by delta bytes: negative trims, positive grows into
+ * the tailroom with zeroed bytes. 0, -EINVAL (more than the tailroom, fewer
+ * than 14 bytes left), -EOPNOTSUPP (chained or merged packet). */
+__rte_experimental
+int tp_xdp_adjust_tail(struct tp_xdp_md *ctx, int32_t delta);
+
+/* Copy len (1..65535) bytes at frame offset off (from data) out of the
+ * packet / into it, across segments. 0 or -EINVAL (not inside pkt_len). */
+__rte_experimental
+int tp_xdp_load_bytes(const struct tp_xdp_md *ctx, uint32_t off, void *buf,
+		      uint32_t len);
+__rte_experimental
+int tp_xdp_store_bytes(struct tp_xdp_md *ctx, uint32_t off, const void *buf,
+		       uint32_t len);
+
+/* Insert a 4-byte tag (tpid, tci; host order in, network order in the
+ * frame) right after the MAC addresses, in the headroom. 0, -EINVAL (tpid
+ * below 0x0600: a length, not a type; a first segment under 14 bytes; a
+ * merged packet's L2 header past 127 bytes), -ENOSPC (headroom < 4). */
+__rte_experimental
+int tp_xdp_vlan_push(struct tp_xdp_md *ctx, uint16_t tpid, uint16_t tci);
+
+/* Remove the tag after the MAC addresses (TPID 0x8100, 0x88A8 or 0x9100).
+ * Returns its TCI (0..65535), -ENOENT (no such tag there), -EINVAL (the tag
+ * and the EtherType after it are not in the first segment). */
+__rte_experimental
+int tp_xdp_vlan_pop(struct tp_xdp_md *ctx);
+
+/* Set the redirect target: per-packet return value for TP_REDIRECT to
+ * redirect-map entry key (tp_map.h; a key with no entry is dropped and
+ * counted as redirect_no_target). */
+static inline enum tp_verdict
+tp_xdp_redirect(struct tp_xdp_md *ctx, uint32_t key)
+{
+	ctx->redirect_key = key;
+	return TP_REDIRECT;
 }
 
 /*

@@ -17,9 +17,20 @@
  * (TP_DROP_REASONS). Strip and insert of the same library share its names;
  * the stage counters say where a drop happened.
  *
- * Stats are per pipeline instance (one lcore); reading them from another
- * thread gives values that may be a burst behind, never torn counters on
- * x86-64 (aligned 64-bit stores).
+ * Stats are per pipeline instance, written only by its lcore.
+ * Reading from another thread (tp_pipeline_stats_get) is safe while it
+ * runs: every counter is written with a relaxed atomic store and read with
+ * a relaxed atomic load (on x86-64 and arm64 plain 64-bit moves), so each
+ * value is whole, and successive reads of one counter never go backwards.
+ * What is NOT given across counters: a copy is not one instant's snapshot;
+ * counters of the burst in flight may be partly updated (rx can already
+ * include frames whose verdict, tx or drop is not counted yet), so the
+ * identity above may be short by up to one burst's frames. It holds
+ * exactly when read on the instance's lcore between calls, or from another
+ * thread after the lcore stopped calling it (with the synchronisation that
+ * told it so, e.g. rte_eal_wait_lcore). held_in_gro is GRO's count read at
+ * the time of the copy (exact on the instance's lcore only).
+ * tp_pipeline_stats_reset is for the instance's lcore (or while it stops).
  */
 #ifndef TP_STATS_H
 #define TP_STATS_H
