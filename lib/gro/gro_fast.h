@@ -38,8 +38,11 @@
  *
  * The fast path runs as a train (gro_merge.c): once a segment joined a
  * flow, the following segments of the burst are tried against the same
- * flow with its state in registers, the common case of a burst that carries
- * one flow's window.
+ * flow, the common case of a burst that carries one flow's window. A
+ * segment whose flow is not the previous segment's is tried alone on the
+ * candidate its bucket holds (fast_one: flows interleaved segment by
+ * segment), and after a flush a flow's next aggregate starts from the
+ * entry it just left (fast_start).
  */
 #ifndef TP_GRO_FAST_H
 #define TP_GRO_FAST_H
