@@ -426,6 +426,17 @@ tp_pipeline_prog(const struct tp_pipeline *pl)
 	return pl->prog;
 }
 
+void
+tp_pipeline_observe_verdicts(struct tp_pipeline *pl, tp_verdict_obs_t fn, void *arg)
+{
+	if (pl == NULL)
+		return;
+	/* The lcore reads fn with acquire, then arg: arg must be there first. */
+	if (fn != NULL)
+		pl->verdict_obs_arg = arg;
+	__atomic_store_n(&pl->verdict_obs, fn, __ATOMIC_RELEASE);
+}
+
 uint32_t
 tp_pipeline_held(const struct tp_pipeline *pl)
 {
