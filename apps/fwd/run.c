@@ -126,6 +126,7 @@ fwd_start(void)
 	 * statistics are kept; "clear stats" resets those). */
 	clear_fwd_counters();
 	fwd_pipeline_clear_stats();
+	fwd_verbose_apply();
 	printf("%s packet forwarding - ports=%u - cores=%u - streams=%u\n", e->name,
 	       fwd.nb_ports, fwd.nb_fwd_lcores, fwd.nb_streams);
 	for (unsigned int l = 0; l < fwd.nb_fwd_lcores; l++) {
