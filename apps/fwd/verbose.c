@@ -157,6 +157,9 @@ fwd_verbose_apply(void)
 	bool rx = (level & FWD_VERBOSE_RX) != 0, tx = (level & FWD_VERBOSE_TX) != 0;
 
 	reap();
+	FWD_LOG(DEBUG, "verbose %u: %s, TX callbacks %s", level,
+		!rx ? "received side off" : pipeline ? "verdict observer on" : "RX callbacks on",
+		tx ? "on" : "off");
 	for (unsigned int s = 0; s < fwd.nb_streams; s++) {
 		struct fwd_stream *fs = &fwd.streams[s];
 		bool want_cb = rx && !pipeline;

@@ -188,9 +188,23 @@ def main():
     # Level 0 (the default, and after "set verbose 0"): no packet lines.
     with open(script, 'w') as f:
         f.write('set verbose 1\nset verbose 0\n')
-    eal = fwdlib.eal_args('tpfwd_verbose0', vdevs)
+    # With every tagpipe log type at debug (issue 14: it added nothing).
+    eal = fwdlib.eal_args('tpfwd_verbose0', vdevs, ['--log-level=tagpipe.*:debug'])
     rc, out, err = fwdlib.run_batch(eal, app, done)
     print(out)
+    print(err, file=sys.stderr)
+    logs = out + err
+    for what, line in (
+            ('tagpipe.fwd', 'tagpipe.fwd: stream 0: RX port 0 queue 0 -> TX port 1 queue 0, '
+                            'lcore 1'),
+            ('tagpipe.fwd', 'tagpipe.fwd: verbose 1: verdict observer on, TX callbacks off'),
+            ('tagpipe.pipeline', 'tagpipe: pipeline fwd-p0q0: port 0 tagger dsa, VLAN strip, '
+                                 'TX caps 0x0'),
+            ('tagpipe.pipeline', 'tagpipe: pipeline fwd-p1q0: program pass, verdict after '
+                                 'GRO, GRO burst (age 0 us), max_burst 256, TX queue 0, '
+                                 'redirect map 1 entries'),
+            ('tagpipe.gro', 'tp_gro: table: ')):
+        c.true('--log-level=tagpipe.*:debug: %s says %r' % (what, line), line in logs)
     c.eq('level 0: exit status', rc, 0)
     c.true('level 0: set', 'Change verbose level from 1 to 0' in out)
     c.eq('level 0: no packet lines', [ln for ln in out.splitlines() if hdr.match(ln)], [])
