@@ -63,7 +63,9 @@ dump_one(struct rte_mbuf *m, uint16_t port, uint16_t queue, bool rx, int verdict
 			       md.vlan_tci_outer);
 		else if (md.nb_vlan == 1)
 			printf(" - VLAN tci=0x%x", md.vlan_tci);
-		if (md.switch_port >= 0)
+		/* Only the pipeline's untag stage writes the switch-tag field;
+		 * elsewhere it is whatever the mbuf's last use left. */
+		if (verdict >= 0 && md.switch_port >= 0)
 			printf(" - switch_port=%d", md.switch_port);
 	} else {
 		if (f & RTE_MBUF_F_TX_QINQ)
