@@ -390,6 +390,18 @@ tp_pipeline_create(const struct tp_pipeline_conf *conf, struct tp_pipeline **out
 		}
 	}
 	pl_registry_add(pl);
+	for (unsigned int p = 0; p < TP_PIPELINE_MAX_PORTS; p++)
+		if (conf->port[p].enabled)
+			PL_LOG(DEBUG, "pipeline %s: port %u tagger %s, VLAN %s, TX caps 0x%x",
+			       pl->name, p, conf->port[p].tagger[0] ? conf->port[p].tagger : "none",
+			       conf->port[p].vlan == TP_VLAN_POLICY_KEEP ? "keep" : "strip",
+			       conf->port[p].tx_caps);
+	PL_LOG(DEBUG, "pipeline %s: program %s, verdict %s GRO, GRO %s (age %u us), "
+	       "max_burst %u, TX queue %u, redirect map %u entries", pl->name,
+	       pl->prog->ops->name, conf->hook == TP_HOOK_BEFORE_GRO ? "before" : "after",
+	       conf->gro.mode == TP_GRO_OFF ? "off" : conf->gro.mode == TP_GRO_AGE ? "age" :
+	       "burst", conf->gro.age_usec, pl->max_burst, conf->tx_queue,
+	       pl->rmap != NULL ? pl->rmap->n : 0);
 	*out = pl;
 	return 0;
 fail:
@@ -403,8 +415,11 @@ tp_pipeline_destroy(struct tp_pipeline *pl)
 {
 	if (pl == NULL)
 		return;
-	if (pl->conf.name != NULL)
+	if (pl->conf.name != NULL) {
 		pl_registry_del(pl);
+		PL_LOG(DEBUG, "pipeline %s: destroyed (%u held in GRO freed)", pl->name,
+		       tp_pipeline_held(pl));
+	}
 	for (unsigned int p = 0; p < TP_PIPELINE_MAX_PORTS; p++)
 		tp_gro_destroy(pl->port[p].gro);
 	if (pl->own_prog)
@@ -424,6 +439,17 @@ const struct tp_prog *
 tp_pipeline_prog(const struct tp_pipeline *pl)
 {
 	return pl->prog;
+}
+
+void
+tp_pipeline_observe_verdicts(struct tp_pipeline *pl, tp_verdict_obs_t fn, void *arg)
+{
+	if (pl == NULL)
+		return;
+	/* The lcore reads fn with acquire, then arg: arg must be there first. */
+	if (fn != NULL)
+		pl->verdict_obs_arg = arg;
+	__atomic_store_n(&pl->verdict_obs, fn, __ATOMIC_RELEASE);
 }
 
 uint32_t

@@ -50,6 +50,8 @@ struct tp_pipeline {
 	bool own_prog;
 	tp_prog_burst_fn prog_burst;
 	void *prog_priv;
+	tp_verdict_obs_t verdict_obs;     /* tp_pipeline_observe_verdicts */
+	void *verdict_obs_arg;
 	struct tp_redirect_map *rmap;
 	uint64_t fixedid_flag;            /* lib/gro's fixed-IP-ID dynflag,
 					   * resolved at create (0: no TSO port) */

@@ -85,8 +85,14 @@ run_prog(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 		.priv = pl->prog_priv, .port = port, .queue = queue,
 	};
 
-	if (n > 0)
-		pl->prog_burst(&env, pkts, n, pl->verdict, pl->key);
+	tp_verdict_obs_t obs;
+
+	if (n == 0)
+		return;
+	pl->prog_burst(&env, pkts, n, pl->verdict, pl->key);
+	obs = __atomic_load_n(&pl->verdict_obs, __ATOMIC_ACQUIRE);
+	if (unlikely(obs != NULL))
+		obs(pl->verdict_obs_arg, port, queue, pkts, pl->verdict, pl->key, n);
 }
 
 /* ---- actions -------------------------------------------------------- */

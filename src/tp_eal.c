@@ -16,17 +16,49 @@
 #define HUGEPAGES_SYSFS "/sys/kernel/mm/hugepages"
 
 static char runtime_dir[PATH_MAX];
+static bool primary;
+
+/* What the EAL of a primary process leaves in its runtime directory once it
+ * is gone (DPDK 22.11, lib/eal/linux/eal.c and eal_memory.c: "config" and
+ * "hugepage_info"; lib/eal/common/eal_common_memory.c and eal_memalloc.c:
+ * "fbarray_memseg-*", "fbarray_memzone"; eal_common_proc.c: "mp_socket*").
+ * They exist so that secondary processes can attach; with the primary
+ * gone there is nothing left to attach to. */
+static bool
+eal_leftover(const char *name)
+{
+	static const char *const prefixes[] = {
+		"config", "hugepage_info", "fbarray_", "mp_socket",
+	};
+
+	for (unsigned int i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
 
 /* DPDK makes /var/run/dpdk/<prefix> even with --no-shconf and leaves it
- * behind. rmdir() removes it only when empty, so a primary process's shared
- * config stays for whoever needs it. Registered with atexit() before
- * rte_eal_init(), so it runs after the telemetry library's own exit handler
- * has unlinked its socket from that directory. */
+ * behind, with its shared config when hugepages were used. A primary
+ * process removes the EAL's own files from it, then the directory if it
+ * is then empty (anything else in it stays, and so does the directory).
+ * Registered with atexit() before rte_eal_init(), so it runs after the
+ * telemetry library's own exit handler has unlinked its socket from that
+ * directory. */
 static void
 remove_runtime_dir(void)
 {
-	if (runtime_dir[0] != '\0')
-		rmdir(runtime_dir);
+	DIR *dir;
+	struct dirent *d;
+
+	if (runtime_dir[0] == '\0')
+		return;
+	if (primary && (dir = opendir(runtime_dir)) != NULL) {
+		while ((d = readdir(dir)) != NULL)
+			if (d->d_type != DT_DIR && eal_leftover(d->d_name))
+				unlinkat(dirfd(dir), d->d_name, 0);
+		closedir(dir);
+	}
+	rmdir(runtime_dir);
 }
 
 unsigned long
@@ -134,6 +166,7 @@ tp_eal_init(int argc, char **argv, const char *const *defaults, bool *fell_back)
 	if (rc < 0)
 		return -rte_errno;
 	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
+	primary = rte_eal_process_type() == RTE_PROC_PRIMARY;
 	return dashdash >= 0 ? dashdash + 1 : 1;
 }
 

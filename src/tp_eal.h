@@ -49,8 +49,10 @@ int tp_eal_init(int argc, char **argv, const char *const *defaults,
 
 /**
  * Stop the EAL (rte_eal_cleanup()). The runtime directory DPDK made
- * (/var/run/dpdk/<file-prefix>) is removed at exit when it is empty, as it
- * is with --no-shconf, so runs do not leave one directory each behind.
+ * (/var/run/dpdk/<file-prefix>) is removed at exit, so runs do not leave
+ * one directory each behind: a primary process first removes the files
+ * its EAL put there for secondary processes (config, hugepage_info,
+ * fbarray_*, mp_socket*); a directory holding anything else stays.
  * @return the result of rte_eal_cleanup().
  */
 int tp_eal_cleanup(void);

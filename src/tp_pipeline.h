@@ -297,6 +297,23 @@ const char *tp_pipeline_name(const struct tp_pipeline *pl);
 __rte_experimental
 const struct tp_prog *tp_pipeline_prog(const struct tp_pipeline *pl);
 
+/*
+ * Verdict observer, for tracing (tagpipe-fwd's "set verbose"): called on
+ * the instance's lcore once per program run with the packets the program
+ * judged and its results: verdict[i] as the program returned it (a value
+ * >= TP_NB_VERDICTS is then acted on as TP_ABORTED), key[i] the redirect
+ * key (meaningful for TP_REDIRECT). Read-only: the packets are acted on
+ * after the call. fn NULL stops it. May be called from another lcore while
+ * the instance runs (arg is published before fn); off, the datapath pays
+ * one load and one branch per program run.
+ */
+typedef void (*tp_verdict_obs_t)(void *arg, uint16_t port, uint16_t queue,
+				 struct rte_mbuf *const *pkts, const uint8_t *verdict,
+				 const uint32_t *key, uint16_t n);
+__rte_experimental
+void tp_pipeline_observe_verdicts(struct tp_pipeline *pl, tp_verdict_obs_t fn,
+				  void *arg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -206,6 +206,18 @@ void fwd_pipeline_close_prog(void);
  * maps (shared by every instance, kept across stop/start). */
 void fwd_pipeline_bpf_map(const char *verb, const char *arg);
 
+/* verbose.c: "set verbose N" (testpmd's levels: bit 0 received, bit 1 sent). */
+#define FWD_VERBOSE_RX 1u
+#define FWD_VERBOSE_TX 2u
+/* Parse "0".."3" and apply it; -EINVAL with an error naming the value. */
+int fwd_set_verbose(const char *level);
+unsigned int fwd_verbose_level(void);
+/* (Re)install what the level needs on the current streams and ports: called
+ * by set verbose and by start (new pipeline instances, another mode). */
+void fwd_verbose_apply(void);
+/* Remove everything (forwarding stopped, before the ports close). */
+void fwd_verbose_release(void);
+
 /* prompt.c */
 void fwd_prompt(void);
 /* Run the prompt commands in path, each echoed after the prompt as if

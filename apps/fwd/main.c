@@ -119,6 +119,7 @@ main(int argc, char **argv)
 	printf("\nStopping forwarding...\n");
 	if (fwd.running)
 		fwd_stop();
+	fwd_verbose_release();
 	printf("Drained %" PRIu64 " frames left in RX queues\n", fwd_ports_drain());
 	show_all_port_stats();
 	if (strcmp(fwd.opt.engine->name, "pipeline") == 0)

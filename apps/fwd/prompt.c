@@ -54,6 +54,7 @@ TK(tk_pipeline, w1, "pipeline");
 TK(tk_stats2, w2, "stats");
 TK(tk_verdict, w1, "verdict");
 TK(tk_gro, w1, "gro");
+TK(tk_verbose, w1, "verbose");
 TK(tk_onoff, w2, "on#off");
 TK(tk_bpf, w0, "bpf");
 TK(tk_map, w1, "map");
@@ -72,6 +73,9 @@ static struct fwd_word_token tk_prog =
 	FWD_WORD_TOKEN_INITIALIZER(struct cmd_res, w2, prog_words,
 				   "PROG: pass, drop, tx, redirect:N, by-switch-port, "
 				   "acl:FILE, or an XDP object FILE.o[:SECTION]");
+static struct fwd_word_token tk_level =
+	FWD_WORD_TOKEN_INITIALIZER(struct cmd_res, w2, "0#1#2#3",
+				   "LEVEL: 0 off, 1 received, 2 sent, 3 both");
 static cmdline_parse_token_num_t tk_portnum =
 	TOKEN_NUM_INITIALIZER(struct cmd_res, port, RTE_UINT16);
 
@@ -117,6 +121,7 @@ do_help(void *res, struct cmdline *cl, void *data)
 	printf("show pipeline stats\n"
 	       "set verdict PROG\n"
 	       "set gro on|off\n"
+	       "set verbose 0|1|2|3 (off, received, sent, both)\n"
 	       "bpf map list | bpf map dump NAME | bpf map set NAME:KEY=VALUE\n");
 	fflush(stdout);
 }
@@ -206,6 +211,14 @@ do_set_gro(void *res, struct cmdline *cl, void *data)
 	fflush(stdout);
 }
 
+static void
+do_set_verbose(void *res, struct cmdline *cl, void *data)
+{
+	RTE_SET_USED(cl);
+	RTE_SET_USED(data);
+	fwd_set_verbose(((struct cmd_res *)res)->w2);
+	fflush(stdout);
+}
 
 #define INST(name, fn, arg, help, ...) \
 	static cmdline_parse_inst_t name = { \
@@ -234,6 +247,9 @@ INST(c_set_verdict, do_set_verdict, NULL, "set verdict PROG", (void *)&tk_set,
      (void *)&tk_verdict, (void *)&tk_prog);
 INST(c_set_gro, do_set_gro, NULL, "set gro on|off", (void *)&tk_set, (void *)&tk_gro,
      (void *)&tk_onoff);
+INST(c_set_verbose, do_set_verbose, NULL,
+     "set verbose LEVEL: print packets (0 off, 1 received, 2 sent, 3 both)",
+     (void *)&tk_set, (void *)&tk_verbose, (void *)&tk_level);
 INST(c_bpf_list, do_bpf_map, NULL, "bpf map list: the XDP object's maps",
      (void *)&tk_bpf, (void *)&tk_map, (void *)&tk_list);
 INST(c_bpf_arg, do_bpf_map, NULL, "bpf map dump NAME | bpf map set NAME:KEY=VALUE (hex)",
@@ -242,7 +258,8 @@ INST(c_bpf_arg, do_bpf_map, NULL, "bpf map dump NAME | bpf map set NAME:KEY=VALU
 static cmdline_parse_ctx_t commands[] = {
 	&c_start, &c_stop, &c_quit, &c_help, &c_show_port_n, &c_show_port_all,
 	&c_clear, &c_set_fwd,
-	&c_show_pipeline, &c_set_verdict, &c_set_gro, &c_bpf_list, &c_bpf_arg,
+	&c_show_pipeline, &c_set_verdict, &c_set_gro, &c_set_verbose, &c_bpf_list,
+	&c_bpf_arg,
 	NULL,
 };
 

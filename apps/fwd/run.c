@@ -80,6 +80,13 @@ fwd_streams_setup(void)
 
 		lc->streams[lc->nb_streams++] = &fwd.streams[s];
 	}
+	for (unsigned int s = 0; s < fwd.nb_streams; s++) {
+		const struct fwd_stream *fs = &fwd.streams[s];
+
+		FWD_LOG(DEBUG, "stream %u: RX port %u queue %u -> TX port %u queue %u, lcore %u",
+			s, fs->rx_port, fs->rx_queue, fs->tx_port, fs->tx_queue,
+			fwd.fwd_lcore_id[s % fwd.nb_fwd_lcores]);
+	}
 	memcpy(fwd.cleared, fwd.streams, sizeof(fwd.cleared));
 	return 0;
 }
@@ -126,6 +133,7 @@ fwd_start(void)
 	 * statistics are kept; "clear stats" resets those). */
 	clear_fwd_counters();
 	fwd_pipeline_clear_stats();
+	fwd_verbose_apply();
 	printf("%s packet forwarding - ports=%u - cores=%u - streams=%u\n", e->name,
 	       fwd.nb_ports, fwd.nb_fwd_lcores, fwd.nb_streams);
 	for (unsigned int l = 0; l < fwd.nb_fwd_lcores; l++) {
@@ -157,6 +165,8 @@ fwd_stop(void)
 	for (unsigned int l = 0; l < fwd.nb_fwd_lcores; l++)
 		rte_eal_wait_lcore(fwd.fwd_lcore_id[l]);
 	fwd.running = false;
+	FWD_LOG(DEBUG, "%u forwarding lcores stopped, %s mode drained", fwd.nb_fwd_lcores,
+		fwd.opt.engine->name);
 	printf("Telling cores to stop... Done.\n");
 	fwd_show_fwd_stats();
 }

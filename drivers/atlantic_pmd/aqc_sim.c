@@ -10,7 +10,8 @@
  *
  * Devargs: model=aqc107|aqc113 (chip generation A1 or A2, default aqc107),
  * wire=loop|pcap|peer|none, rx_pcap=FILE, tx_pcap=FILE (wire=pcap),
- * peer=NAME (wire=peer), mac=XX:XX:XX:XX:XX:XX,
+ * peer=NAME (required with wire=peer; both ends name each other),
+ * mac=XX:XX:XX:XX:XX:XX,
  * link_speed=10M|100M|1G|2.5G|5G|10G (the highest rate; 10M only on aqc113),
  * fw=2.x|3.x|MAJOR.MINOR.BUILD, mode=thread|step, dma=auto|direct|translate,
  * rx_start=poll|link|now and rx_delay_ms=0..60000 (wire=pcap: when rx_pcap
@@ -286,6 +287,12 @@ parse_devargs(struct aqc_model_config *c, const char *dev, const char *args,
 			   c->rx_pcap[0] ? c->rx_pcap : c->tx_pcap, "needs wire=pcap");
 	if (c->peer[0] && c->wire != AQC_WIRE_PEER)
 		return bad(dev, "peer", c->peer, "needs wire=peer");
+	/* Both ends name each other: a cable with a missing end (a typo in the
+	 * other port's name, or that port never created) would otherwise pass
+	 * for a port that simply receives nothing. */
+	if (c->wire == AQC_WIRE_PEER && !c->peer[0])
+		return bad(dev, "wire", "peer", "needs peer=NAME, the other net_aqc_sim port "
+			   "(wire is one of loop, pcap, peer, none)");
 	if (c->sfp_present && c->gen != AQC_MODEL_AQC107)
 		return bad(dev, "model", "aqc113", "sfp= needs model=aqc107: the A2 model has no SMBus service");
 	return 0;

@@ -90,10 +90,18 @@ def main():
         type_keys(fd, b'pass\r', b'Verdict program set to pass')
         type_keys(fd, b'set fwd \t\t', b'txonly')
         type_keys(fd, b'foo\r', b"unknown mode 'foo' (one of pipeline io mac macswap rxonly txonly)")
+        # set verbose: TAB completes the keyword, TAB TAB lists the levels.
+        type_keys(fd, b'set verb\t', b'verbose ')
+        screen = type_keys(fd, b'\t\t', b'3')
+        if b'Any STRING' in screen or b'0' not in screen:
+            sys.exit('set verbose TAB TAB does not list the levels:\n' +
+                     screen.decode(errors='replace'))
+        type_keys(fd, b'2\r', b'Change verbose level from 0 to 2')
+        type_keys(fd, b'set verbose 9\r', b"bad level '9' (0 off, 1 received, 2 sent, 3 both)")
         # quit: the exit status is checked below.
         os.write(fd, b'quit\r')
         print('ok: TAB completes show, pipeline, stats; TAB TAB lists choices; the command runs; '
-              'set verdict/fwd list their words and name a bad one')
+              'set verdict/fwd/verbose list their words and name a bad one')
     finally:
         # On a failure above the prompt is still running: end it first.
         for _ in range(200):

@@ -4,7 +4,8 @@
 hugetlbfs under the build directory and reserves pages; tagpipe-fwd runs
 with --huge-dir on it (no --no-huge), forwards demo.pcap in io mode, and the
 test checks while it runs that hugepages are in use, then the frame counts,
-then that release gives the pages back. Skipped (77) where the machine does
+that tagpipe-fwd and a tagpipe-replay hugepage run leave no runtime
+directory, then that release gives the pages back. Skipped (77) where the machine does
 not let us reserve the pages (not root, no 2 MiB pages, too little memory).
 
 usage: fwd_hugepages.py [pcap|aqc]: the ports are net_pcap (default) or
@@ -69,7 +70,7 @@ def main():
                                                '--total-num-mbufs', '8192'],
                                          [('start', consumed), (None, look),
                                           ('stop', 0.1), ('show port stats all', 0.1),
-                                          ('quit', 0)])
+                                          ('quit', 0)], cleanup=False)
         print(out)
         print(err, file=sys.stderr)
         c.eq('exit status', rc, 0)
@@ -86,6 +87,21 @@ def main():
         c.eq('port 0 RX', st.get(0, {}).get('rx'), n)
         c.eq('port 1 TX', st.get(1, {}).get('tx'), n)
         c.eq('mbufs in use after shutdown', fwdlib.mempool_in_use(out), 0)
+        # Issue 14: a hugepage run left /var/run/dpdk/<prefix>/ behind.
+        rundir = fwdlib.runtime_dir(eal)
+        c.true('tagpipe-fwd removed its runtime directory %s' % rundir,
+               not os.path.exists(rundir))
+        fwdlib.cleanup_runtime(eal)
+        prefix = 'tpreplay_huge_%d' % os.getpid()
+        r = subprocess.run([os.path.join(fwdlib.build_root(), 'apps', 'replay', 'tagpipe-replay'),
+                            '-l', '0', '--huge-dir', mnt, '--huge-unlink', '--no-pci',
+                            '--file-prefix=' + prefix, '--', '-i', demo, '--quiet'],
+                           capture_output=True, text=True, timeout=120)
+        print(r.stdout, r.stderr)
+        c.eq('tagpipe-replay on hugepages: exit status', r.returncode, 0)
+        c.true('tagpipe-replay on hugepages: no fallback', 'no free hugepages' not in r.stderr)
+        c.true('tagpipe-replay removed its runtime directory',
+               not os.path.exists(os.path.join(fwdlib.RUNTIME_DIR, prefix)))
     finally:
         r = subprocess.run([script, 'release', mnt], capture_output=True, text=True)
         print(r.stdout, r.stderr)

@@ -87,11 +87,12 @@ def _wait_until(drain, pred, timeout, poke=None):
     return pred(''.join(drain.chunks))
 
 
-def run_prompt(eal, app, commands, timeout=60):
+def run_prompt(eal, app, commands, timeout=60, cleanup=True):
     """Run tagpipe-fwd -i and feed it commands, return (returncode, stdout,
     stderr). Each command is (line, wait): wait is seconds to sleep, or a
     predicate on the output so far; with a predicate, 'show port stats all'
-    is sent every 0.2 s until it holds (at most 30 s)."""
+    is sent every 0.2 s until it holds (at most 30 s). cleanup=False leaves
+    the runtime directory to the app (for tests that it removes it)."""
     cmd = [fwd_binary()] + eal + ['--', '-i'] + app
     print('$', ' '.join(cmd), flush=True)
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -120,7 +121,8 @@ def run_prompt(eal, app, commands, timeout=60):
         p.wait()
         raise
     finally:
-        cleanup_runtime(eal)
+        if cleanup:
+            cleanup_runtime(eal)
     return p.returncode, out.text(), err.text()
 
 

@@ -384,21 +384,28 @@ test_register_dump(void **state)
 static char *log_buf;
 static size_t log_len;
 
-/* Bad devargs: rejected with an error that names the key. */
+/* Bad devargs: rejected with an error that names the key and value and,
+ * where there is a list, the valid values. */
 static void
 test_bad_devargs(void **state)
 {
 	static const struct { const char *args, *key; } bad[] = {
-		{ "foo=1", "'foo'" },
-		{ "wire=bogus", "wire=bogus" },
+		{ "foo=1", "unknown devarg 'foo' (known: model, wire, rx_pcap, tx_pcap, peer, "
+		  "mac, link_speed, fw, mode, dma, rx_start, rx_delay_ms, fw_fault, sfp)" },
+		{ "wire=bogus", "wire=bogus: expected loop, pcap, peer or none" },
+		/* a cable with one end: both ends name each other */
+		{ "wire=peer", "bad devarg wire=peer: needs peer=NAME, the other net_aqc_sim "
+		  "port (wire is one of loop, pcap, peer, none)" },
+		{ "wire=peer,peer=", "peer=: expected the name of another net_aqc_sim port" },
+		{ "wire=peer,peer=net_aqc_sim7", "peer=net_aqc_sim7: expected the name of another" },
 		{ "wire", "'wire'" },
-		{ "mac=01:00:00:00:00:01", "mac=01:00:00:00:00:01" },
+		{ "mac=01:00:00:00:00:01", "mac=01:00:00:00:00:01: expected a unicast XX:XX:XX:XX:XX:XX" },
 		{ "mac=02:00:00:00:00", "mac=02:00:00:00:00" },
-		{ "link_speed=3G", "link_speed=3G" },
-		{ "fw=abc", "fw=abc" },
-		{ "mode=fast", "mode=fast" },
-		{ "rx_pcap=/tmp/x.pcap", "rx_pcap=/tmp/x.pcap" },
-		{ "wire=loop,peer=net_aqc_sim0", "peer=net_aqc_sim0" },
+		{ "link_speed=3G", "link_speed=3G: expected 10M, 100M, 1G, 2.5G, 5G or 10G" },
+		{ "fw=abc", "fw=abc: expected 2.x, 3.x or MAJOR.MINOR.BUILD" },
+		{ "mode=fast", "mode=fast: expected thread or step" },
+		{ "rx_pcap=/tmp/x.pcap", "rx_pcap=/tmp/x.pcap: needs wire=pcap" },
+		{ "wire=loop,peer=net_aqc_sim0", "peer=net_aqc_sim0: needs wire=peer" },
 		{ "wire=pcap,rx_pcap=/nonexistent/in.pcap", "/nonexistent/in.pcap" },
 		{ "sfp=/nonexistent/sfp.bin", "sfp=/nonexistent/sfp.bin" },
 		{ "fw=1.5.6", "firmware 1.x" },       /* doc 2.1: FW 1.x */
@@ -408,10 +415,11 @@ test_bad_devargs(void **state)
 		{ "rx_delay_ms=60001", "rx_delay_ms=60001: expected milliseconds, 0..60000" },
 		{ "rx_delay_ms=-1", "rx_delay_ms=-1" },
 		{ "rx_delay_ms=5s", "rx_delay_ms=5s" },
-		{ "model=aqc999", "model=aqc999" },
+		{ "model=aqc999", "model=aqc999: expected aqc107 (A1) or aqc113 (A2)" },
 		{ "model=aqc107,link_speed=10M", "no 10M" },
 		{ "fw_fault=no_ack", "fw_fault=no_ack" },   /* A1 has no such firmware */
-		{ "model=aqc113,fw_fault=sometimes", "fw_fault=sometimes" },
+		{ "model=aqc113,fw_fault=sometimes", "fw_fault=sometimes: expected none, boot_hang, "
+		  "init_fail, hostboot, no_ack, torn, art_sem (aqc113) or mute (aqc107)" },
 		{ "model=aqc113,fw_fault=mute", "aqc107 only" },
 		/* an A1 firmware that answers nothing: the first MIF read */
 		{ "fw_fault=mute", "MIF read at" },

@@ -16,7 +16,7 @@ static const char *const vdevs[] = {
 	"net_aqc_sim0,mode=step",
 	"net_aqc_sim1,mode=step,wire=none",
 	"net_aqc_sim2,mode=step,wire=peer,peer=net_aqc_sim3",
-	"net_aqc_sim3,mode=step,wire=peer",
+	"net_aqc_sim3,mode=step,wire=peer,peer=net_aqc_sim2",
 	"net_aqc_sim4",
 	NULL,
 };

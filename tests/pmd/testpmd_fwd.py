@@ -162,7 +162,7 @@ def main():
             rx_port, tx_port = 0, 1
         elif scenario == "chain4":
             vdevs = [f"net_aqc_sim0,wire=pcap,rx_pcap={inp}",
-                     "net_aqc_sim1,wire=peer,peer=net_aqc_sim2", "net_aqc_sim2,wire=peer",
+                     "net_aqc_sim1,wire=peer,peer=net_aqc_sim2", "net_aqc_sim2,wire=peer,peer=net_aqc_sim1",
                      f"net_aqc_sim3,wire=pcap,tx_pcap={out}"]
             rx_port, tx_port = 0, 3
         else:

@@ -353,6 +353,12 @@ def case_via_port_driver_error(tmp):
         "tagpipe-replay: error: --via-port: cannot create device 'net_aqc_sim0,wire=bogus': "
         "net_aqc_sim0: bad devarg wire=bogus: expected loop, pcap, peer or none"), p.stderr
     assert os.listdir(tmp) == []
+    # A cable with one end (issue 14: was accepted silently).
+    p = run(["-i", DEMO, "--via-port", "net_aqc_sim0,wire=peer"], expect_rc=2)
+    assert errors(p.stderr) == (
+        "tagpipe-replay: error: --via-port: cannot create device 'net_aqc_sim0,wire=peer': "
+        "net_aqc_sim0: bad devarg wire=peer: needs peer=NAME, the other net_aqc_sim port "
+        "(wire is one of loop, pcap, peer, none)"), p.stderr
     p = run(["-i", DEMO, "--via-port", "net_nosuch0"], expect_rc=2)
     assert errors(p.stderr) == (
         "tagpipe-replay: error: --via-port: cannot create device 'net_nosuch0' (no vdev "
