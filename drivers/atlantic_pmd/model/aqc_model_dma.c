@@ -658,6 +658,22 @@ rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 			len -= 4;
 		}
 	}
+	/* LRO (aqc_model_rsc.c): frames hit by an injected fault or a MAC
+	 * error take the normal path */
+	if ((aqm_rd(m, AQC_R_RPO_LRO_EN) & (1u << q)) && !mac_err && !late &&
+	    m->dma_fault.rx_dma_err == 0 && m->dma_fault.rx_bad_len == 0) {
+		uint32_t cut = data != frame ? 4 : 0;
+		struct aqm_rsc_frame rf = {
+			.data = data, .len = len, .l3_off = p.l3_off - cut,
+			.l4_off = p.l4_off - cut, .l3_end = p.l3_end - cut,
+			.v6 = p.l3 == L3_IPV6, .tcp = p.l4 == L4_TCP, .sane = p.l3_sane,
+			.frag = p.frag, .dw0 = type, .hash = hash, .status = status,
+			.vlan = vlan,
+		};
+
+		if (aqm_rsc_rx(m, q, &rf))
+			return 0;
+	}
 	base = ((uint64_t)aqm_rd(m, AQC_RI(RXD_BASE_HI, q)) << 32) |
 	       aqm_rd(m, AQC_RI(RXD_BASE_LO, q));
 	head = AQC_FGET(RXD_HEAD_PTR, aqm_rd(m, AQC_RI(RXD_HEAD, q)));
@@ -776,6 +792,7 @@ aqm_dma_pass(struct aqc_model *m, unsigned int budget)
 		aqm_late_flush(m);   /* held back one pass (fault rx_late) */
 	if (m->phase != AQM_READY || budget == 0)
 		return 0;
+	aqm_rsc_poll(m);
 	if ((aqm_rd(m, AQC_R_TPB_CTL) & AQC_FMASK(TPB_EN)) && !m->dma_fault.tx_stall)
 		for (unsigned int n = 0; n < AQM_RINGS && moved < budget; n++)
 			moved += tx_ring(m, n, budget - moved);

@@ -10,6 +10,7 @@
 
 #include "aqc_model.h"
 #include "aqc2_regs.h"
+#include "aqc_model_rsc.h"
 
 /* MCP memory the firmware exposes through the MIF (doc 3.1); the addresses
  * it publishes are model choices. */
@@ -93,6 +94,7 @@ struct aqc_model {
 	struct aqm_late_wb late[AQM_LATE_MAX];  /* held-back write-backs */
 	unsigned int n_late;
 	unsigned int bad_len_seq;      /* rx_bad_len: 0 or too long, in turn */
+	struct aqm_rsc rsc;            /* LRO sessions (aqc_model_rsc.c) */
 	struct aqm_iova_seg iova_cache[AQM_IOVA_CACHE];
 	unsigned int iova_next;
 	/* wire */
