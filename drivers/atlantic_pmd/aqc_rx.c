@@ -368,8 +368,13 @@ lro_meta(struct rte_mbuf *m, uint32_t segs)
 {
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t l2 = RTE_ETHER_HDR_LEN, l3, l4, hdr;
-	uint16_t et = (uint16_t)(d[12] << 8 | d[13]);
+	uint16_t et;
 
+	/* a broken write-back may claim an aggregate of a few bytes: read
+	 * nothing past data_len (Ethernet, 2 tags, IPv4 IHL byte) */
+	if (m->data_len < RTE_ETHER_HDR_LEN + 8 + 1)
+		return;
+	et = (uint16_t)(d[12] << 8 | d[13]);
 	for (int i = 0; i < 2 && (et == RTE_ETHER_TYPE_VLAN || et == RTE_ETHER_TYPE_QINQ); i++) {
 		et = (uint16_t)(d[l2 + 2] << 8 | d[l2 + 3]);
 		l2 += 4;

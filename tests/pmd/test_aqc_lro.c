@@ -174,6 +174,7 @@ test_merge(void **state)
 {
 	struct rte_mempool *mp = tp_test_pool_create("lro_m", 256, 0);
 	unsigned int start = tp_test_pool_in_use(mp);
+	struct aqc_model_counters c0, c;
 	struct seg s[4];
 	struct aqc_test_port p;
 	struct rte_mbuf *m[4];
@@ -186,6 +187,7 @@ test_merge(void **state)
 	for (unsigned int i = 0; i < 4; i++)
 		s[i] = (struct seg){ .sport = 5000, .off = 1000 * i, .pay = 1000,
 				     .flags = i == 3 ? PSH : ACK, .ip_id = (uint16_t)(100 + i) };
+	aqc_model_get_counters(p.model, &c0);
 	for (unsigned int i = 0; i < 4; i++)
 		inject(&p, &s[i]);
 	/* descriptor 0: first buffer, not the end, linked to 1 */
@@ -199,6 +201,10 @@ test_merge(void **state)
 	assert_int_equal(WB_RSC(dw), 4);
 	assert_int_equal(WB_LEN(dw), 4054);
 	assert_int_equal(rte_eth_rx_burst(p.id, 0, m, 4), 1);
+	aqc_model_get_counters(p.model, &c);
+	assert_int_equal(c.rsc_merged - c0.rsc_merged, 3);
+	assert_int_equal(c.rsc_aggregates - c0.rsc_aggregates, 1);
+	assert_int_equal(c.rx_frames - c0.rx_frames, 1);
 	len = build_agg(want, s, 4);
 	assert_int_equal(len, 4054);
 	assert_lro(m[0], want, len, 1000, 2);

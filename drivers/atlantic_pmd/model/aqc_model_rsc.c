@@ -252,7 +252,7 @@ close_sess(struct aqc_model *m, unsigned int q, struct aqm_rsc_sess *s)
 				sum = csum_fold(csum_add(b, end - start, sum));
 		}
 		wr16(th + 16, (uint16_t)~csum_fold(sum));
-		m->rsc.aggregates++;
+		m->cnt.rsc_aggregates++;
 	}
 	write_back(m, &r, s, s->ndesc - 1, true);
 	aqm_add64(m, AQC_R_RX_DMA_PKTS_LO, 1);
@@ -357,7 +357,7 @@ append(struct aqc_model *m, unsigned int q, struct aqm_rsc_sess *s,
 	s->segs++;
 	s->next_seq += pay;
 	s->psh |= (f->data[f->l4_off + 13] & TCP_PSH) != 0;
-	m->rsc.merged++;
+	m->cnt.rsc_merged++;
 	if (s->psh || pay < s->mss || s->segs == RSC_COUNT_MAX)
 		close_sess(m, q, s);
 	return true;

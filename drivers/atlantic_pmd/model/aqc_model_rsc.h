@@ -34,8 +34,6 @@ struct aqm_rsc_sess {
 
 struct aqm_rsc {
 	struct aqm_rsc_sess s[32][AQM_RSC_SESSIONS];   /* per ring (AQM_RINGS) */
-	uint64_t merged;               /* segments appended to a session */
-	uint64_t aggregates;           /* sessions closed with >= 2 segments */
 };
 
 /* One received frame as the RX DMA sees it (after VLAN strip). */
