@@ -49,6 +49,7 @@ struct seg {
 	uint16_t ip_id;
 	uint8_t ttl;
 	uint32_t ack;
+	bool v6;
 };
 
 /* Payload byte at stream offset i: the same in segments and aggregates. */
@@ -58,7 +59,48 @@ stream_byte(uint32_t i)
 	return (uint8_t)(i * 7u + 3u);
 }
 
-/* Ethernet + IPv4 + TCP (20 bytes) frame for s; returns its length. */
+static void
+tcp_fill(uint8_t *f, uint32_t l4, const struct seg *s)
+{
+	struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)(f + l4);
+
+	memset(t, 0, sizeof(*t));
+	t->src_port = rte_cpu_to_be_16(s->sport);
+	t->dst_port = rte_cpu_to_be_16(80);
+	t->sent_seq = rte_cpu_to_be_32(1000 + s->off);
+	t->recv_ack = rte_cpu_to_be_32(s->ack ? s->ack : 777);
+	t->data_off = 5 << 4;
+	t->tcp_flags = s->flags;
+	t->rx_win = rte_cpu_to_be_16(4096);
+	for (uint32_t i = 0; i < s->pay; i++)
+		f[l4 + 20 + i] = stream_byte(s->off + i);
+}
+
+/* Ethernet + IPv6 + TCP (20 bytes) frame for s. */
+static uint32_t
+build6(uint8_t *f, const struct seg *s)
+{
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(f + 14);
+	struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)(ip + 1);
+
+	f[12] = 0x86;
+	f[13] = 0xdd;
+	memset(ip, 0, sizeof(*ip));
+	ip->vtc_flow = rte_cpu_to_be_32(6u << 28 | 0x12345);
+	ip->payload_len = rte_cpu_to_be_16((uint16_t)(20 + s->pay));
+	ip->proto = IPPROTO_TCP;
+	ip->hop_limits = s->ttl ? s->ttl : 64;
+	for (int i = 0; i < 16; i++) {
+		ip->src_addr[i] = (uint8_t)(0x20 + i);
+		ip->dst_addr[i] = (uint8_t)(0x40 + i);
+	}
+	tcp_fill(f, 54, s);
+	t->cksum = rte_ipv6_udptcp_cksum(ip, t);
+	return 74 + s->pay;
+}
+
+/* Ethernet + IPv4 (or IPv6, s->v6) + TCP (20 bytes) frame for s; returns
+ * its length. */
 static uint32_t
 build(uint8_t *f, const struct seg *s)
 {
@@ -67,6 +109,8 @@ build(uint8_t *f, const struct seg *s)
 
 	memcpy(f, aqc_test_dst_mac, 6);
 	memcpy(f + 6, aqc_test_src_mac, 6);
+	if (s->v6)
+		return build6(f, s);
 	f[12] = 0x08;
 	f[13] = 0x00;
 	memset(ip, 0, sizeof(*ip));
@@ -79,16 +123,7 @@ build(uint8_t *f, const struct seg *s)
 	ip->src_addr = rte_cpu_to_be_32(0x0a000001);
 	ip->dst_addr = rte_cpu_to_be_32(0x0a000002);
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	memset(t, 0, sizeof(*t));
-	t->src_port = rte_cpu_to_be_16(s->sport);
-	t->dst_port = rte_cpu_to_be_16(80);
-	t->sent_seq = rte_cpu_to_be_32(1000 + s->off);
-	t->recv_ack = rte_cpu_to_be_32(s->ack ? s->ack : 777);
-	t->data_off = 5 << 4;
-	t->tcp_flags = s->flags;
-	t->rx_win = rte_cpu_to_be_16(4096);
-	for (uint32_t i = 0; i < s->pay; i++)
-		f[54 + i] = stream_byte(s->off + i);
+	tcp_fill(f, 34, s);
 	t->cksum = rte_ipv4_udptcp_cksum(ip, t);
 	return 54 + s->pay;
 }
@@ -150,10 +185,12 @@ assert_lro(const struct rte_mbuf *m, const uint8_t *want, uint32_t len, uint16_t
 	assert_true(m->ol_flags & RTE_MBUF_F_RX_LRO);
 	assert_int_equal(m->tso_segsz, segsz);
 	assert_int_equal(m->l2_len, 14);
-	assert_int_equal(m->l3_len, 20);
+	assert_int_equal(m->l3_len, RTE_ETH_IS_IPV6_HDR(m->packet_type) ? 40 : 20);
 	assert_int_equal(m->l4_len, 20);
 	assert_int_equal(m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK, RTE_MBUF_F_RX_L4_CKSUM_GOOD);
-	assert_int_equal(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK, RTE_MBUF_F_RX_IP_CKSUM_GOOD);
+	if (!RTE_ETH_IS_IPV6_HDR(m->packet_type))
+		assert_int_equal(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK,
+				 RTE_MBUF_F_RX_IP_CKSUM_GOOD);
 }
 
 static void
@@ -459,6 +496,79 @@ test_gro_on_lro(void **state)
 	rte_mempool_free(mp);
 }
 
+/* IPv6: the payload length is rewritten; a different hop limit is not
+ * merged. */
+static void
+test_ipv6(void **state)
+{
+	struct rte_mempool *mp = tp_test_pool_create("lro_6", 256, 0);
+	unsigned int start = tp_test_pool_in_use(mp);
+	struct aqc_test_port p;
+	struct rte_mbuf *m[4];
+	struct seg s[4];
+	uint8_t want[8192];
+
+	(void)state;
+	aqc_test_port(&p, "net_aqc_sim0");
+	start_lro(&p, mp, 65535);
+	for (unsigned int i = 0; i < 4; i++) {
+		s[i] = (struct seg){ .sport = 6, .off = 1400 * i, .pay = 1400, .v6 = true,
+				     .flags = i == 2 ? PSH : ACK, .ttl = i == 3 ? 9 : 0 };
+		inject(&p, &s[i]);
+	}
+	/* s[3] starts a session of its own: close it with a pure ACK */
+	s[0] = (struct seg){ .sport = 6, .off = 5600, .flags = ACK, .v6 = true, .ttl = 9 };
+	inject(&p, &s[0]);
+	assert_int_equal(rte_eth_rx_burst(p.id, 0, m, 4), 3);
+	s[0].off = 0;
+	s[0].pay = 1400;
+	s[0].ttl = 0;
+	assert_lro(m[0], want, build_agg(want, s, 3), 1400, 3);
+	assert_plain(m[1], &s[3]);
+	s[0] = (struct seg){ .sport = 6, .off = 5600, .flags = ACK, .v6 = true, .ttl = 9 };
+	assert_plain(m[2], &s[0]);
+	rte_pktmbuf_free_bulk(m, 3);
+	aqc_test_stop(&p);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+	rte_mempool_free(mp);
+}
+
+/* Stopping the port with a session open, and with an aggregate waiting in
+ * the driver for its next descriptor: every mbuf comes back; the restarted
+ * port merges afresh. */
+static void
+test_stop_open(void **state)
+{
+	struct rte_mempool *mp = tp_test_pool_create("lro_s", 256, 0);
+	unsigned int start = tp_test_pool_in_use(mp);
+	struct aqc_test_port p;
+	struct rte_mbuf *m[4];
+	struct seg s[3];
+	uint8_t want[8192];
+
+	(void)state;
+	aqc_test_port(&p, "net_aqc_sim0");
+	start_lro(&p, mp, 65535);
+	for (unsigned int i = 0; i < 3; i++)
+		s[i] = (struct seg){ .sport = 8, .off = 1000 * i, .pay = 1000,
+				     .flags = i == 2 ? PSH : ACK, .ip_id = (uint16_t)i };
+	inject(&p, &s[0]);
+	inject(&p, &s[1]);   /* descriptor 0 written back, linked to 1 */
+	assert_int_equal(rte_eth_rx_burst(p.id, 0, m, 4), 0);   /* waits */
+	aqc_test_stop(&p);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+	assert_int_equal(rte_eth_dev_start(p.id), 0);
+	aqc_test_wait_link(p.id, RTE_ETH_LINK_UP);
+	for (unsigned int i = 0; i < 3; i++)
+		inject(&p, &s[i]);
+	assert_int_equal(rte_eth_rx_burst(p.id, 0, m, 4), 1);
+	assert_lro(m[0], want, build_agg(want, s, 3), 1000, 2);
+	rte_pktmbuf_free(m[0]);
+	aqc_test_stop(&p);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+	rte_mempool_free(mp);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -469,6 +579,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_max_desc),
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_gro_on_lro),
+		cmocka_unit_test(test_ipv6),
+		cmocka_unit_test(test_stop_open),
 	};
 
 	aqc_test_model_from_args(argc, argv);
