@@ -399,6 +399,27 @@ lro_meta(struct rte_mbuf *m, uint32_t segs)
 	m->ol_flags |= RTE_MBUF_F_RX_LRO;
 }
 
+/* The EOP descriptor m of the chain first: the last buffer holds what the
+ * total length leaves (doc 5.4). An error, or lengths that do not add up,
+ * drops the chain (never trusted past the buffers). */
+static struct rte_mbuf *
+chain_end(struct aqc_rx_queue *rxq, struct rte_mbuf *first, struct rte_mbuf *m,
+	  uint64_t q0, uint64_t q1, const bool meta)
+{
+	uint32_t len = RX_LEN(q1);
+
+	if (unlikely(len <= first->pkt_len || len - first->pkt_len > rxq->buf_len ||
+		     RX_ERROR(q0, q1))) {
+		rxq->errors++;
+		rte_pktmbuf_free(first);
+		return NULL;
+	}
+	m->data_len = len - first->pkt_len;
+	first->pkt_len = len;
+	fill_meta(first, q0, q1, rxq->vlan_flags, meta);
+	return first;
+}
+
 /* One descriptor of an LRO queue with an RSC count, or one an aggregate
  * waits for (doc 5.4: the chain follows next descriptor pointers, every
  * buffer but the last full). Aggregates wait in lro_wait under the index
@@ -409,7 +430,7 @@ rx_lro(struct aqc_rx_queue *rxq, unsigned int idx, struct rte_mbuf *m, uint64_t 
 {
 	struct aqc_lro_wait *w = &rxq->lro_wait[idx];
 	struct rte_mbuf *first = w->first;
-	uint32_t len = RX_LEN(q1), segs = RX_RSC_CNT(q1);
+	uint32_t segs = RX_RSC_CNT(q1);
 
 	if (first != NULL) {
 		w->first = NULL;
@@ -444,16 +465,8 @@ rx_lro(struct aqc_rx_queue *rxq, unsigned int idx, struct rte_mbuf *m, uint64_t 
 		rxq->lro_wait[next] = (struct aqc_lro_wait){ .first = first, .last = m };
 		return NULL;
 	}
-	if (unlikely(len <= first->pkt_len || len - first->pkt_len > rxq->buf_len ||
-		     RX_ERROR(q0, q1))) {
-		rxq->errors++;
-		rte_pktmbuf_free(first);
-		return NULL;
-	}
-	m->data_len = len - first->pkt_len;
-	first->pkt_len = len;
-	fill_meta(first, q0, q1, rxq->vlan_flags, meta);
-	if (segs >= 2)
+	first = chain_end(rxq, first, m, q0, q1, meta);
+	if (first != NULL && segs >= 2)
 		lro_meta(first, segs);
 	return first;
 }
@@ -465,7 +478,6 @@ rx_slow(struct aqc_rx_queue *rxq, unsigned int idx, struct rte_mbuf *m, uint64_t
 	uint64_t q1, const bool meta, const bool lro)
 {
 	struct rte_mbuf *first = rxq->pkt_first;
-	uint32_t len = (uint32_t)(q1 >> 16) & 0xffff;
 
 	if (lro && first == NULL &&
 	    (RX_RSC_CNT(q1) != 0 || rxq->lro_wait[idx].first != NULL))
@@ -493,18 +505,7 @@ rx_slow(struct aqc_rx_queue *rxq, unsigned int idx, struct rte_mbuf *m, uint64_t
 		return NULL;
 	}
 	rxq->pkt_first = NULL;
-	if (unlikely(len <= first->pkt_len || len - first->pkt_len > rxq->buf_len ||
-		     RX_ERROR(q0, q1))) {
-		/* an error, or lengths that do not add up: never trust them
-		 * past the buffers */
-		rxq->errors++;
-		rte_pktmbuf_free(first);
-		return NULL;
-	}
-	m->data_len = len - first->pkt_len;
-	first->pkt_len = len;
-	fill_meta(first, q0, q1, rxq->vlan_flags, meta);
-	return first;
+	return chain_end(rxq, first, m, q0, q1, meta);
 }
 
 static __rte_always_inline uint16_t

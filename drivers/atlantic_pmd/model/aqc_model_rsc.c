@@ -87,31 +87,13 @@ wr16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)v;
 }
 
-static uint32_t
-csum_add(const uint8_t *p, uint32_t n, uint32_t s)
-{
-	for (; n > 1; n -= 2, p += 2)
-		s += rd16(p);
-	if (n)
-		s += (uint32_t)p[0] << 8;
-	return s;
-}
-
-static uint16_t
-csum_fold(uint32_t s)
-{
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)s;
-}
-
 /* TCP pseudo-header sum for a TCP length of l4len (RFC 793 3.1, RFC 8200 8.1). */
 static uint32_t
 pseudo(const uint8_t *l3, bool v6, uint32_t l4len)
 {
 	if (!v6)
-		return csum_add(l3 + 12, 8, 0) + 6 + l4len;
-	return csum_add(l3 + 8, 32, 0) + 6 + (l4len >> 16) + (l4len & 0xffff);
+		return aqm_sum16(l3 + 12, 8, 0) + 6 + l4len;
+	return aqm_sum16(l3 + 8, 32, 0) + 6 + (l4len >> 16) + (l4len & 0xffff);
 }
 
 static uint32_t
@@ -233,7 +215,7 @@ close_sess(struct aqc_model *m, unsigned int q, struct aqm_rsc_sess *s)
 		} else {
 			wr16(ip + 2, (uint16_t)(s->len - s->l3_off));
 			wr16(ip + 10, 0);
-			wr16(ip + 10, (uint16_t)~csum_fold(csum_add(ip, 20, 0)));
+			wr16(ip + 10, (uint16_t)~aqm_fold(aqm_sum16(ip, 20, 0)));
 		}
 		if (s->psh)
 			th[13] |= TCP_PSH;
@@ -249,9 +231,9 @@ close_sess(struct aqc_model *m, unsigned int q, struct aqm_rsc_sess *s)
 				continue;
 			b = aqm_dma_ptr(m, s->buf[k] + start - k * r.bufsz, end - start);
 			if (b != NULL)
-				sum = csum_fold(csum_add(b, end - start, sum));
+				sum = aqm_fold(aqm_sum16(b, end - start, sum));
 		}
-		wr16(th + 16, (uint16_t)~csum_fold(sum));
+		wr16(th + 16, (uint16_t)~aqm_fold(sum));
 		m->cnt.rsc_aggregates++;
 	}
 	write_back(m, &r, s, s->ndesc - 1, true);
@@ -311,9 +293,9 @@ eligible(const struct aqm_rsc_frame *f)
 		return false;
 	if ((th[13] & ~(TCP_ACK | TCP_PSH)) != 0 || !(th[13] & TCP_ACK))
 		return false;
-	if (!f->v6 && csum_fold(csum_add(ip, 20, 0)) != 0xffff)
+	if (!f->v6 && aqm_fold(aqm_sum16(ip, 20, 0)) != 0xffff)
 		return false;
-	return csum_fold(csum_add(th, f->l3_end - f->l4_off,
+	return aqm_fold(aqm_sum16(th, f->l3_end - f->l4_off,
 				  pseudo(ip, f->v6, f->l3_end - f->l4_off))) == 0xffff;
 }
 
