@@ -289,7 +289,7 @@ eligible(const struct aqm_rsc_frame *f)
 	if (f->v6 ? f->l4_off != f->l3_off + 40 : (ip[0] & 0xf) != 5)
 		return false;
 	thl = (uint32_t)(th[12] >> 4) * 4;
-	if (thl < 20 || f->l4_off + thl >= f->l3_end || f->l4_off + thl - f->l3_off > AQM_RSC_HDR_MAX)
+	if (thl < 20 || f->l4_off + thl >= f->l3_end || f->l4_off + thl > AQM_RSC_HDR_MAX)
 		return false;
 	if ((th[13] & ~(TCP_ACK | TCP_PSH)) != 0 || !(th[13] & TCP_ACK))
 		return false;
