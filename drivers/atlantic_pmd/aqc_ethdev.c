@@ -254,8 +254,12 @@ aqc_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *di)
 	di->rx_offload_capa = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
 		RTE_ETH_RX_OFFLOAD_UDP_CKSUM | RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
 		RTE_ETH_RX_OFFLOAD_VLAN_STRIP | RTE_ETH_RX_OFFLOAD_SCATTER |
-		RTE_ETH_RX_OFFLOAD_RSS_HASH | RTE_ETH_RX_OFFLOAD_VLAN_FILTER;
-	di->rx_queue_offload_capa = RTE_ETH_RX_OFFLOAD_VLAN_STRIP;
+		RTE_ETH_RX_OFFLOAD_RSS_HASH | RTE_ETH_RX_OFFLOAD_VLAN_FILTER |
+		RTE_ETH_RX_OFFLOAD_TCP_LRO;
+	/* doc 4.1: strip and LRO are per-ring bits */
+	di->rx_queue_offload_capa = RTE_ETH_RX_OFFLOAD_VLAN_STRIP | RTE_ETH_RX_OFFLOAD_TCP_LRO;
+	/* doc 5.4: the write-back length field is 16 bits */
+	di->max_lro_pkt_size = UINT16_MAX;
 	di->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
 		RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
 		RTE_ETH_TX_OFFLOAD_VLAN_INSERT | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
@@ -380,6 +384,12 @@ aqc_dev_start(struct rte_eth_dev *dev)
 	dev->rx_pkt_burst = (rxo & (RTE_ETH_RX_OFFLOAD_CHECKSUM | RTE_ETH_RX_OFFLOAD_VLAN_STRIP |
 				    RTE_ETH_RX_OFFLOAD_RSS_HASH)) ?
 			    aqc_recv_pkts : aqc_recv_pkts_simple;
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		struct aqc_rx_queue *rxq = dev->data->rx_queues[i];
+
+		if (rxq != NULL && rxq->lro)
+			dev->rx_pkt_burst = aqc_recv_pkts_lro;
+	}
 	/* step 19, LNX order: packet buffers on once the rings are ready */
 	aqc_hw_packet_buffers(hw, true);
 	ad->started = true;

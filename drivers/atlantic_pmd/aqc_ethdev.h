@@ -36,6 +36,10 @@
  * model's pcap wire waits for an application that receives). */
 typedef void (*aqc_poll_hook_t)(void *arg);
 
+struct aqc_lro_wait {
+	struct rte_mbuf *first, *last;
+};
+
 struct aqc_rx_queue {
 	volatile union aqc_rx_desc *ring;
 	struct rte_mbuf **sw_ring;
@@ -45,6 +49,10 @@ struct aqc_rx_queue {
 	uint64_t vlan_flags;         /* ol_flags for a tagged packet */
 	struct rte_mbuf *pkt_first;  /* packet being chained across bursts */
 	struct rte_mbuf *pkt_last;
+	/* LRO: lro_wait[i] = the aggregate whose next descriptor is i (doc
+	 * 5.4 next descriptor pointer); NULL array without LRO */
+	struct aqc_lro_wait *lro_wait;
+	bool lro;
 	uint16_t nb_desc;
 	uint16_t next;
 	uint16_t tail;               /* first unposted slot */
@@ -182,6 +190,7 @@ int aqc_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid);
 void aqc_rx_queue_free_mbufs(struct aqc_rx_queue *rxq);
 uint16_t aqc_recv_pkts(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t aqc_recv_pkts_simple(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t aqc_recv_pkts_lro(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 const uint32_t *aqc_supported_ptypes(struct rte_eth_dev *dev);
 
 /* aqc_tx.c */

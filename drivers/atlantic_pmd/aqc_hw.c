@@ -188,7 +188,7 @@ init_rx_path(struct aqc_hw *hw)
 	aqc_wr(hw, AQC_R_RPF_RSS_TYPES, 0x000f001e);
 }
 
-/* 10.1 step 16: offloads; LSO per ring enabled, LRO off (A1 and A2). */
+/* 10.1 step 16: offloads; LSO per ring enabled, LRO set up but off (A1 and A2). */
 void
 aqc_hw_init_offloads(struct aqc_hw *hw, bool rx_csum, bool tx_csum)
 {
@@ -196,7 +196,40 @@ aqc_hw_init_offloads(struct aqc_hw *hw, bool rx_csum, bool tx_csum)
 	aqc_wr(hw, AQC_R_RPO_CSUM, (aqc_rd(hw, AQC_R_RPO_CSUM) & ~0x3u) |
 	       (rx_csum ? 0x3u : 0));
 	aqc_wr(hw, AQC_R_TDM_LSO_EN, 0xffffffff);
+	aqc_hw_lro_init(hw);
+}
+
+/* doc 6.3: LRO session parameters, the values LNX programs in
+ * hw_atl/hw_atl_b0.c hw_atl_b0_hw_offload_set (field layout from
+ * hw_atl/hw_atl_llh_internal.h HW_ATL_RPO_LRO_*): up to 16 descriptors per
+ * session on every ring (code 3), time base 0x61A (5 us) and a 50-unit
+ * (250 us) coalescing interval, no inactive interval, session limit 1,
+ * total descriptor limit 2, patch optimisation on, first payload >= 10
+ * bytes, packet limit 1. Every ring off until aqc_hw_rx_ring_lro. */
+void
+aqc_hw_lro_init(struct aqc_hw *hw)
+{
+	for (unsigned int i = 0; i < 4; i++)
+		aqc_wr(hw, AQC_RI(RPO_LRO_MAXDESC, i), 0x33333333);
+	aqc_wr(hw, AQC_R_RPO_LRO_TIMERS, 0x61Au << 20 | 0u << 10 | 50u);
+	aqc_wr(hw, AQC_R_RPO_LRO_CTL, AQC_FMASK(LRO_PATCH_OPT) | 1u << 12 | 2u << 5 | 10u);
+	aqc_wr(hw, AQC_R_RPO_LRO_LIMIT, 1);
 	aqc_wr(hw, AQC_R_RPO_LRO_EN, 0);
+}
+
+/* doc 4.1 / 6.3: 0x5590 bit n = LRO on ring n; 0x55A0 + 4*(n/8) bits
+ * 4*(n%8)+1:4*(n%8) = most descriptors per session, code c meaning 2 << c
+ * (the LNX mapping, see aqc_hw_lro_init). max_desc is rounded down to one
+ * of 2, 4, 8, 16. */
+void
+aqc_hw_rx_ring_lro(struct aqc_hw *hw, unsigned int n, bool on, unsigned int max_desc)
+{
+	uint32_t v = aqc_rd(hw, AQC_R_RPO_LRO_EN), reg = AQC_RI(RPO_LRO_MAXDESC, n / 8);
+	uint32_t code = max_desc >= 16 ? 3 : max_desc >= 8 ? 2 : max_desc >= 4 ? 1 : 0;
+	uint32_t shift = 4 * (n % 8);
+
+	aqc_wr(hw, reg, (aqc_rd(hw, reg) & ~(3u << shift)) | code << shift);
+	aqc_wr(hw, AQC_R_RPO_LRO_EN, on ? v | 1u << n : v & ~(1u << n));
 }
 
 /* 10.1 step 11: single-TC QoS with the documented DPDK values. */

@@ -88,6 +88,8 @@ void aqc_hw_init_paths(struct aqc_hw *hw, bool rx_csum, bool tx_csum);
 void aqc_hw_init_tx_common(struct aqc_hw *hw);
 void aqc_hw_init_rx_common(struct aqc_hw *hw, unsigned int n_uc);
 void aqc_hw_init_offloads(struct aqc_hw *hw, bool rx_csum, bool tx_csum);
+void aqc_hw_lro_init(struct aqc_hw *hw);
+void aqc_hw_rx_ring_lro(struct aqc_hw *hw, unsigned int n, bool on, unsigned int max_desc);
 /* 3.1: a multicast or zero-OUI permanent MAC is replaced by 30:0E:E3:xx:xx:xx
  * (A1 and A2 drivers alike). */
 void aqc_fw_mac_fallback(uint8_t mac[6]);

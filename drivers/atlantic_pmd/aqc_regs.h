@@ -105,6 +105,10 @@
 	X(RSS_RETA_DATA,  0x54e4, 0,    1,  0) \
 	X(RPO_CSUM,       0x5580, 0,    1,  0) \
 	X(RPO_LRO_EN,     0x5590, 0,    1,  0) \
+	X(RPO_LRO_CTL,    0x5594, 0,    1,  0) \
+	X(RPO_LRO_LIMIT,  0x5598, 0,    1,  0) \
+	X(RPO_LRO_MAXDESC, 0x55a0, 4,   4,  0) \
+	X(RPO_LRO_TIMERS, 0x5620, 0,    1,  0) \
 	/* 6.2: RX packet buffer */ \
 	X(RPB_CTL,        0x5700, 0,    1,  0) \
 	X(RPB_TC_SIZE,    0x5710, 0x10, 8,  0) \
@@ -211,6 +215,14 @@ enum aqc_reg {
 	/* 4.1 */ \
 	F(RXD_EN,             RXD_CTL,     31, 31) \
 	F(RXD_VLAN_STRIP,     RXD_CTL,     29, 29) \
+	/* 6.3 LRO control and timers (LNX hw_atl_llh_internal.h rpo_lro_*) */ \
+	F(LRO_PATCH_OPT,      RPO_LRO_CTL, 15, 15) \
+	F(LRO_MAX_SESS,       RPO_LRO_CTL, 13, 12) \
+	F(LRO_TOTAL_DESC,     RPO_LRO_CTL, 6,  5) \
+	F(LRO_MIN_PAYLOAD,    RPO_LRO_CTL, 4,  0) \
+	F(LRO_TIME_BASE,      RPO_LRO_TIMERS, 31, 20) \
+	F(LRO_INACTIVE,       RPO_LRO_TIMERS, 19, 10) \
+	F(LRO_MAX_COAL,       RPO_LRO_TIMERS, 9,  0) \
 	F(RXD_HDR_SPLIT,      RXD_CTL,     28, 28) \
 	F(RXD_LEN,            RXD_CTL,     12, 3) \
 	F(RXD_HEAD_PTR,       RXD_HEAD,    12, 0) \
@@ -435,6 +447,7 @@ static_assert(sizeof(union aqc_rx_desc) == 16, "doc 5.4");
 #define AQC_RXD_STAT_L4_ERR   (1u << 4)
 #define AQC_RXD_STAT_L4_VALID (1u << 5)
 #define AQC_RXD_RSC_MASK      (0xfu << 12)
+#define AQC_RXD_RSC_SHIFT     12
 
 /* 5.4 RSS types */
 #define AQC_RSS_TYPE_NONE     0u

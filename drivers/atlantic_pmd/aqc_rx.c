@@ -122,6 +122,11 @@ aqc_rx_queue_free_mbufs(struct aqc_rx_queue *rxq)
 	if (rxq->pkt_first != NULL)
 		rte_pktmbuf_free(rxq->pkt_first);
 	rxq->pkt_first = rxq->pkt_last = NULL;
+	for (uint16_t i = 0; rxq->lro_wait != NULL && i < rxq->nb_desc; i++) {
+		if (rxq->lro_wait[i].first != NULL)
+			rte_pktmbuf_free(rxq->lro_wait[i].first);
+		rxq->lro_wait[i].first = rxq->lro_wait[i].last = NULL;
+	}
 }
 
 static void
@@ -131,6 +136,7 @@ rxq_free(struct aqc_rx_queue *rxq)
 		return;
 	aqc_rx_queue_free_mbufs(rxq);
 	rte_memzone_free(rxq->mz);
+	rte_free(rxq->lro_wait);
 	rte_free(rxq->sw_ring);
 	rte_free(rxq);
 }
@@ -177,7 +183,12 @@ aqc_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	rxq->mz = rte_eth_dma_zone_reserve(dev, "aqc_rx_ring", qid,
 					   sizeof(union aqc_rx_desc) * AQC_RING_MAX_DESC,
 					   128, socket);
-	if (rxq->sw_ring == NULL || rxq->mz == NULL) {
+	rxq->lro = (offloads & RTE_ETH_RX_OFFLOAD_TCP_LRO) != 0;
+	if (rxq->lro)
+		rxq->lro_wait = rte_zmalloc_socket("aqc_rxq_lro",
+						   sizeof(rxq->lro_wait[0]) * nb_desc,
+						   RTE_CACHE_LINE_SIZE, socket);
+	if (rxq->sw_ring == NULL || rxq->mz == NULL || (rxq->lro && rxq->lro_wait == NULL)) {
 		rxq_free(rxq);
 		return -ENOMEM;
 	}
@@ -239,6 +250,10 @@ aqc_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
 	rxq->pkt_first = rxq->pkt_last = NULL;
 	aqc_hw_rx_ring_init(hw, qid, rxq->mz->iova, rxq->nb_desc,
 			    rxq->buf_len / AQC_RX_BUF_UNIT, rxq->vlan_strip);
+	/* an aggregate never exceeds max_lro_pkt_size: at most that many
+	 * full buffers per session (2 at the least, doc 6.3) */
+	aqc_hw_rx_ring_lro(hw, qid, rxq->lro,
+			   dev->data->dev_conf.rxmode.max_lro_pkt_size / rxq->buf_len);
 	aqc_hw_rx_ring_enable(hw, qid, true);
 	aqc_wr_doorbell(rxq->tail_reg, n);
 	rxq->poll_hook = AQC_ADAPTER(dev)->rx_poll_hook;
@@ -336,14 +351,137 @@ fill_meta(struct rte_mbuf *m, uint64_t q0, uint64_t q1, uint64_t vlan_flags,
 #define RX_LEN(q1) (((uint32_t)(q1) >> 16) & 0xffffu)
 #define RX_LEN_BAD(q1, buf_len) (RX_LEN(q1) - 1u >= (uint32_t)(buf_len))
 
+/* doc 5.4 bits 15:12 of bytes 8-9, bytes 12-13 */
+#define RX_RSC_CNT(q1) (((uint32_t)(q1) & AQC_RXD_RSC_MASK) >> AQC_RXD_RSC_SHIFT)
+#define RX_NEXT_DESC(q1) ((uint16_t)((q1) >> 32))
+/* doc 6.3: at most 16 descriptors per LRO session */
+#define AQC_LRO_DESC_MAX 16u
+
+/* tso_segsz and l2/l3/l4_len of an LRO aggregate of segs segments. The
+ * write-back has no segment size: like Linux's ixgbe_set_rsc_gso_size
+ * (drivers/net/ethernet/intel/ixgbe/ixgbe_main.c) it is the TCP payload
+ * divided by the segment count, rounded up -- exact when the segments
+ * were of one size, as bulk transfers are. Headers are read from the
+ * first buffer, which holds them all (the chip rewrote them, doc 5.4). */
+static void
+lro_meta(struct rte_mbuf *m, uint32_t segs)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t l2 = RTE_ETHER_HDR_LEN, l3, l4, hdr;
+	uint16_t et;
+
+	/* a broken write-back may claim an aggregate of a few bytes: read
+	 * nothing past data_len (Ethernet, 2 tags, IPv4 IHL byte) */
+	if (m->data_len < RTE_ETHER_HDR_LEN + 8 + 1)
+		return;
+	et = (uint16_t)(d[12] << 8 | d[13]);
+	for (int i = 0; i < 2 && (et == RTE_ETHER_TYPE_VLAN || et == RTE_ETHER_TYPE_QINQ); i++) {
+		et = (uint16_t)(d[l2 + 2] << 8 | d[l2 + 3]);
+		l2 += 4;
+	}
+	if (et == RTE_ETHER_TYPE_IPV4)
+		l3 = (d[l2] & 0xfu) * 4u;
+	else if (et == RTE_ETHER_TYPE_IPV6)
+		l3 = 40;
+	else
+		return;
+	/* the first buffer (>= 1 KiB) holds every header the chip merges */
+	if (l2 + l3 + 13 > m->data_len)
+		return;
+	l4 = (uint32_t)(d[l2 + l3 + 12] >> 4) * 4u;
+	hdr = l2 + l3 + l4;
+	if (hdr > m->data_len || hdr >= m->pkt_len)
+		return;
+	m->l2_len = l2;
+	m->l3_len = l3;
+	m->l4_len = l4;
+	m->tso_segsz = (uint16_t)((m->pkt_len - hdr + segs - 1) / segs);
+	m->ol_flags |= RTE_MBUF_F_RX_LRO;
+}
+
+/* The EOP descriptor m of the chain first: the last buffer holds what the
+ * total length leaves (doc 5.4). An error, or lengths that do not add up,
+ * drops the chain (never trusted past the buffers). */
+static struct rte_mbuf *
+chain_end(struct aqc_rx_queue *rxq, struct rte_mbuf *first, struct rte_mbuf *m,
+	  uint64_t q0, uint64_t q1, const bool meta)
+{
+	uint32_t len = RX_LEN(q1);
+
+	if (unlikely(len <= first->pkt_len || len - first->pkt_len > rxq->buf_len ||
+		     RX_ERROR(q0, q1))) {
+		rxq->errors++;
+		rte_pktmbuf_free(first);
+		return NULL;
+	}
+	m->data_len = len - first->pkt_len;
+	first->pkt_len = len;
+	fill_meta(first, q0, q1, rxq->vlan_flags, meta);
+	return first;
+}
+
+/* One descriptor of an LRO queue with an RSC count, or one an aggregate
+ * waits for (doc 5.4: the chain follows next descriptor pointers, every
+ * buffer but the last full). Aggregates wait in lro_wait under the index
+ * of their next descriptor, so other packets in between flow on. */
+static struct rte_mbuf *
+rx_lro(struct aqc_rx_queue *rxq, unsigned int idx, struct rte_mbuf *m, uint64_t q0,
+       uint64_t q1, const bool meta)
+{
+	struct aqc_lro_wait *w = &rxq->lro_wait[idx];
+	struct rte_mbuf *first = w->first;
+	uint32_t segs = RX_RSC_CNT(q1);
+
+	if (first != NULL) {
+		w->first = NULL;
+		if (segs == 0) {
+			/* the chain was promised this slot: it is broken */
+			rxq->errors++;
+			rte_pktmbuf_free(first);
+			first = NULL;
+		} else {
+			w->last->next = m;
+			first->nb_segs++;
+		}
+	}
+	if (first == NULL) {
+		first = m;
+		m->pkt_len = 0;
+	}
+	if (!(q1 & AQC_RXD_EOP)) {
+		unsigned int next = RX_NEXT_DESC(q1), ahead, room;
+
+		m->data_len = rxq->buf_len;
+		first->pkt_len += rxq->buf_len;
+		/* the next one must be posted, later in the ring, and free */
+		ahead = (next + rxq->nb_desc - idx) % rxq->nb_desc;
+		room = (rxq->tail + rxq->nb_desc - idx) % rxq->nb_desc;
+		if (segs == 0 || next >= rxq->nb_desc || ahead == 0 || ahead >= room ||
+		    rxq->lro_wait[next].first != NULL || first->nb_segs >= AQC_LRO_DESC_MAX) {
+			rxq->errors++;
+			rte_pktmbuf_free(first);
+			return NULL;
+		}
+		rxq->lro_wait[next] = (struct aqc_lro_wait){ .first = first, .last = m };
+		return NULL;
+	}
+	first = chain_end(rxq, first, m, q0, q1, meta);
+	if (first != NULL && segs >= 2)
+		lro_meta(first, segs);
+	return first;
+}
+
 /* One descriptor the fast loop did not take: part of a multi-descriptor
  * packet, or an error. Returns the completed packet, or NULL. */
 static struct rte_mbuf *
-rx_slow(struct aqc_rx_queue *rxq, struct rte_mbuf *m, uint64_t q0, uint64_t q1,
-	const bool meta)
+rx_slow(struct aqc_rx_queue *rxq, unsigned int idx, struct rte_mbuf *m, uint64_t q0,
+	uint64_t q1, const bool meta, const bool lro)
 {
 	struct rte_mbuf *first = rxq->pkt_first;
-	uint32_t len = (uint32_t)(q1 >> 16) & 0xffff;
+
+	if (lro && first == NULL &&
+	    (RX_RSC_CNT(q1) != 0 || rxq->lro_wait[idx].first != NULL))
+		return rx_lro(rxq, idx, m, q0, q1, meta);
 
 	if (first == NULL && (q1 & AQC_RXD_EOP)) {
 		/* a single-buffer packet with an error, or longer than its buffer */
@@ -367,23 +505,15 @@ rx_slow(struct aqc_rx_queue *rxq, struct rte_mbuf *m, uint64_t q0, uint64_t q1,
 		return NULL;
 	}
 	rxq->pkt_first = NULL;
-	if (unlikely(len <= first->pkt_len || len - first->pkt_len > rxq->buf_len ||
-		     RX_ERROR(q0, q1))) {
-		/* an error, or lengths that do not add up: never trust them
-		 * past the buffers */
-		rxq->errors++;
-		rte_pktmbuf_free(first);
-		return NULL;
-	}
-	m->data_len = len - first->pkt_len;
-	first->pkt_len = len;
-	fill_meta(first, q0, q1, rxq->vlan_flags, meta);
-	return first;
+	return chain_end(rxq, first, m, q0, q1, meta);
 }
 
 static __rte_always_inline uint16_t
-rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const bool meta)
+rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const bool meta,
+	 const bool lro)
 {
+	/* LRO queues: a descriptor with an RSC count takes the slow path */
+	const uint64_t fast_mask = RX_FAST_MASK | (lro ? AQC_RXD_RSC_MASK : 0);
 	volatile union aqc_rx_desc *ring = rxq->ring;
 	struct rte_mbuf **sw = rxq->sw_ring;
 	const uint64_t init = rxq->mbuf_initializer, vflags = rxq->vlan_flags;
@@ -406,14 +536,16 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 		unsigned int end = RTE_MIN(RTE_MIN(nb_desc, idx + (n - nb_rx)), idx + budget);
 		struct rte_mbuf *m;
 		uint64_t q0, q1;
+		unsigned int slot;
 
 		if (likely(rxq->pkt_first == NULL)) {
 			for (; idx < end; idx++) {
 				uint32_t len;
 
 				q1 = ring[idx].qw[1];
-				if ((q1 & RX_FAST_MASK) != RX_FAST_WANT ||
-				    unlikely(RX_LEN_BAD(q1, rxq->buf_len)))
+				if ((q1 & fast_mask) != RX_FAST_WANT ||
+				    unlikely(RX_LEN_BAD(q1, rxq->buf_len)) ||
+				    (lro && rxq->lro_wait[idx].first != NULL))
 					break;
 				rte_io_rmb();  /* the rest of the descriptor after DD */
 				q0 = ring[idx].qw[0];
@@ -446,15 +578,17 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 			break;
 		rte_io_rmb();
 		q0 = ring[idx].qw[0];
-		if (rxq->pkt_first == NULL && (q1 & RX_FAST_MASK) == RX_FAST_WANT &&
-		    !(q0 & AQC_RXD_DMA_ERR) && !RX_LEN_BAD(q1, rxq->buf_len))
+		if (rxq->pkt_first == NULL && (q1 & fast_mask) == RX_FAST_WANT &&
+		    !(q0 & AQC_RXD_DMA_ERR) && !RX_LEN_BAD(q1, rxq->buf_len) &&
+		    !(lro && rxq->lro_wait[idx].first != NULL))
 			continue;   /* completed since the fast run looked: take it there */
 		budget--;
 		m = sw[idx];
 		*rearm_word(m) = init;
+		slot = idx;
 		idx = idx + 1 == nb_desc ? 0 : idx + 1;
 		used++;
-		m = rx_slow(rxq, m, q0, q1, meta);
+		m = rx_slow(rxq, slot, m, q0, q1, meta, lro);
 		if (m != NULL) {
 			bytes += m->pkt_len;
 			pkts[nb_rx++] = m;
@@ -473,12 +607,23 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 uint16_t
 aqc_recv_pkts(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
-	return rx_burst(q, pkts, n, true);
+	return rx_burst(q, pkts, n, true, false);
+}
+
+/* LRO on (any queue of the port): chains by next descriptor pointer. */
+uint16_t
+aqc_recv_pkts_lro(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct aqc_rx_queue *rxq = q;
+
+	if (rxq->lro)
+		return rx_burst(q, pkts, n, true, true);
+	return rx_burst(q, pkts, n, true, false);
 }
 
 /* Without them: length and packet type only. */
 uint16_t
 aqc_recv_pkts_simple(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
-	return rx_burst(q, pkts, n, false);
+	return rx_burst(q, pkts, n, false, false);
 }

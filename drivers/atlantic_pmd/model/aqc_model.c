@@ -56,6 +56,7 @@ void
 aqm_regs_reset(struct aqc_model *m)
 {
 	aqm_late_drop(m, AQM_RINGS);   /* no ring survives a reset */
+	aqm_rsc_drop(m, AQM_RINGS);
 	memset(m->bar, 0, AQC_BAR0_SIZE);
 #define AQM_RESET_ONE(name, off, stride, n, rst) \
 	for (unsigned int i = 0; i < (n); i++) \
@@ -311,6 +312,7 @@ ctl_misc(struct aqc_model *m)
 		if (m->rx_was_on[n] && !rx_on) {
 			aqm_wr(m, AQC_RI(RXD_HEAD, n), 0);
 			aqm_late_drop(m, n);
+			aqm_rsc_drop(m, n);
 		}
 		if (m->tx_was_on[n] != on || m->rx_was_on[n] != rx_on)
 			aqm_iova_flush(m);   /* a new ring session: look up anew */

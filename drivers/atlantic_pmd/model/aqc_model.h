@@ -49,7 +49,10 @@
  *    reply), SMBus reads and writes of an optional SFP module's EEPROM,
  *    sleep-proxy and WoL arming echoed.
  *
- * What it does not do: LRO, header split, interrupt delivery and the other
+ *  - LRO (aqc_model_rsc.c): in-order TCP segments of one flow coalesced
+ *    per ring as an RSC engine does, chained by next-descriptor pointers.
+ *
+ * What it does not do: header split, interrupt delivery and the other
  * causes, pause frames on the wire, the 0x5250 multicast filters, acting on
  * RPC messages (WoL, sleep proxy), FLB boot, the FW 4.x interface (only
  * the version number changes).
@@ -188,6 +191,8 @@ struct aqc_model_counters {
 	uint64_t pcap_in;        /* frames read from rx_pcap */
 	uint64_t dma_faults;     /* DMA addresses in no host memory segment */
 	uint64_t faults_injected; /* frames hit by aqc_model_set_dma_faults() */
+	uint64_t rsc_merged;     /* LRO: segments appended to an open session */
+	uint64_t rsc_aggregates; /* LRO: sessions closed with >= 2 segments */
 };
 
 /* DMA faults injected into the engine (tests, soak). The rx_* counts are

@@ -91,32 +91,14 @@ parse(const struct aqc_model *m, const uint8_t *f, uint32_t len, struct aqm_pkt 
 /* ---- Internet checksum ---- */
 
 static uint32_t
-sum16(const uint8_t *p, uint32_t n, uint32_t s)
-{
-	for (; n > 1; n -= 2, p += 2)
-		s += be16(p);
-	if (n)
-		s += (uint32_t)p[0] << 8;
-	return s;
-}
-
-static uint16_t
-fold(uint32_t s)
-{
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)s;
-}
-
-static uint32_t
 pseudo_sum(const uint8_t *f, const struct aqm_pkt *p)
 {
 	uint32_t l4len = p->l3_end - p->l4_off;
 	uint8_t proto = p->l4 == L4_TCP ? 6 : 17;
 
 	if (p->l3 == L3_IPV4)
-		return sum16(f + p->l3_off + 12, 8, 0) + proto + l4len;
-	return sum16(f + p->l3_off + 8, 32, 0) + proto + (l4len >> 16) + (l4len & 0xffff);
+		return aqm_sum16(f + p->l3_off + 12, 8, 0) + proto + l4len;
+	return aqm_sum16(f + p->l3_off + 8, 32, 0) + proto + (l4len >> 16) + (l4len & 0xffff);
 }
 
 static uint32_t
@@ -141,14 +123,14 @@ tx_offloads(struct aqc_model *m, uint8_t *f, uint32_t len, uint32_t cmd)
 		uint16_t c;
 
 		f[p.l3_off + 10] = f[p.l3_off + 11] = 0;
-		c = (uint16_t)~fold(sum16(f + p.l3_off, p.l3_hlen, 0));
+		c = (uint16_t)~aqm_fold(aqm_sum16(f + p.l3_off, p.l3_hlen, 0));
 		f[p.l3_off + 10] = c >> 8;
 		f[p.l3_off + 11] = c & 0xff;
 	}
 	if ((cmd & AQC_TXD_CMD_TUCSO) && (en & AQC_FMASK(TPO_L4_CSUM_EN)) &&
 	    (p.l4 == L4_TCP || p.l4 == L4_UDP)) {
 		uint32_t co = l4_csum_off(&p);
-		uint16_t c = (uint16_t)~fold(sum16(f + p.l4_off, p.l3_end - p.l4_off, 0));
+		uint16_t c = (uint16_t)~aqm_fold(aqm_sum16(f + p.l4_off, p.l3_end - p.l4_off, 0));
 
 		if (p.l4 == L4_UDP && c == 0)
 			c = 0xffff;
@@ -255,17 +237,17 @@ tx_lso(struct aqc_model *m, const struct aqm_tx_ctx *c, uint32_t len, bool vlan,
 		put16(tcp + 6, (uint16_t)(seq + k * mss));
 		if (ipv6) {
 			put16(ip + 4, (uint16_t)(l3 - 40 + tlen));
-			s = sum16(ip + 8, 32, 0) + 6 + tlen;
+			s = aqm_sum16(ip + 8, 32, 0) + 6 + tlen;
 		} else {
 			put16(ip + 2, (uint16_t)(l3 + tlen));
 			put16(ip + 4, (uint16_t)(id + k));
 			ip[10] = ip[11] = 0;
-			csum = (uint16_t)~fold(sum16(ip, l3, 0));
+			csum = (uint16_t)~aqm_fold(aqm_sum16(ip, l3, 0));
 			put16(ip + 10, csum);
-			s = sum16(ip + 12, 8, 0) + 6 + tlen;
+			s = aqm_sum16(ip + 12, 8, 0) + 6 + tlen;
 		}
 		tcp[16] = tcp[17] = 0;
-		csum = (uint16_t)~fold(sum16(tcp, tlen, s));
+		csum = (uint16_t)~aqm_fold(aqm_sum16(tcp, tlen, s));
 		put16(tcp + 16, csum);
 		emit(m, o, hdr + n, vlan, tci);
 	}
@@ -509,7 +491,7 @@ rx_csum(const struct aqc_model *m, const uint8_t *f, const struct aqm_pkt *p,
 
 	if ((en & AQC_FMASK(RPO_IP4_CSUM_EN)) && p->l3 == L3_IPV4 && p->l3_sane) {
 		*type |= AQC_RXD_CNTL_IP4_CHK;
-		if (fold(sum16(f + p->l3_off, p->l3_hlen, 0)) != 0xffff)
+		if (aqm_fold(aqm_sum16(f + p->l3_off, p->l3_hlen, 0)) != 0xffff)
 			*status |= AQC_RXD_STAT_IP4_ERR;
 	}
 	if ((en & AQC_FMASK(RPO_L4_CSUM_EN)) && (p->l4 == L4_TCP || p->l4 == L4_UDP)) {
@@ -519,7 +501,7 @@ rx_csum(const struct aqc_model *m, const uint8_t *f, const struct aqm_pkt *p,
 		if (p->l4 == L4_UDP && p->l3 == L3_IPV4 && be16(f + l4_csum_off(p)) == 0)
 			good = true;   /* IPv4 UDP without checksum */
 		else
-			good = fold(sum16(f + p->l4_off, p->l3_end - p->l4_off,
+			good = aqm_fold(aqm_sum16(f + p->l4_off, p->l3_end - p->l4_off,
 					  pseudo_sum(f, p))) == 0xffff;
 		/* Bit 5 is "checksum computed", set for a bad checksum too, with
 		 * bit 4 for the error. INFERRED from the drivers: DPDK's
@@ -658,6 +640,22 @@ rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 			len -= 4;
 		}
 	}
+	/* LRO (aqc_model_rsc.c): frames hit by an injected fault or a MAC
+	 * error take the normal path */
+	if ((aqm_rd(m, AQC_R_RPO_LRO_EN) & (1u << q)) && !mac_err && !late &&
+	    m->dma_fault.rx_dma_err == 0 && m->dma_fault.rx_bad_len == 0) {
+		uint32_t cut = data != frame ? 4 : 0;
+		struct aqm_rsc_frame rf = {
+			.data = data, .len = len, .l3_off = p.l3_off - cut,
+			.l4_off = p.l4_off - cut, .l3_end = p.l3_end - cut,
+			.v6 = p.l3 == L3_IPV6, .tcp = p.l4 == L4_TCP, .sane = p.l3_sane,
+			.frag = p.frag, .dw0 = type, .hash = hash, .status = status,
+			.vlan = vlan,
+		};
+
+		if (aqm_rsc_rx(m, q, &rf))
+			return 0;
+	}
 	base = ((uint64_t)aqm_rd(m, AQC_RI(RXD_BASE_HI, q)) << 32) |
 	       aqm_rd(m, AQC_RI(RXD_BASE_LO, q));
 	head = AQC_FGET(RXD_HEAD_PTR, aqm_rd(m, AQC_RI(RXD_HEAD, q)));
@@ -776,6 +774,7 @@ aqm_dma_pass(struct aqc_model *m, unsigned int budget)
 		aqm_late_flush(m);   /* held back one pass (fault rx_late) */
 	if (m->phase != AQM_READY || budget == 0)
 		return 0;
+	aqm_rsc_poll(m);
 	if ((aqm_rd(m, AQC_R_TPB_CTL) & AQC_FMASK(TPB_EN)) && !m->dma_fault.tx_stall)
 		for (unsigned int n = 0; n < AQM_RINGS && moved < budget; n++)
 			moved += tx_ring(m, n, budget - moved);

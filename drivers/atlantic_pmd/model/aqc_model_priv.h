@@ -10,6 +10,7 @@
 
 #include "aqc_model.h"
 #include "aqc2_regs.h"
+#include "aqc_model_rsc.h"
 
 /* MCP memory the firmware exposes through the MIF (doc 3.1); the addresses
  * it publishes are model choices. */
@@ -93,6 +94,7 @@ struct aqc_model {
 	struct aqm_late_wb late[AQM_LATE_MAX];  /* held-back write-backs */
 	unsigned int n_late;
 	unsigned int bad_len_seq;      /* rx_bad_len: 0 or too long, in turn */
+	struct aqm_rsc rsc;            /* LRO sessions (aqc_model_rsc.c) */
 	struct aqm_iova_seg iova_cache[AQM_IOVA_CACHE];
 	unsigned int iova_next;
 	/* wire */
@@ -137,6 +139,26 @@ aqm_add64(struct aqc_model *m, uint32_t lo, uint64_t v)
 }
 
 uint64_t aqm_now_ns(void);
+
+/* Internet checksum (RFC 1071): n bytes at p added to s as big-endian
+ * 16-bit words (an odd last byte padded), and the carries folded. */
+static inline uint32_t
+aqm_sum16(const uint8_t *p, uint32_t n, uint32_t s)
+{
+	for (; n > 1; n -= 2, p += 2)
+		s += (uint32_t)p[0] << 8 | p[1];
+	if (n)
+		s += (uint32_t)p[0] << 8;
+	return s;
+}
+
+static inline uint16_t
+aqm_fold(uint32_t s)
+{
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
 
 /* Guards the model list and peer links (taken after m->lock, never before). */
 extern pthread_mutex_t aqm_registry_lock;
