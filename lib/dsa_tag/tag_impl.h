@@ -28,9 +28,8 @@
 #include <rte_common.h>
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
-#if defined(RTE_ARCH_X86)
-#include <smmintrin.h>
-#endif
+
+#include "tp_mac_move.h"
 
 #include "tp_dsa_tag.h"
 
@@ -83,30 +82,7 @@ tag_da_link_local(const uint8_t *da)
 static inline void
 tag_move_macs(uint8_t *p, int delta)
 {
-	uint64_t a;
-	uint32_t b;
-
-	memcpy(&a, p, 8);
-	memcpy(&b, p + 8, 4);
-	memcpy(p + delta, &a, 8);
-	memcpy(p + delta + 8, &b, 4);
-}
-
-/* Move the 12 MAC bytes at p forward by delta (0..8) with one 16-byte store:
- * the bytes p[12 + delta, 16 + delta) that follow the moved MACs are
- * rewritten with their own value. Needs delta + 16 bytes at p. */
-static inline void
-tag_move_macs_fwd16(uint8_t *p, unsigned int delta)
-{
-#if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
-	__m128i a = _mm_loadu_si128((const __m128i *)p);
-	__m128i b = _mm_loadu_si128((const __m128i *)(p + delta));
-
-	/* 16-bit lanes 0-5 (the MACs) from a, 6-7 from b */
-	_mm_storeu_si128((__m128i *)(p + delta), _mm_blend_epi16(a, b, 0xC0));
-#else
-	tag_move_macs(p, (int)delta);
-#endif
+	tp_mac_move(p, delta);
 }
 
 /* ---- TX building blocks ---- */
@@ -304,6 +280,24 @@ tag_strip_ref_one(struct rte_mbuf *m, int off, const struct tp_dsa_conf *lc,
 	return r;
 }
 
+/* pkts[i] through the reference path inside a burst loop: kept as the
+ * *k-th survivor, or handed to drops[] (counted). */
+static __rte_always_inline void
+tag_strip_ref_keep(struct rte_mbuf **pkts, uint16_t i, uint16_t *k, int off,
+		   const struct tp_dsa_conf *lc, struct rte_mbuf **drops,
+		   uint8_t *reasons, uint16_t *nd, struct tp_dsa_stats *st,
+		   uint8_t proto, enum tp_dsa_position pos, uint32_t len,
+		   tag_dec_fn dec, uint8_t side_flag)
+{
+	struct rte_mbuf *m = pkts[i];
+	int r = tag_strip_ref_one(m, off, lc, st, proto, pos, len, dec, side_flag);
+
+	if (unlikely(r < 0))
+		tag_drop(m, drops, reasons, nd, st, TAG_REASON(r));
+	else
+		TP_KEEP(pkts, i, *k, m);
+}
+
 static __rte_always_inline uint16_t
 tag_strip_loop(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *conf,
 	       struct rte_mbuf **drops, uint8_t *reasons, struct tp_dsa_stats *st,
@@ -332,17 +326,10 @@ tag_strip_loop(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *con
 	for (i = 0; i < n && i < TAG_PREFETCH_AHEAD; i++)
 		tag_prefetch(pkts[i], pos, off);
 	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-		int r;
-
 		if (i + TAG_PREFETCH_AHEAD < n)
 			tag_prefetch(pkts[i + TAG_PREFETCH_AHEAD], pos, off);
-		r = tag_strip_ref_one(m, off, &lc, st, proto, pos, len, dec, side_flag);
-		if (unlikely(r < 0)) {
-			tag_drop(m, drops, reasons, &nd, st, TAG_REASON(r));
-			continue;
-		}
-		TP_KEEP(pkts, i, k, m);
+		tag_strip_ref_keep(pkts, i, &k, off, &lc, drops, reasons, &nd, st,
+				   proto, pos, len, dec, side_flag);
 	}
 	st->out += k;
 	return k;

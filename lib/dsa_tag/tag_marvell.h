@@ -183,7 +183,7 @@ mv_rx_fast_one(struct rte_mbuf *m, unsigned int hdr, uint8_t proto, int meta,
 		mv_to_8021q(p + TAG_MACS + hdr);
 		by = hdr;
 	}
-	tag_move_macs_fwd16(p, by);
+	tp_mac_move_fwd16(p, by);
 	m->data_off += by;
 	m->data_len -= by;
 	m->pkt_len -= by;
@@ -207,22 +207,15 @@ mv_rx_burst_inline(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf 
 		tag_prefetch(pkts[i], TP_DSA_POS_AFTER_SA, off);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
-		int r;
 
 		if (i + TAG_PREFETCH_AHEAD < n)
 			tag_prefetch(pkts[i + TAG_PREFETCH_AHEAD], TP_DSA_POS_AFTER_SA,
 				     meta ? off : -1);
-		if (likely(mv_rx_fast_one(m, hdr, proto, meta, moff, ranged, np, ndev))) {
+		if (likely(mv_rx_fast_one(m, hdr, proto, meta, moff, ranged, np, ndev)))
 			TP_KEEP(pkts, i, k, m);
-			continue;
-		}
-		r = tag_strip_ref_one(m, off, &lc, st, proto, TP_DSA_POS_AFTER_SA,
-				      hdr + 4, dec, 0);
-		if (unlikely(r < 0)) {
-			tag_drop(m, drops, reasons, &nd, st, TAG_REASON(r));
-			continue;
-		}
-		TP_KEEP(pkts, i, k, m);
+		else
+			tag_strip_ref_keep(pkts, i, &k, off, &lc, drops, reasons, &nd, st,
+					   proto, TP_DSA_POS_AFTER_SA, hdr + 4, dec, 0);
 	}
 	st->out += k;
 	return k;

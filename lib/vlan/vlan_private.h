@@ -7,9 +7,8 @@
 #include <string.h>
 
 #include <rte_mbuf.h>
-#if defined(RTE_ARCH_X86)
-#include <smmintrin.h>
-#endif
+
+#include "tp_mac_move.h"
 
 #include "tp_vlan.h"
 
@@ -36,30 +35,7 @@ tp_vlan_wr16(uint8_t *p, uint16_t v)
 static inline void
 tp_vlan_move_macs(uint8_t *p, int delta)
 {
-	uint64_t a;
-	uint32_t b;
-
-	memcpy(&a, p, 8);
-	memcpy(&b, p + 8, 4);
-	memcpy(p + delta, &a, 8);
-	memcpy(p + delta + 8, &b, 4);
-}
-
-/* Move the 12 MAC bytes at p forward by delta (4 or 8) with one 16-byte
- * store: the 4 bytes after the moved MACs, p[12 + delta, 16 + delta), are
- * rewritten with their own value. Needs delta + 16 bytes at p. */
-static inline void
-tp_vlan_move_macs_fwd16(uint8_t *p, unsigned int delta)
-{
-#if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
-	__m128i a = _mm_loadu_si128((const __m128i *)p);
-	__m128i b = _mm_loadu_si128((const __m128i *)(p + delta));
-
-	/* 16-bit lanes 0-5 (the MACs) from a, 6-7 from b */
-	_mm_storeu_si128((__m128i *)(p + delta), _mm_blend_epi16(a, b, 0xC0));
-#else
-	tp_vlan_move_macs(p, (int)delta);
-#endif
+	tp_mac_move(p, delta);
 }
 
 /* Set pkt_len, data_len and vlan_tci, which rte_mbuf_core.h lays out

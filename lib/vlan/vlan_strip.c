@@ -167,7 +167,7 @@ tp_vlan_strip_burst_reasons(const struct tp_vlan_conf *conf,
 
 				m->vlan_tci_outer = tp_vlan_rd16(p + 14);
 				m->ol_flags = ol | F_VLAN | F_QINQ;
-				tp_vlan_move_macs_fwd16(p, 2 * TP_VLAN_HLEN);
+				tp_mac_move_fwd16(p, 2 * TP_VLAN_HLEN);
 				m->data_off += 2 * TP_VLAN_HLEN;
 				tp_vlan_set_len_tci(m, m->pkt_len - 2 * TP_VLAN_HLEN,
 						    (uint16_t)(dl - 2 * TP_VLAN_HLEN), tci);
@@ -176,7 +176,7 @@ tp_vlan_strip_burst_reasons(const struct tp_vlan_conf *conf,
 				uint16_t tci = tp_vlan_rd16(p + 14);
 
 				m->ol_flags = ol | F_VLAN;
-				tp_vlan_move_macs_fwd16(p, TP_VLAN_HLEN);
+				tp_mac_move_fwd16(p, TP_VLAN_HLEN);
 				m->data_off += TP_VLAN_HLEN;
 				tp_vlan_set_len_tci(m, m->pkt_len - TP_VLAN_HLEN,
 						    (uint16_t)(dl - TP_VLAN_HLEN), tci);
