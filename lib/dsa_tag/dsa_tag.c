@@ -29,6 +29,7 @@ const struct tp_dsa_conf tp_dsa_default_conf;
 static const struct tp_dsa_tagger *by_proto[TP_DSA_PROTO_MAX];
 static const struct tp_dsa_tagger *all[MAX_TAGGERS];
 static unsigned int n_all;
+static tp_dsa_burst_fn strip_ref[TP_DSA_PROTO_MAX];
 
 static const char *const drop_names[] = {
 #define TP_DSA_X_NAME(e, s) [TP_DSA_DROP_##e] = s,
@@ -61,6 +62,19 @@ tp_dsa_tagger_register(const struct tp_dsa_tagger *t)
 	n_all++;
 	DSA_LOG(DEBUG, "tagger '%s' (proto %u, %u-byte TX tag)", t->name, t->proto,
 		t->tx_len);
+}
+
+void
+tp_dsa_strip_ref_set(unsigned int proto, tp_dsa_burst_fn ref)
+{
+	if (proto < TP_DSA_PROTO_MAX)
+		strip_ref[proto] = ref;
+}
+
+tp_dsa_burst_fn
+tp_dsa_strip_ref(unsigned int proto)
+{
+	return proto < TP_DSA_PROTO_MAX ? strip_ref[proto] : NULL;
 }
 
 const struct tp_dsa_tagger *

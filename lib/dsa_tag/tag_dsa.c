@@ -42,6 +42,14 @@ dsa_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int pri
 	return 0;
 }
 
-TP_DSA_TAGGER_DEFINE(tp_tagger_dsa, "dsa", TP_DSA_PROTO_DSA, TP_DSA_POS_AFTER_SA,
-		     4, 4, 32, 32, 32, 0, dsa_rx, dsa_sw, dsa_tx);
+/* RX: the Marvell fast path (tag_marvell.h), dsa_rx for the other frames. */
+static __rte_always_inline uint16_t
+dsa_rx_fast(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *c,
+	    struct rte_mbuf **drops, uint8_t *reasons, struct tp_dsa_stats *st)
+{
+	return mv_rx_burst(pkts, n, c, drops, reasons, st, 0, TP_DSA_PROTO_DSA, dsa_rx);
+}
+
+TP_DSA_TAGGER_DEFINE_FAST(tp_tagger_dsa, "dsa", TP_DSA_PROTO_DSA, TP_DSA_POS_AFTER_SA,
+			  4, 4, 32, 32, 32, 0, dsa_rx, dsa_sw, dsa_tx, dsa_rx_fast);
 TP_DSA_TAGGER_REGISTER(tp_tagger_dsa)

@@ -50,6 +50,14 @@ edsa_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int pr
 	return 0;
 }
 
-TP_DSA_TAGGER_DEFINE(tp_tagger_edsa, "edsa", TP_DSA_PROTO_EDSA, TP_DSA_POS_AFTER_SA,
-		     8, 8, 32, 32, 32, 0, edsa_rx, edsa_sw, edsa_tx);
+/* RX: the Marvell fast path (tag_marvell.h), edsa_rx for the other frames. */
+static __rte_always_inline uint16_t
+edsa_rx_fast(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *c,
+	     struct rte_mbuf **drops, uint8_t *reasons, struct tp_dsa_stats *st)
+{
+	return mv_rx_burst(pkts, n, c, drops, reasons, st, MV_EDSA_HDR, TP_DSA_PROTO_EDSA, edsa_rx);
+}
+
+TP_DSA_TAGGER_DEFINE_FAST(tp_tagger_edsa, "edsa", TP_DSA_PROTO_EDSA, TP_DSA_POS_AFTER_SA,
+			  8, 8, 32, 32, 32, 0, edsa_rx, edsa_sw, edsa_tx, edsa_rx_fast);
 TP_DSA_TAGGER_REGISTER(tp_tagger_edsa)

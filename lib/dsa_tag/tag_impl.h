@@ -29,6 +29,8 @@
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 
+#include "tp_mac_move.h"
+
 #include "tp_dsa_tag.h"
 
 #define TAG_ETH_HLEN 14    /* DA + SA + EtherType */
@@ -80,13 +82,7 @@ tag_da_link_local(const uint8_t *da)
 static inline void
 tag_move_macs(uint8_t *p, int delta)
 {
-	uint64_t a;
-	uint32_t b;
-
-	memcpy(&a, p, 8);
-	memcpy(&b, p + 8, 4);
-	memcpy(p + delta, &a, 8);
-	memcpy(p + delta + 8, &b, 4);
+	tp_mac_move(p, delta);
 }
 
 /* ---- TX building blocks ---- */
@@ -259,6 +255,49 @@ tag_prefetch(const struct rte_mbuf *m, enum tp_dsa_position pos, int off)
 		rte_prefetch0_write(RTE_MBUF_DYNFIELD(m, off, const void *));
 }
 
+/* The reference path for one frame: decode and remove its tag with the
+ * tagger's dec, check the ranges, write its meta (one 8-byte store of the
+ * meta built in registers). Returns >= 0 (kept) or TAG_ERR(drop reason). */
+static __rte_always_inline int
+tag_strip_ref_one(struct rte_mbuf *m, int off, const struct tp_dsa_conf *lc,
+		  struct tp_dsa_stats *st, uint8_t proto, enum tp_dsa_position pos,
+		  uint32_t len, tag_dec_fn dec, uint8_t side_flag)
+{
+	struct tp_dsa_meta md = { .proto = proto,
+				  .flags = TP_DSA_META_F_VALID | side_flag };
+	int r;
+
+	r = tag_strip_one(m, &md, lc, pos, len, dec);
+	if (r > 0) {
+		r = tag_check_ranges(&md, lc);
+	} else if (r == TAG_PASS || r == 0) {
+		md = (struct tp_dsa_meta){ .proto = proto };
+		st->passed += (r == TAG_PASS);
+		r = 0;
+	}
+	if (off >= 0)
+		memcpy(RTE_MBUF_DYNFIELD(m, off, void *), &md, sizeof(md));
+	return r;
+}
+
+/* pkts[i] through the reference path inside a burst loop: kept as the
+ * *k-th survivor, or handed to drops[] (counted). */
+static __rte_always_inline void
+tag_strip_ref_keep(struct rte_mbuf **pkts, uint16_t i, uint16_t *k, int off,
+		   const struct tp_dsa_conf *lc, struct rte_mbuf **drops,
+		   uint8_t *reasons, uint16_t *nd, struct tp_dsa_stats *st,
+		   uint8_t proto, enum tp_dsa_position pos, uint32_t len,
+		   tag_dec_fn dec, uint8_t side_flag)
+{
+	struct rte_mbuf *m = pkts[i];
+	int r = tag_strip_ref_one(m, off, lc, st, proto, pos, len, dec, side_flag);
+
+	if (unlikely(r < 0))
+		tag_drop(m, drops, reasons, nd, st, TAG_REASON(r));
+	else
+		TP_KEEP(pkts, i, *k, m);
+}
+
 static __rte_always_inline uint16_t
 tag_strip_loop(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *conf,
 	       struct rte_mbuf **drops, uint8_t *reasons, struct tp_dsa_stats *st,
@@ -287,29 +326,10 @@ tag_strip_loop(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *con
 	for (i = 0; i < n && i < TAG_PREFETCH_AHEAD; i++)
 		tag_prefetch(pkts[i], pos, off);
 	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-		struct tp_dsa_meta md = { .proto = proto,
-					  .flags = TP_DSA_META_F_VALID | side_flag };
-		int r;
-
 		if (i + TAG_PREFETCH_AHEAD < n)
 			tag_prefetch(pkts[i + TAG_PREFETCH_AHEAD], pos, off);
-		r = tag_strip_one(m, &md, &lc, pos, len, dec);
-		if (r > 0) {
-			r = tag_check_ranges(&md, &lc);
-		} else if (r == TAG_PASS || r == 0) {
-			md = (struct tp_dsa_meta){ .proto = proto };
-			st->passed += (r == TAG_PASS);
-			r = 0;
-		}
-		/* One 8-byte store of the meta built in registers. */
-		if (off >= 0)
-			memcpy(RTE_MBUF_DYNFIELD(m, off, void *), &md, sizeof(md));
-		if (unlikely(r < 0)) {
-			tag_drop(m, drops, reasons, &nd, st, TAG_REASON(r));
-			continue;
-		}
-		TP_KEEP(pkts, i, k, m);
+		tag_strip_ref_keep(pkts, i, &k, off, &lc, drops, reasons, &nd, st,
+				   proto, pos, len, dec, side_flag);
 	}
 	st->out += k;
 	return k;
@@ -371,12 +391,6 @@ tag_insert_loop(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *c,
 	return k;
 }
 
-/*
- * One line per tagger file: burst functions and the const ops table.
- *   var: C name; NAME: kernel name; PROTO; POS; RXLEN/TXLEN: minimum tag
- *   lengths on RX/TX (the switch-side decode uses TXLEN); RXP/TXP: ports the
- *   tags name; DEVS: devices; PAD: TX padding; rx/sw/tx: the functions.
- */
 /* No per-burst preparation (the usual case). */
 static __rte_always_inline void
 tag_no_pre(struct rte_mbuf **pkts, uint16_t n)
@@ -385,19 +399,27 @@ tag_no_pre(struct rte_mbuf **pkts, uint16_t n)
 	(void)n;
 }
 
+/* The reference strip burst of each tagger (the generic loop above), by
+ * protocol id, whatever its strip_burst is: tests compare a tagger's fast
+ * path with it frame by frame. Internal (not exported). */
+void tp_dsa_strip_ref_set(unsigned int proto, tp_dsa_burst_fn ref);
+tp_dsa_burst_fn tp_dsa_strip_ref(unsigned int proto);
+
 /*
  * One line per tagger file: burst functions and the const ops table.
  *   var: C name; NAME: kernel name; PROTO; POS; RXLEN/TXLEN: minimum tag
  *   lengths on RX/TX (the switch-side decode uses TXLEN); RXP/TXP: ports the
  *   tags name; DEVS: devices; PAD: TX padding; rx/sw/tx: the functions;
- *   pre: run once over the burst before an RX strip (see tag_8021q.h).
+ *   pre: run once over the burst before an RX strip (see tag_8021q.h);
+ *   strip: the function that becomes .strip_burst - var##_strip_ref (the
+ *   generic loop) or a tagger's fast path (TP_DSA_TAGGER_DEFINE_FAST).
  */
 #define TP_DSA_TAGGER_DEFINE_ALL(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS, \
-				 PAD, FLAGS, rx, sw, tx, pre)                         \
-	static uint16_t var##_strip(struct rte_mbuf **pkts, uint16_t n,                 \
-				    const struct tp_dsa_conf *c,                       \
-				    struct rte_mbuf **drops, uint8_t *reasons,         \
-				    struct tp_dsa_stats *st)                           \
+				 PAD, FLAGS, rx, sw, tx, pre, strip)                  \
+	static uint16_t var##_strip_ref(struct rte_mbuf **pkts, uint16_t n,             \
+					const struct tp_dsa_conf *c,                   \
+					struct rte_mbuf **drops, uint8_t *reasons,     \
+					struct tp_dsa_stats *st)                       \
 	{                                                                               \
 		if (c == NULL)                                                          \
 			c = &tp_dsa_default_conf;                                       \
@@ -429,25 +451,51 @@ tag_no_pre(struct rte_mbuf **pkts, uint16_t n)
 		.devices = DEVS,                                                        \
 		.tx_pad = PAD,                                                          \
 		.flags = FLAGS,                                                         \
-		.strip_burst = var##_strip,                                             \
+		.strip_burst = strip,                                                   \
 		.insert_burst = var##_insert,                                           \
+	};                                                                              \
+	RTE_INIT(var##_ref_init)                                                        \
+	{                                                                               \
+		tp_dsa_strip_ref_set(PROTO, var##_strip_ref);                           \
 	}
 
 /* A tagger with a pre-pass over the burst before RX decoding. */
 #define TP_DSA_TAGGER_DEFINE_PRE(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS, \
 				 PAD, rx, sw, tx, pre)                                \
 	TP_DSA_TAGGER_DEFINE_ALL(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS,   \
-				 PAD, 0, rx, sw, tx, pre)
+				 PAD, 0, rx, sw, tx, pre, var##_strip_ref)
 
 /* A tagger with TP_DSA_TAGGER_F_* properties (FLAGS). */
 #define TP_DSA_TAGGER_DEFINE_FLAGS(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP,     \
 				   DEVS, PAD, FLAGS, rx, sw, tx)                      \
 	TP_DSA_TAGGER_DEFINE_ALL(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS,   \
-				 PAD, FLAGS, rx, sw, tx, tag_no_pre)
+				 PAD, FLAGS, rx, sw, tx, tag_no_pre, var##_strip_ref)
 
 #define TP_DSA_TAGGER_DEFINE(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS, PAD, \
 			     rx, sw, tx)                                               \
 	TP_DSA_TAGGER_DEFINE_FLAGS(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS, \
 				   PAD, 0, rx, sw, tx)
+
+/* A tagger whose RX strip (not the switch-side decode) is a fast path:
+ * fast(pkts, n, c, drops, reasons, st) with c never NULL, which must give
+ * exactly what var##_strip_ref gives (tests/dsa_tag compares them). */
+#define TP_DSA_TAGGER_DEFINE_FAST(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS, \
+				  PAD, rx, sw, tx, fast)                              \
+	static uint16_t var##_strip_ref(struct rte_mbuf **, uint16_t,                   \
+					const struct tp_dsa_conf *, struct rte_mbuf **, \
+					uint8_t *, struct tp_dsa_stats *);             \
+	static uint16_t var##_strip(struct rte_mbuf **pkts, uint16_t n,                 \
+				    const struct tp_dsa_conf *c,                       \
+				    struct rte_mbuf **drops, uint8_t *reasons,         \
+				    struct tp_dsa_stats *st)                           \
+	{                                                                               \
+		if (c == NULL)                                                          \
+			c = &tp_dsa_default_conf;                                       \
+		if (unlikely(c->flags & TP_DSA_CONF_F_SWITCH_SIDE))                     \
+			return var##_strip_ref(pkts, n, c, drops, reasons, st);         \
+		return fast(pkts, n, c, drops, reasons, st);                            \
+	}                                                                               \
+	TP_DSA_TAGGER_DEFINE_ALL(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS,   \
+				 PAD, 0, rx, sw, tx, tag_no_pre, var##_strip)
 
 #endif /* TP_DSA_TAG_IMPL_H */

@@ -108,6 +108,142 @@ mv_rx(uint8_t *t, unsigned int hdr, struct tp_dsa_meta *md, const struct tp_dsa_
 	return (int)hdr + 4;
 }
 
+/*
+ * RX fast path over a burst (hdr 0 dsa, 4 edsa). The usual frame - a tag
+ * word the kernel accepts without a trunk source (FORWARD, or TO_CPU with
+ * an accepted code), inside the configured port/device ranges, with 16
+ * bytes after the tag in the first segment - is stripped with its tag word
+ * in one register: the meta built and written as one 8-byte store, the
+ * MACs moved with one 16-byte store, no call. Any other frame goes through
+ * the reference path (tag_strip_ref_one with dec, the same code the
+ * generic loop runs), so results are those of var##_strip_ref, frame for
+ * frame (tests/dsa_tag/test_dsa_fast.c compares them).
+ */
+#define MV_W_TAGGED (1u << 29)
+/* FORWARD (bits 31-30 = 3) with the trunk bit 18 clear */
+#define MV_W_FWD_MASK 0xC0040000u
+#define MV_W_FWD_PORT 0xC0000000u
+/* TO_CPU codes the kernel accepts (0, 2, 3, 4, 5), as a bit set */
+#define MV_TO_CPU_CODES_OK 0x3Du
+
+static __rte_always_inline int
+mv_fast_word(uint32_t w)
+{
+	unsigned int code;
+
+	if (likely((w & MV_W_FWD_MASK) == MV_W_FWD_PORT))
+		return 1;
+	code = ((w >> 16) & 0x06) | ((w >> 12) & 1);
+	return w >> 30 == MV_CMD_TO_CPU && ((MV_TO_CPU_CODES_OK >> code) & 1);
+}
+
+/* The meta of an accepted tag word (see mv_rx), as the 8 bytes of struct
+ * tp_dsa_meta in memory order: tag_vid, port, device, prio, frame_type,
+ * flags, proto. Device (bits 28-24) and VID (11-0) are already in place. */
+static __rte_always_inline uint64_t
+mv_fast_meta(uint32_t w, uint8_t proto)
+{
+	RTE_BUILD_BUG_ON(TP_DSA_FT_TO_CPU != 1 + MV_CMD_TO_CPU ||
+			 TP_DSA_FT_FORWARD != 1 + MV_CMD_FORWARD);
+	RTE_BUILD_BUG_ON(offsetof(struct tp_dsa_meta, frame_type) != 5 ||
+			 offsetof(struct tp_dsa_meta, flags) != 6 ||
+			 offsetof(struct tp_dsa_meta, proto) != 7);
+	RTE_BUILD_BUG_ON(TP_DSA_META_F_TAG_VLAN != 1 << (50 - 48)); /* bit 29 << 21 */
+	return (w & 0x1F000FFFu) | ((w >> 3) & 0x001F0000u) |
+	       (uint64_t)(w & 0xE000u) << 19 |            /* prio -> byte 4 */
+	       (uint64_t)(1 + (w >> 30)) << 40 |          /* frame_type */
+	       (uint64_t)(w & MV_W_TAGGED) << 21 |        /* TAG_VLAN, bit 50 */
+	       (uint64_t)TP_DSA_META_F_VALID << 48 | (uint64_t)proto << 56;
+}
+
+/* One frame on the fast path: 1 when stripped, 0 when it needs the
+ * reference path (nothing changed then). meta: the field is registered
+ * (at off); ranged: n_ports / n_devices are set. */
+static __rte_always_inline int
+mv_rx_fast_one(struct rte_mbuf *m, unsigned int hdr, uint8_t proto, int meta,
+	       size_t off, int ranged, unsigned int np, unsigned int ndev)
+{
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	unsigned int by = hdr + 4;
+	uint64_t md;
+	uint32_t w;
+
+	if (unlikely(m->data_len < hdr + 20))
+		return 0;
+	memcpy(&w, p + TAG_MACS + hdr, 4);
+	w = rte_be_to_cpu_32(w);
+	if (unlikely(!mv_fast_word(w)))
+		return 0;
+	if (ranged && (((w >> 19) & 0x1F) >= np || ((w >> 24) & 0x1F) >= ndev))
+		return 0;
+	md = mv_fast_meta(w, proto);
+	if (meta)
+		memcpy((uint8_t *)m + off, &md, 8);
+	if (unlikely(w & MV_W_TAGGED)) {
+		mv_to_8021q(p + TAG_MACS + hdr);
+		by = hdr;
+	}
+	tp_mac_move_fwd16(p, by);
+	m->data_off += by;
+	m->data_len -= by;
+	m->pkt_len -= by;
+	return 1;
+}
+
+static __rte_always_inline uint16_t
+mv_rx_burst_inline(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *conf,
+		   struct rte_mbuf **drops, uint8_t *reasons, struct tp_dsa_stats *st,
+		   unsigned int hdr, uint8_t proto, tag_dec_fn dec, int meta, int ranged)
+{
+	const int off = tp_dsa_meta_offset;
+	const size_t moff = meta ? (size_t)off : 0;
+	const struct tp_dsa_conf lc = *conf;
+	const unsigned int np = lc.n_ports ? lc.n_ports : 256;
+	const unsigned int ndev = lc.n_devices ? lc.n_devices : 256;
+	uint16_t i, k = 0, nd = 0;
+
+	st->in += n;
+	for (i = 0; i < n && i < TAG_PREFETCH_AHEAD; i++)
+		tag_prefetch(pkts[i], TP_DSA_POS_AFTER_SA, off);
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+
+		if (i + TAG_PREFETCH_AHEAD < n)
+			tag_prefetch(pkts[i + TAG_PREFETCH_AHEAD], TP_DSA_POS_AFTER_SA,
+				     meta ? off : -1);
+		if (likely(mv_rx_fast_one(m, hdr, proto, meta, moff, ranged, np, ndev)))
+			TP_KEEP(pkts, i, k, m);
+		else
+			tag_strip_ref_keep(pkts, i, &k, off, &lc, drops, reasons, &nd, st,
+					   proto, TP_DSA_POS_AFTER_SA, hdr + 4, dec, 0);
+	}
+	st->out += k;
+	return k;
+}
+
+/* The meta store and the ranges' check compiled in only where needed. */
+static __rte_always_inline uint16_t
+mv_rx_burst(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *c,
+	    struct rte_mbuf **drops, uint8_t *reasons, struct tp_dsa_stats *st,
+	    unsigned int hdr, uint8_t proto, tag_dec_fn dec)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	int ranged = c->n_ports != 0 || c->n_devices != 0;
+
+	if (likely(tp_dsa_meta_offset >= 0 && !ranged))
+		return mv_rx_burst_inline(pkts, n, c, drops, reasons, st, hdr, proto,
+					  dec, 1, 0);
+	if (tp_dsa_meta_offset >= 0)
+		return mv_rx_burst_inline(pkts, n, c, drops, reasons, st, hdr, proto,
+					  dec, 1, 1);
+	return mv_rx_burst_inline(pkts, n, c, drops, reasons, st, hdr, proto, dec,
+				  0, ranged);
+#else
+	return tag_strip_loop(pkts, n, c, drops, reasons, st, proto,
+			      TP_DSA_POS_AFTER_SA, hdr + 4, dec, 0);
+#endif
+}
+
 /* Switch-side decode: only FROM_CPU is a CPU-to-switch frame. */
 static __rte_always_inline int
 mv_sw(uint8_t *t, unsigned int hdr, struct tp_dsa_meta *md)

@@ -67,7 +67,10 @@
  *
  * Burst functions, drops and ownership. One indirect call per burst (through
  * the tagger); inside, one inline worker with the tagger's constant tag
- * length/position. Kept mbufs are compacted to the front of pkts[] in order
+ * length/position. dsa and edsa RX strip their usual frames (FORWARD or an
+ * accepted TO_CPU, no trunk, in range) on a fast path decoded from the tag
+ * word in one register; its results are those of the general code, frame
+ * for frame. Kept mbufs are compacted to the front of pkts[] in order
  * and their count is returned. Dropped mbufs go to drops[] (room for n), in
  * order, owned by the caller; with drops == NULL they are freed. Each drop
  * is counted in stats->drop[reason]. stats must not be NULL. The

@@ -8,6 +8,8 @@
 
 #include <rte_mbuf.h>
 
+#include "tp_mac_move.h"
+
 #include "tp_vlan.h"
 
 #define TP_VLAN_HLEN 4     /* TPID + TCI (facts doc §8.2, VLAN_HLEN) */
@@ -33,13 +35,7 @@ tp_vlan_wr16(uint8_t *p, uint16_t v)
 static inline void
 tp_vlan_move_macs(uint8_t *p, int delta)
 {
-	uint64_t a;
-	uint32_t b;
-
-	memcpy(&a, p, 8);
-	memcpy(&b, p + 8, 4);
-	memcpy(p + delta, &a, 8);
-	memcpy(p + delta + 8, &b, 4);
+	tp_mac_move(p, delta);
 }
 
 /* Set pkt_len, data_len and vlan_tci, which rte_mbuf_core.h lays out
