@@ -58,6 +58,11 @@ mem_slow(const struct bpf_run *rs, uint64_t addr, uint32_t size, bool write)
 	for (uint32_t r = 0; r < p->nb_regions; r++)
 		if (in_range(addr, size, p->regions[r].base, p->regions[r].len))
 			return true;
+	/* RINGBUF records: only those this run holds, as the kernel's
+	 * verifier allows (a submitted record's pointer is dead) */
+	for (uint32_t k = 0; k < rs->rb_open; k++)
+		if (in_range(addr, size, (uintptr_t)rs->rb_rec[k].sample, rs->rb_rec[k].size))
+			return true;
 	return false;
 }
 
@@ -108,6 +113,24 @@ cg_loop_limit(struct bpf_run *rs)
 
 static uint64_t call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r);
 
+struct tp_bpf_map *
+bpf_run_map(struct bpf_run *rs, uint64_t r)
+{
+	return map_of(rs, r);
+}
+
+uint64_t
+bpf_run_fault(struct bpf_run *rs, enum bpf_counter why)
+{
+	return fault(rs, why);
+}
+
+bool
+bpf_run_mem_ok(const struct bpf_run *rs, uint64_t addr, uint32_t size)
+{
+	return mem_ok(rs, addr, size, false);
+}
+
 const struct bpf_cg_ops bpf_cg_ops = {
 	.helper = call_helper,
 	.mem_slow = cg_mem_slow,
@@ -123,7 +146,7 @@ h_map_lookup(struct bpf_run *rs, uint64_t r1, uint64_t r2)
 	struct tp_bpf_map *m = map_of(rs, r1);
 
 	if (m == NULL || m->type == BPF_MAP_TYPE_PROG_ARRAY ||
-	    !mem_ok(rs, r2, m->key_size, false))
+	    m->type == BPF_MAP_TYPE_RINGBUF || !mem_ok(rs, r2, m->key_size, false))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	/* Redirect maps: non-NULL when the entry is set (xsk_def_xdp_prog_5.3
 	 * tests this before redirecting), but the pointer is in no region, so
@@ -145,7 +168,7 @@ h_map_update(struct bpf_run *rs, uint64_t r1, uint64_t r2, uint64_t r3,
 	if (m == NULL || !mem_ok(rs, r2, m->key_size, false) ||
 	    !mem_ok(rs, r3, m->value_size, false))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
-	if (m->type == BPF_MAP_TYPE_PROG_ARRAY)
+	if (m->type == BPF_MAP_TYPE_PROG_ARRAY || m->type == BPF_MAP_TYPE_RINGBUF)
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	if (bpf_map_is_redirect(m->type))
 		return (uint64_t)-EOPNOTSUPP;
@@ -161,7 +184,7 @@ h_map_delete(struct bpf_run *rs, uint64_t r1, uint64_t r2)
 
 	if (m == NULL || !mem_ok(rs, r2, m->key_size, false))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
-	if (m->type == BPF_MAP_TYPE_PROG_ARRAY)
+	if (m->type == BPF_MAP_TYPE_PROG_ARRAY || m->type == BPF_MAP_TYPE_RINGBUF)
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	if (bpf_map_is_redirect(m->type))
 		return (uint64_t)-EOPNOTSUPP;
@@ -438,6 +461,11 @@ bpf_helper_nargs(int32_t id)
 	case BPF_FUNC_xdp_get_buff_len: return 1;
 	case BPF_FUNC_xdp_load_bytes: return 4;
 	case BPF_FUNC_xdp_store_bytes: return 4;
+	case BPF_FUNC_ringbuf_output: return 4;
+	case BPF_FUNC_ringbuf_reserve: return 3;
+	case BPF_FUNC_ringbuf_submit: return 2;
+	case BPF_FUNC_ringbuf_discard: return 2;
+	case BPF_FUNC_ringbuf_query: return 2;
 	default: return -1;
 	}
 }
@@ -472,6 +500,11 @@ call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r)
 	case BPF_FUNC_xdp_get_buff_len: return rs->m->pkt_len;
 	case BPF_FUNC_xdp_load_bytes: return h_xfer_bytes(rs, r[2], r[3], r[4], false);
 	case BPF_FUNC_xdp_store_bytes: return h_xfer_bytes(rs, r[2], r[3], r[4], true);
+	case BPF_FUNC_ringbuf_output: return bpf_h_ringbuf_output(rs, r[1], r[2], r[3], r[4]);
+	case BPF_FUNC_ringbuf_reserve: return bpf_h_ringbuf_reserve(rs, r[1], r[2], r[3]);
+	case BPF_FUNC_ringbuf_submit: return bpf_h_ringbuf_commit(rs, r[1], false);
+	case BPF_FUNC_ringbuf_discard: return bpf_h_ringbuf_commit(rs, r[1], true);
+	case BPF_FUNC_ringbuf_query: return bpf_h_ringbuf_query(rs, r[1], r[2]);
 	default: return fault(rs, BPF_CNT_BAD_HELPER_ARG); /* refused at load */
 	}
 }

@@ -32,6 +32,10 @@
  *     one per CPU, as libbpf sizes it at load.
  *   - DEVMAP / DEVMAP_HASH / CPUMAP / XSKMAP: redirect targets, value =
  *     tagpipe ifindex (redirect-map key + 1, see tp_prog.h), 0 = empty.
+ *   - RINGBUF: no keys or values; one ring shared by all lcores, filled by
+ *     the bpf_ringbuf_* helpers, drained by tp_prog_bpf_ringbuf_consume
+ *     (bpf_ringbuf.c). Element calls are -EOPNOTSUPP, as the kernel's
+ *     ringbuf_map_*_elem refuse them.
  *   - PROG_ARRAY: tail-call targets, value = program number + 1 (the
  *     control plane sees the program number, prog_bpf.c), 0 = empty; only
  *     bpf_tail_call may use it (kernel/bpf/verifier.c
@@ -69,7 +73,7 @@ bool
 bpf_map_is_opaque(uint32_t type)
 {
 	return bpf_map_is_redirect(type) || type == BPF_MAP_TYPE_PROG_ARRAY ||
-	       type == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
+	       type == BPF_MAP_TYPE_PERF_EVENT_ARRAY || type == BPF_MAP_TYPE_RINGBUF;
 }
 
 bool
@@ -146,6 +150,9 @@ bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 			return -EINVAL;
 		}
 		break;
+	case BPF_MAP_TYPE_RINGBUF:
+		rte_spinlock_init(&m->lock);
+		return bpf_ringbuf_create(m, err, errlen);
 	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
 		if (m->max_entries == 0)
 			m->max_entries = ncpu;
@@ -165,8 +172,8 @@ bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 	default:
 		snprintf(err, errlen, "map '%s': map type %u (%s) is not supported "
 			 "(array, percpu_array, hash, percpu_hash, lru_hash, "
-			 "lru_percpu_hash, lpm_trie, prog_array, perf_event_array, devmap, devmap_hash, cpumap, "
-			 "xskmap)", m->name, m->type, type_name(m->type));
+			 "lru_percpu_hash, lpm_trie, prog_array, perf_event_array, ringbuf, devmap, "
+			 "devmap_hash, cpumap, xskmap)", m->name, m->type, type_name(m->type));
 		return -ENOTSUP;
 	}
 	if (m->max_entries == 0 || m->max_entries > (1u << 24) ||
@@ -224,6 +231,7 @@ bpf_map_fini(struct tp_bpf_map *m)
 	free(m->ref);
 	free(m->plen_count);
 	free(m->rings);
+	bpf_ringbuf_destroy(m);
 	m->rings = NULL;
 	m->ref = NULL;
 	m->plen_count = NULL;
@@ -309,6 +317,8 @@ bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu)
 {
 	int64_t s;
 
+	if (m->type == BPF_MAP_TYPE_RINGBUF)
+		return NULL;
 	if (!is_hash(m->type)) {
 		uint32_t k;
 
@@ -386,6 +396,8 @@ bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 	int64_t s, free_slot = -1;
 	uint8_t mk[4 + 256];
 
+	if (m->type == BPF_MAP_TYPE_RINGBUF)
+		return -EOPNOTSUPP;
 	if (flags > BPF_EXIST)
 		return -EINVAL;
 	if (m->plen_count != NULL) {
@@ -458,6 +470,8 @@ bpf_map_delete(struct tp_bpf_map *m, const void *key)
 	uint32_t plen = 0;
 	int64_t s;
 
+	if (m->type == BPF_MAP_TYPE_RINGBUF)
+		return -EOPNOTSUPP;
 	if (m->plen_count != NULL) {
 		if (lpm_exact_key(m, key, mk, &plen) < 0)
 			return -EINVAL;
