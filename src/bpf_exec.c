@@ -466,6 +466,7 @@ bpf_helper_nargs(int32_t id)
 	case BPF_FUNC_ringbuf_submit: return 2;
 	case BPF_FUNC_ringbuf_discard: return 2;
 	case BPF_FUNC_ringbuf_query: return 2;
+	case BPF_FUNC_loop: return 4;
 	default: return -1;
 	}
 }
@@ -635,17 +636,70 @@ atomic_op(struct bpf_run *rs, const struct bpf_insn *i, uint64_t *reg)
 	return 1;
 }
 
+static uint64_t interp(struct bpf_run *rs, uint32_t pc, uint64_t r1, uint64_t r2,
+		       uint64_t r10);
+
+int64_t
+bpf_loop_callback(const struct bpf_run *rs, uint64_t fn, uint64_t r10)
+{
+	const struct tp_bpf *p = rs->prog;
+	uint64_t pc = fn & ~BPF_FUNC_ADDR_TAG;
+
+	if ((fn & BPF_FUNC_ADDR_TAG) != BPF_FUNC_ADDR_TAG || pc >= p->nb_insns ||
+	    !(p->insn_flags[pc] & BPF_IF_CALLBACK) ||
+	    r10 + BPF_STACK_SIZE > (uintptr_t)rs->stack + BPF_MAX_FRAMES * BPF_STACK_SIZE)
+		return -1;
+	return (int64_t)pc;
+}
+
+/* bpf_loop (kernel/bpf/bpf_iter.c): flags must be 0 (-EINVAL), at most
+ * BPF_LOOP_MAX_ITER iterations (-E2BIG); the callback (index, ctx) runs
+ * in the next frame down; a nonzero return stops the loop. Returns the
+ * number of callback calls. A bad callback stops the run. */
+static uint64_t
+run_loop(struct bpf_run *rs, const uint64_t *reg)
+{
+	uint32_t n = (uint32_t)reg[BPF_REG_1];
+	int64_t pc = bpf_loop_callback(rs, reg[BPF_REG_2], reg[BPF_REG_10]);
+	uint64_t i;
+
+	if (pc < 0)
+		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	if (reg[BPF_REG_4] != 0)
+		return (uint64_t)-EINVAL;
+	if (n > BPF_LOOP_MAX_ITER)
+		return (uint64_t)-E2BIG;
+	for (i = 0; i < n; i++) {
+		uint64_t r = interp(rs, (uint32_t)pc, i, reg[BPF_REG_3],
+				    reg[BPF_REG_10] + BPF_STACK_SIZE);
+
+		if (unlikely(rs->fault))
+			return 0;
+		if (r != 0)
+			return i + 1;
+	}
+	return i;
+}
+
 uint64_t
 bpf_run(struct bpf_run *rs)
+{
+	return interp(rs, rs->prog->entry, (uintptr_t)&rs->ctx, 0,
+		      (uintptr_t)rs->stack + BPF_STACK_SIZE);
+}
+
+/* Run from pc (a function's first instruction) until its exit. */
+static uint64_t
+interp(struct bpf_run *rs, uint32_t pc, uint64_t r1, uint64_t r2, uint64_t r10)
 {
 	const struct bpf_insn *insns = rs->prog->insns;
 	struct frame fr[BPF_MAX_FRAMES];
 	unsigned int depth = 0;
 	uint64_t reg[11];
-	uint32_t pc = rs->prog->entry;
 
-	reg[BPF_REG_1] = (uintptr_t)&rs->ctx;
-	reg[BPF_REG_10] = (uintptr_t)rs->stack + BPF_STACK_SIZE;
+	reg[BPF_REG_1] = r1;
+	reg[BPF_REG_2] = r2;
+	reg[BPF_REG_10] = r10;
 	for (;;) {
 		const struct bpf_insn *i = &insns[pc++];
 
@@ -693,6 +747,9 @@ bpf_run(struct bpf_run *rs)
 		case BPF_LD | BPF_IMM | BPF_DW:
 			reg[i->dst_reg] = (uint32_t)i->imm |
 					  (uint64_t)(uint32_t)insns[pc].imm << 32;
+			if (unlikely(i->src_reg == BPF_PSEUDO_FUNC))
+				reg[i->dst_reg] = BPF_FUNC_ADDR_TAG |
+						  (uint32_t)((int64_t)pc + i->imm);
 			pc++;
 			break;
 		case BPF_LDX | BPF_MEM | BPF_B: LOAD(uint8_t); break;
@@ -746,6 +803,12 @@ bpf_run(struct bpf_run *rs)
 					break;
 				}
 				reg[BPF_REG_0] = (uint64_t)-ENOENT;
+				break;
+			}
+			if (i->imm == BPF_FUNC_loop) {
+				reg[BPF_REG_0] = run_loop(rs, reg);
+				if (unlikely(rs->fault))
+					return 0;
 				break;
 			}
 			reg[BPF_REG_0] = call_helper(rs, i->imm, reg);

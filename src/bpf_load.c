@@ -457,6 +457,23 @@ relocate(struct tp_bpf *p, struct elf_obj *o, int sec, uint32_t base,
 					    "type %lu against '%s' is not supported",
 					    p->path, base + pc,
 					    (unsigned long)GELF_R_TYPE(rel.r_info), sn);
+			if (sym.st_shndx < 256 && sec_base[sym.st_shndx] != UINT32_MAX &&
+			    (tsh.sh_flags & SHF_EXECINSTR)) {
+				/* a function's address (bpf_loop's callback): the
+				 * kernel's form, src_reg BPF_PSEUDO_FUNC with imm the
+				 * offset to it (libbpf RELO_SUBPROG_ADDR) */
+				int64_t off = (int64_t)sym.st_value + in->imm, t;
+
+				if (off % 8 != 0)
+					return fail(err, errlen, -EINVAL, "%s: pc %u: function "
+						    "address at byte %ld", p->path, base + pc,
+						    (long)off);
+				t = (int64_t)sec_base[sym.st_shndx] + off / 8;
+				in->src_reg = BPF_PSEUDO_FUNC;
+				in->imm = (int32_t)(t - (int64_t)(base + pc) - 1);
+				in[1].imm = 0;
+				continue;
+			}
 			if ((int)sym.st_shndx == o->maps_sec ||
 			    (int)sym.st_shndx == o->legacy_sec) {
 				mi = find_map_by_name(p, sn);

@@ -116,6 +116,14 @@ enum bpf_counter {
 #define BPF_IF_CTX_LOAD 0x01      /* rewritten load of struct bpf_xdp_ctx */
 #define BPF_IF_REACHED  0x02      /* reachable from the entry */
 #define BPF_IF_FUNC     0x04      /* first instruction of a function */
+#define BPF_IF_CALLBACK 0x08      /* ... that is a bpf_loop callback */
+/* bpf_loop (helper 181, kernel/bpf/bpf_iter.c): at most BPF_MAX_LOOPS
+ * iterations (include/linux/bpf.h) */
+#define BPF_LOOP_MAX_ITER (1u << 23)
+/* What ld_imm64 of a function address (BPF_PSEUDO_FUNC) puts in its
+ * register: this tag | the function's pc. Not an address (non-canonical
+ * on x86-64), so a program that dereferences it is stopped (OOB). */
+#define BPF_FUNC_ADDR_TAG 0xbf1f000000000000ull
 
 struct bpf_run;
 struct bpf_cg_ops;
@@ -257,6 +265,9 @@ void bpf_compiled_free(struct tp_bpf *p);
 
 /* bpf_exec.c: run the program on one packet; returns r0. */
 uint64_t bpf_run(struct bpf_run *rs);
+/* bpf_loop's callback: the pc of the callback function value fn names
+ * when it names one and a frame is left below r10, else -1. */
+int64_t bpf_loop_callback(const struct bpf_run *rs, uint64_t fn, uint64_t r10);
 /* For helpers outside bpf_exec.c: the map handle r (NULL if none), a
  * fault (returns 0), the bounds check of a buffer the helper reads. */
 struct tp_bpf_map *bpf_run_map(struct bpf_run *rs, uint64_t r);

@@ -1136,6 +1136,63 @@ test_ringbuf_unverified(void **state)
 	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
 }
 
+/* bpf_loop with a callback that makes a BPF-to-BPF call (t_bpfloop.c);
+ * expected values from the program's documented behaviour. */
+static void
+test_bpf_loop(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_bpfloop.o"), NULL);
+	struct tp_bpf_stats st;
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF];
+	uint64_t calls = 0;
+
+	(void)state;
+	load_frames(m);
+	for (unsigned int i = 0; i < NF; i++) {
+		unsigned int s = in_f[i][0] & 15, last = s < 10 ? s : 9;
+		int64_t sum = 0;
+
+		for (unsigned int j = 0; j <= last; j++)
+			sum += j * j;
+		calls += last + 1;
+		run(p, 0, &m[i], 1, &v[i], &k[i]);
+		assert_int_equal(v[i], XDP_PASS);
+		assert_int_equal((int64_t)u64_at(p, ".bss", 0, 0), s < 10 ? s + 1 : 10);
+		assert_int_equal((int64_t)u64_at(p, ".bss", 0, 8), sum);
+		assert_int_equal((int64_t)u64_at(p, ".bss", 0, 16), -E2BIG);
+		assert_int_equal((int64_t)u64_at(p, ".bss", 0, 24), -EINVAL);
+		assert_int_equal(u64_at(p, ".bss", 0, 32), calls);
+	}
+	free_all(m, NF);
+	tp_prog_close(p);
+
+	/* a callback that is not a function: refused by the kernel, stopped
+	 * by tagpipe at run time */
+	{
+		char what[600];
+
+		p = open_ok(obj("t_bpfloop.o"), NULL);
+		tp_prog_bpf_describe(p, what, sizeof(what));
+		tp_prog_close(p);
+		if (strstr(what, "verified by the kernel") != NULL)
+			open_fails(obj("t_bpfloop.o"), "xdp_loop_bad",
+				   "the kernel verifier rejects it");
+	}
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF), 0);
+	p = open_ok(obj("t_bpfloop.o"), "xdp_loop_bad");
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++)
+		assert_int_equal(v[i], XDP_ABORTED);
+	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
+	assert_int_equal(st.aborted_helper, NF);
+	free_all(m, NF);
+	tp_prog_close(p);
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
+}
+
 int
 main(void)
 {
@@ -1161,6 +1218,7 @@ main(void)
 		cmocka_unit_test(test_xdpdump),
 		cmocka_unit_test(test_ringbuf),
 		cmocka_unit_test(test_ringbuf_unverified),
+		cmocka_unit_test(test_bpf_loop),
 	};
 
 	int failed;
