@@ -77,7 +77,9 @@
  *     tp_prog_bpf_prog_find), redirect (23), csum_diff (28), xdp_adjust_head (44),
  *     redirect_map (51), xdp_adjust_meta (54), xdp_adjust_tail (65, one-
  *     segment packets), xdp_get_buff_len (188), xdp_load_bytes (189),
- *     xdp_store_bytes (190), ringbuf_output/reserve/submit/discard/query
+ *     xdp_store_bytes (190), loop (181: the callback is a function of
+ *     the object, at most 1 << 23 iterations, no tail call inside),
+ *     ringbuf_output/reserve/submit/discard/query
  *     (130-134, to a ring read with tp_prog_bpf_ringbuf_consume; a run
  *     may hold 4 reservations at once, and one that ends holding any has
  *     them discarded and returns TP_ABORTED, counted as a helper fault,
