@@ -153,7 +153,15 @@ h_map_lookup(struct bpf_run *rs, uint64_t r1, uint64_t r2)
 	 * a program cannot read or write through it. */
 	{
 		void *v = bpf_map_lookup(m, (const void *)(uintptr_t)r2, rs->cpu);
+		uint32_t in;
 
+		if (bpf_map_is_of_maps(m->type)) {
+			/* the inner map itself: a handle for the map helpers */
+			if (v == NULL)
+				return 0;
+			memcpy(&in, v, 4);
+			return in == 0 ? 0 : (uintptr_t)&rs->prog->maps[in - 1];
+		}
 		bpf_map_lru_touch(m, v);
 		return (uintptr_t)v;
 	}
@@ -168,7 +176,8 @@ h_map_update(struct bpf_run *rs, uint64_t r1, uint64_t r2, uint64_t r3,
 	if (m == NULL || !mem_ok(rs, r2, m->key_size, false) ||
 	    !mem_ok(rs, r3, m->value_size, false))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
-	if (m->type == BPF_MAP_TYPE_PROG_ARRAY || m->type == BPF_MAP_TYPE_RINGBUF)
+	if (m->type == BPF_MAP_TYPE_PROG_ARRAY || m->type == BPF_MAP_TYPE_RINGBUF ||
+	    bpf_map_is_of_maps(m->type))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	if (bpf_map_is_redirect(m->type))
 		return (uint64_t)-EOPNOTSUPP;
@@ -184,7 +193,8 @@ h_map_delete(struct bpf_run *rs, uint64_t r1, uint64_t r2)
 
 	if (m == NULL || !mem_ok(rs, r2, m->key_size, false))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
-	if (m->type == BPF_MAP_TYPE_PROG_ARRAY || m->type == BPF_MAP_TYPE_RINGBUF)
+	if (m->type == BPF_MAP_TYPE_PROG_ARRAY || m->type == BPF_MAP_TYPE_RINGBUF ||
+	    bpf_map_is_of_maps(m->type))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	if (bpf_map_is_redirect(m->type))
 		return (uint64_t)-EOPNOTSUPP;

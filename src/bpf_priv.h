@@ -82,6 +82,11 @@ struct tp_bpf_map {
 	struct bpf_perf_ring *rings; /* PERF_EVENT_ARRAY: nrings of them */
 	uint32_t nrings;
 	struct bpf_ringbuf *rb;   /* RINGBUF (bpf_ringbuf.c) */
+	/* ARRAY_OF_MAPS / HASH_OF_MAPS: the inner map template (BTF
+	 * __array(values, ...)); values are inner map index + 1, 0 = empty */
+	struct {
+		uint32_t type, key_size, value_size, max_entries;
+	} inner;
 	rte_spinlock_t lock;      /* writers (programs and control plane) */
 };
 
@@ -231,6 +236,10 @@ int bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 		   uint64_t flags, uint32_t cpu, bool all_cpus);
 int bpf_map_delete(struct tp_bpf_map *m, const void *key);
 bool bpf_map_is_redirect(uint32_t type);
+bool bpf_map_is_of_maps(uint32_t type);
+/* Map inner may sit in map-in-map outer: 0, or -EINVAL with err why. */
+int bpf_map_inner_ok(const struct tp_bpf_map *outer, const struct tp_bpf_map *inner,
+		     char *err, size_t errlen);
 bool bpf_map_is_percpu(uint32_t type);
 /* Maps whose values no program may read or write (redirect targets,
  * PROG_ARRAY): not a memory region, no pointer handed out. */

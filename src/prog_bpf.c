@@ -394,13 +394,15 @@ tp_prog_bpf_map_lookup(const struct tp_prog *p, int index, const void *key,
 		return -EINVAL;
 	if (m->type == BPF_MAP_TYPE_RINGBUF)
 		return -EOPNOTSUPP;
-	if (m->type == BPF_MAP_TYPE_PROG_ARRAY) {
+	if (m->type == BPF_MAP_TYPE_PROG_ARRAY || bpf_map_is_of_maps(m->type)) {
 		const uint8_t *v = bpf_map_lookup(m, key, 0);
 		uint32_t n;
 
 		if (v == NULL)
 			return -ENOENT;
 		memcpy(&n, v, 4);
+		if (n == 0)
+			return -ENOENT;
 		n--; /* stored as number + 1 */
 		memcpy(value, &n, 4);
 		return 0;
@@ -433,6 +435,16 @@ tp_prog_bpf_map_update(const struct tp_prog *p, int index, const void *key,
 
 		memcpy(&n, value, 4);
 		if (n >= b->nb_progs || !b->progs[n].usable)
+			return -EINVAL;
+		n++;
+		return bpf_map_update(m, key, &n, flags, 0, true);
+	}
+	if (bpf_map_is_of_maps(m->type)) {
+		char why[BPF_ERR_LEN];
+		uint32_t n;
+
+		memcpy(&n, value, 4);
+		if (n >= b->nb_maps || bpf_map_inner_ok(m, &b->maps[n], why, sizeof(why)) < 0)
 			return -EINVAL;
 		n++;
 		return bpf_map_update(m, key, &n, flags, 0, true);
@@ -500,6 +512,18 @@ tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
 
 		if (n < 0) {
 			snprintf(err, errlen, "'%s': no program '%s' in the object", spec, eq + 1);
+			free(val);
+			return -EINVAL;
+		}
+		memcpy(val, &n, 4);
+	} else if (info.type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+		   info.type == BPF_MAP_TYPE_HASH_OF_MAPS) {
+		int n = tp_prog_bpf_map_find(p, eq + 1);
+		char why[BPF_ERR_LEN];
+
+		if (n < 0 || bpf_map_inner_ok(map_at(p, idx), map_at(p, n), why,
+					      sizeof(why)) < 0) {
+			snprintf(err, errlen, "'%s': %s", spec, n < 0 ? "no such inner map" : why);
 			free(val);
 			return -EINVAL;
 		}
@@ -599,6 +623,11 @@ tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f)
 
 			memcpy(&n, v, 4);
 			fputs(n >= 1 && n <= b->nb_progs ? b->progs[n - 1].name : "?", f);
+		} else if (bpf_map_is_of_maps(m->type)) {
+			uint32_t n;
+
+			memcpy(&n, v, 4);
+			fputs(n >= 1 && n <= b->nb_maps ? b->maps[n - 1].name : "?", f);
 		} else {
 			for (uint32_t c = 0; c < m->ncpu; c++) {
 				if (c)

@@ -1193,6 +1193,73 @@ test_bpf_loop(void **state)
 	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
 }
 
+/* Map-in-map (t_mim.c): the inner map a lookup gives is used by the map
+ * helpers; slots set at load (BTF .values), by index and by name. */
+static void
+test_map_in_map(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_mim.o"), NULL);
+	int outer = map_idx(p, "outer"), outer_h = map_idx(p, "outer_h");
+	int a = map_idx(p, "inner_a"), b = map_idx(p, "inner_b"), other = map_idx(p, "other");
+	struct tp_bpf_map_info info;
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF], key0 = 0, key1 = 1, idx = 0, bad = 999;
+	uint64_t bytes = 0;
+	char err[256];
+
+	(void)state;
+	for (unsigned int i = 0; i < NF; i++)
+		bytes += in_l[i];
+	assert_int_equal(tp_prog_bpf_map_info(p, outer, &info), 0);
+	assert_int_equal(info.type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	assert_int_equal(info.key_size, 4);
+	assert_int_equal(info.value_size, 4);
+	assert_int_equal(info.max_entries, 2);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, outer, &key0, &idx), 0);
+	assert_int_equal(idx, a);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, outer, &key1, &idx), -ENOENT);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++)
+		assert_int_equal(v[i], XDP_TX);
+	run(p, 1, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++)
+		assert_int_equal(v[i], XDP_PASS);
+	assert_int_equal(u64_at(p, "inner_a", 0, 0), NF);
+
+	idx = (uint32_t)other;
+	assert_int_equal(tp_prog_bpf_map_update(p, outer, &key1, &idx, 0), -EINVAL);
+	assert_int_equal(tp_prog_bpf_map_update(p, outer, &key1, &bad, 0), -EINVAL);
+	idx = (uint32_t)b;
+	assert_int_equal(tp_prog_bpf_map_update(p, outer, &key1, &idx, 0), 0);
+	assert_int_equal(tp_prog_bpf_map_update_text(p, "outer_h:01000000=inner_a", err,
+						     sizeof(err)), 0);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, outer_h, &key1, &idx), 0);
+	assert_int_equal(idx, a);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, outer_h, &key0, &idx), -ENOENT);
+	assert_int_not_equal(tp_prog_bpf_map_update_text(p, "outer_h:01000000=other", err,
+							 sizeof(err)), 0);
+	assert_non_null(strstr(err, "map 'other' (type 2, key 4, value 4, max_entries 4) is "
+			       "not of map 'outer_h''s inner shape (type 2, key 4, value 8"));
+	run(p, 1, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++)
+		assert_int_equal(v[i], XDP_TX);
+	assert_int_equal(u64_at(p, "inner_b", 0, 0), NF);
+	assert_int_equal(u64_at(p, "inner_a", 0, 0), NF);
+	assert_int_equal(u64_at(p, "inner_a", 1, 0), bytes);
+	assert_string_equal(dump_of(p, "outer", 2), "00000000=inner_a\n01000000=inner_b\n");
+	assert_string_equal(dump_of(p, "outer_h", 1), "01000000=inner_a\n");
+	/* an emptied slot: no inner map */
+	assert_int_equal(tp_prog_bpf_map_delete(p, outer, &key0), 0);
+	run(p, 0, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++)
+		assert_int_equal(v[i], XDP_PASS);
+	assert_int_equal(u64_at(p, "inner_a", 0, 0), NF);
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
 int
 main(void)
 {
@@ -1219,6 +1286,7 @@ main(void)
 		cmocka_unit_test(test_ringbuf),
 		cmocka_unit_test(test_ringbuf_unverified),
 		cmocka_unit_test(test_bpf_loop),
+		cmocka_unit_test(test_map_in_map),
 	};
 
 	int failed;
