@@ -47,7 +47,9 @@
  *   - maps: BTF ".maps" and legacy "maps" definitions become tagpipe maps
  *     of the same shape (ARRAY, PERCPU_ARRAY, HASH, PERCPU_HASH, LRU_HASH,
  *     LRU_PERCPU_HASH, LPM_TRIE, PROG_ARRAY, PERF_EVENT_ARRAY, RINGBUF,
- *     DEVMAP, DEVMAP_HASH, CPUMAP, XSKMAP); .data/.rodata/.bss become one-entry
+ *     ARRAY_OF_MAPS and HASH_OF_MAPS (inner shape from BTF __array(values,
+ *     ...); values are map indexes, see tp_prog_bpf_map_lookup), DEVMAP,
+ *     DEVMAP_HASH, CPUMAP, XSKMAP); .data/.rodata/.bss become one-entry
  *     ARRAY maps named after their section (".data", ...). Per-CPU means
  *     one copy per EAL lcore index.
  *   - the program reads struct xdp_md exactly as the kernel defines it;
@@ -298,6 +300,8 @@ int tp_prog_bpf_map_find(const struct tp_prog *p, const char *name);
  * -E2BIG (full or key out of range), -EOPNOTSUPP (devmap egress prog).
  * PROG_ARRAY values are program numbers (tp_prog_bpf_prog_find); a number
  * that is not a program, or one that failed verification, is -EINVAL.
+ * ARRAY_OF_MAPS / HASH_OF_MAPS values are map indexes (u32); a map not
+ * of the inner shape is -EINVAL.
  * delete: 0, -ENOENT, -EINVAL (array maps cannot delete; redirect maps and
  * PROG_ARRAY empty the slot). */
 int tp_prog_bpf_map_lookup(const struct tp_prog *p, int index, const void *key,
@@ -319,13 +323,14 @@ int tp_prog_bpf_prog_find(const struct tp_prog *p, const char *name);
  * --bpf-map): KEY and VALUE are hex bytes in memory order, exactly
  * key_size and value_size bytes (as the bpf() syscall takes them; "0a000001"
  * is IPv4 10.0.0.1 as a network-order key); a per-CPU map gets VALUE in
- * every lcore's copy; a PROG_ARRAY's VALUE is a program's function name.
+ * every lcore's copy; a PROG_ARRAY's VALUE is a program's function name,
+ * a map-in-map's VALUE the inner map's name.
  * BPF_ANY. 0, or -EINVAL/-E2BIG/... with err naming the bad part. */
 int tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
 				char *err, size_t errlen);
 /* Print map index's elements to f, one "KEY=VALUE" line each in the same
  * hex (per-CPU maps: every lcore's copy, comma-separated; PROG_ARRAY: the
- * function name). Hash and LPM maps: every element; array maps: elements
+ * function name; map-in-map: the inner map's name). Hash and LPM maps: every element; array maps: elements
  * with a nonzero byte, so a fresh array prints nothing; RINGBUF: each
  * submitted record as one hex line, consuming it (as
  * tp_prog_bpf_ringbuf_consume). Returns the number
