@@ -926,6 +926,15 @@ test_xsk_default(void **state)
 	}
 }
 
+/* Every one of the NF verdicts is want. */
+static void
+expect_all(const uint8_t *v, uint8_t want)
+{
+	for (unsigned int i = 0; i < NF; i++)
+		if (v[i] != want)
+			fail_msg("frame %u: verdict %u, expected %u", i, v[i], want);
+}
+
 /* Records tp_prog_bpf_ringbuf_consume hands over, each appended to buf
  * as (u32 length, bytes). */
 struct rb_got {
@@ -1119,8 +1128,7 @@ test_ringbuf_unverified(void **state)
 	p = open_ok(obj("t_ringbuf.o"), "xdp_rb_stale");
 	load_frames(m);
 	run(p, 0, m, NF, v, k);
-	for (unsigned int i = 0; i < NF; i++)
-		assert_int_equal(v[i], XDP_ABORTED);
+	expect_all(v, XDP_ABORTED);
 	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
 	assert_int_equal(st.aborted_oob, NF);
 	assert_int_equal(st.aborted_helper, 0);
@@ -1184,8 +1192,7 @@ test_bpf_loop(void **state)
 	p = open_ok(obj("t_bpfloop.o"), "xdp_loop_bad");
 	load_frames(m);
 	run(p, 0, m, NF, v, k);
-	for (unsigned int i = 0; i < NF; i++)
-		assert_int_equal(v[i], XDP_ABORTED);
+	expect_all(v, XDP_ABORTED);
 	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
 	assert_int_equal(st.aborted_helper, NF);
 	free_all(m, NF);
@@ -1221,11 +1228,9 @@ test_map_in_map(void **state)
 	assert_int_equal(tp_prog_bpf_map_lookup(p, outer, &key1, &idx), -ENOENT);
 	load_frames(m);
 	run(p, 0, m, NF, v, k);
-	for (unsigned int i = 0; i < NF; i++)
-		assert_int_equal(v[i], XDP_TX);
+	expect_all(v, XDP_TX);
 	run(p, 1, m, NF, v, k);
-	for (unsigned int i = 0; i < NF; i++)
-		assert_int_equal(v[i], XDP_PASS);
+	expect_all(v, XDP_PASS);
 	assert_int_equal(u64_at(p, "inner_a", 0, 0), NF);
 
 	idx = (uint32_t)other;
@@ -1243,8 +1248,7 @@ test_map_in_map(void **state)
 	assert_non_null(strstr(err, "map 'other' (type 2, key 4, value 4, max_entries 4) is "
 			       "not of map 'outer_h''s inner shape (type 2, key 4, value 8"));
 	run(p, 1, m, NF, v, k);
-	for (unsigned int i = 0; i < NF; i++)
-		assert_int_equal(v[i], XDP_TX);
+	expect_all(v, XDP_TX);
 	assert_int_equal(u64_at(p, "inner_b", 0, 0), NF);
 	assert_int_equal(u64_at(p, "inner_a", 0, 0), NF);
 	assert_int_equal(u64_at(p, "inner_a", 1, 0), bytes);
@@ -1253,8 +1257,7 @@ test_map_in_map(void **state)
 	/* an emptied slot: no inner map */
 	assert_int_equal(tp_prog_bpf_map_delete(p, outer, &key0), 0);
 	run(p, 0, m, NF, v, k);
-	for (unsigned int i = 0; i < NF; i++)
-		assert_int_equal(v[i], XDP_PASS);
+	expect_all(v, XDP_PASS);
 	assert_int_equal(u64_at(p, "inner_a", 0, 0), NF);
 	free_all(m, NF);
 	tp_prog_close(p);
