@@ -259,7 +259,8 @@ uint64_t bpf_h_ringbuf_reserve(struct bpf_run *rs, uint64_t map, uint64_t size,
 uint64_t bpf_h_ringbuf_commit(struct bpf_run *rs, uint64_t sample, bool discard);
 uint64_t bpf_h_ringbuf_query(struct bpf_run *rs, uint64_t map, uint64_t flags);
 /* End of a run that still holds reservations (a program the kernel would
- * refuse: "Unreleased reference"): discards them and faults the run. */
+ * refuse: "Unreleased reference", or one stopped midway): discards them
+ * and faults the run if nothing else did. */
 void bpf_ringbuf_abandon(struct bpf_run *rs);
 
 /* bpf_kverify.c: load the selected program into the kernel once (verifier

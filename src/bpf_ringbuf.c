@@ -315,5 +315,6 @@ bpf_ringbuf_abandon(struct bpf_run *rs)
 		bpf_ringbuf_commit(rs->rb_rec[rs->rb_open].sample,
 				   rs->rb_rec[rs->rb_open].size, true);
 	}
-	bpf_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	if (!rs->fault) /* a run stopped for another reason keeps it */
+		bpf_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);
 }

@@ -1124,6 +1124,22 @@ test_ringbuf_unverified(void **state)
 	assert_int_equal(st.aborted_helper, 300 * NF);
 	assert_int_equal(st.aborted_oob, 0);
 	tp_prog_close(p);
+	/* stopped (OOB) while holding a reservation: counted as OOB, the
+	 * record discarded, so the ring never fills */
+	p = open_ok(obj("t_ringbuf.o"), "xdp_rb_oob");
+	for (unsigned int round = 0; round < 50; round++) {
+		load_frames(m);
+		run(p, 0, m, NF, v, k);
+		expect_all(v, XDP_ABORTED);
+		free_all(m, NF);
+		if (round % 25 == 24)
+			assert_int_equal(tp_prog_bpf_ringbuf_consume(p, map_idx(p, "rb"),
+								     rb_collect, &got), 0);
+	}
+	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
+	assert_int_equal(st.aborted_oob, 50 * NF);
+	assert_int_equal(st.aborted_helper, 0);
+	tp_prog_close(p);
 	/* writes through a submitted record: OOB; the record was submitted */
 	p = open_ok(obj("t_ringbuf.o"), "xdp_rb_stale");
 	load_frames(m);

@@ -15,6 +15,9 @@
  *    else XDP_DROP.
  *  prog_rb_leak ("xdp_rb_leak"): reserves 8 bytes and returns XDP_PASS
  *    holding them (the kernel's verifier refuses it).
+ *  prog_rb_oob ("xdp_rb_oob"): reserves 8 bytes, then reads data[200]
+ *    without a data_end check (the kernel's verifier refuses it) into the
+ *    record and submits it; XDP_DROP when the reservation fails.
  *  prog_rb_stale ("xdp_rb_stale"): reserves 8 bytes, writes
  *    0x1122334455667788, submits, then writes through the submitted
  *    pointer (the kernel's verifier refuses it); XDP_PASS if that write
@@ -106,6 +109,19 @@ int prog_rb_stale(struct xdp_md *ctx)
 	*r = 0x1122334455667788ull;
 	bpf_ringbuf_submit((void *)r, 0);
 	*r = 0;
+	return XDP_PASS;
+}
+
+SEC("xdp_rb_oob")
+int prog_rb_oob(struct xdp_md *ctx)
+{
+	__u8 *data = (void *)(long)ctx->data;
+	__u64 *r = bpf_ringbuf_reserve(&rb, 8, 0);
+
+	if (r == NULL)
+		return XDP_DROP;
+	*r = data[200]; /* no data_end check: beyond every test frame */
+	bpf_ringbuf_submit(r, 0);
 	return XDP_PASS;
 }
 
