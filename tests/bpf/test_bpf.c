@@ -1084,6 +1084,28 @@ test_ringbuf(void **state)
 		   "ringbuf max_entries 5000 is not a power of 2 multiple of 4096");
 }
 
+/* rounds bursts of the NF frames, each frame ABORTED, the ring consumed
+ * (finding no record) every 25 bursts: 200 reservations of 8 bytes fit in
+ * t_ringbuf.c's 4096, so a reservation left behind would show as a full
+ * ring. */
+static void
+rb_rounds_aborted(struct tp_prog *p, unsigned int rounds, struct rb_got *got)
+{
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF];
+
+	for (unsigned int round = 0; round < rounds; round++) {
+		load_frames(m);
+		run(p, 0, m, NF, v, k);
+		expect_all(v, XDP_ABORTED);
+		free_all(m, NF);
+		if (round % 25 == 24)
+			assert_int_equal(tp_prog_bpf_ringbuf_consume(p, map_idx(p, "rb"),
+								     rb_collect, got), 0);
+	}
+}
+
 /* Programs the kernel's verifier refuses for their reservations; with
  * --bpf-unverified tagpipe's run-time checks stop them. */
 static void
@@ -1109,16 +1131,7 @@ test_ringbuf_unverified(void **state)
 	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF), 0);
 	/* ends holding a reservation: discarded, ABORTED, the ring not stuck */
 	p = open_ok(obj("t_ringbuf.o"), "xdp_rb_leak");
-	for (unsigned int round = 0; round < 300; round++) {
-		load_frames(m);
-		run(p, 0, m, NF, v, k);
-		for (unsigned int i = 0; i < NF; i++)
-			assert_int_equal(v[i], XDP_ABORTED);
-		free_all(m, NF);
-		if (round % 25 == 24)
-			assert_int_equal(tp_prog_bpf_ringbuf_consume(p, map_idx(p, "rb"),
-								     rb_collect, &got), 0);
-	}
+	rb_rounds_aborted(p, 300, &got);
 	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
 	assert_int_equal(st.runs, 300 * NF);
 	assert_int_equal(st.aborted_helper, 300 * NF);
@@ -1127,15 +1140,7 @@ test_ringbuf_unverified(void **state)
 	/* stopped (OOB) while holding a reservation: counted as OOB, the
 	 * record discarded, so the ring never fills */
 	p = open_ok(obj("t_ringbuf.o"), "xdp_rb_oob");
-	for (unsigned int round = 0; round < 50; round++) {
-		load_frames(m);
-		run(p, 0, m, NF, v, k);
-		expect_all(v, XDP_ABORTED);
-		free_all(m, NF);
-		if (round % 25 == 24)
-			assert_int_equal(tp_prog_bpf_ringbuf_consume(p, map_idx(p, "rb"),
-								     rb_collect, &got), 0);
-	}
+	rb_rounds_aborted(p, 50, &got);
 	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
 	assert_int_equal(st.aborted_oob, 50 * NF);
 	assert_int_equal(st.aborted_helper, 0);
