@@ -223,6 +223,34 @@ emit_tail_call(struct gen *g)
 	OUT("\t}\n\tr0 = (uint64_t)-2LL; /* -ENOENT */ }\n");
 }
 
+/* bpf_loop inlined (semantics: bpf_exec.c run_loop): the callback named
+ * by r2 is found among the object's callbacks and called as its C
+ * function; an unknown one, or no frame left, goes to the helper
+ * dispatcher, which stops the run. */
+static void
+emit_loop(struct gen *g)
+{
+	const struct tp_bpf *p = g->p;
+
+	OUT("\t{ uint64_t _i = 0; uint32_t _n = (uint32_t)r1; int64_t _f = -1;\n\t"
+	    "switch (r2) {");
+	for (uint32_t pc = 0; pc < p->nb_insns; pc++)
+		if (p->insn_flags[pc] & BPF_IF_CALLBACK)
+			OUT(" case 0x%llxULL: _f = %u; break;",
+			    (unsigned long long)(BPF_FUNC_ADDR_TAG | pc), pc);
+	OUT(" }\n\tif (_f < 0 || r10 + %u > sb + STK) CALLH(%d);\n"
+	    "\telse if (r4 != 0) r0 = (uint64_t)-22LL; /* -EINVAL */\n"
+	    "\telse if (_n > %uU) r0 = (uint64_t)-7LL; /* -E2BIG */\n"
+	    "\telse { for (; _i < _n; _i++) { uint64_t _c = 0; switch (_f) {",
+	    BPF_STACK_SIZE, BPF_FUNC_loop, BPF_LOOP_MAX_ITER);
+	for (uint32_t pc = 0; pc < p->nb_insns; pc++)
+		if (p->insn_flags[pc] & BPF_IF_CALLBACK)
+			OUT(" case %u: _c = f%u(rs, ops, _i, r3, 0, 0, 0, r10 + %u); break;",
+			    pc, pc, BPF_STACK_SIZE);
+	OUT(" }\n\t\tif (rs->fault) return 0; if (_c) { _i++; break; } }\n"
+	    "\t\tr0 = _i; RELOAD(); } }\n");
+}
+
 /* goto target: backward jumps spend the loop budget in programs with loops. */
 static void
 emit_goto(struct gen *g, const struct bpf_insn *i, uint32_t target)
@@ -261,6 +289,8 @@ emit_jmp(struct gen *g, const struct bpf_insn *i, uint32_t pc)
 			emit_lookup(g);
 		else if (i->imm == BPF_FUNC_tail_call)
 			emit_tail_call(g);
+		else if (i->imm == BPF_FUNC_loop)
+			emit_loop(g);
 		else
 			OUT("\tCALLH(%d);\n", i->imm);
 		return;
@@ -439,9 +469,11 @@ emit_function(struct gen *g, uint32_t start)
 			continue;
 		OUT("L%u:\n", pc);
 		if (i->code == (BPF_LD | BPF_IMM | BPF_DW)) {
-			OUT("\tr%u = 0x%llxULL;\n", i->dst_reg,
-			    (unsigned long long)((uint32_t)i->imm |
-						 (uint64_t)(uint32_t)i[1].imm << 32));
+			uint64_t v = (uint32_t)i->imm | (uint64_t)(uint32_t)i[1].imm << 32;
+
+			if (i->src_reg == BPF_PSEUDO_FUNC) /* as bpf_exec.c */
+				v = BPF_FUNC_ADDR_TAG | (uint32_t)((int64_t)pc + i->imm + 1);
+			OUT("\tr%u = 0x%llxULL;\n", i->dst_reg, (unsigned long long)v);
 			pc++;
 			continue;
 		}

@@ -59,6 +59,11 @@ mem_slow(const struct bpf_run *rs, uint64_t addr, uint32_t size, bool write)
 	for (uint32_t r = 0; r < p->nb_regions; r++)
 		if (in_range(addr, size, p->regions[r].base, p->regions[r].len))
 			return true;
+	/* RINGBUF records: only those this run holds, as the kernel's
+	 * verifier allows (a submitted record's pointer is dead) */
+	for (uint32_t k = 0; k < rs->rb_open; k++)
+		if (in_range(addr, size, (uintptr_t)rs->rb_rec[k].sample, rs->rb_rec[k].size))
+			return true;
 	return false;
 }
 
@@ -109,6 +114,24 @@ cg_loop_limit(struct bpf_run *rs)
 
 static uint64_t call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r);
 
+struct tp_bpf_map *
+bpf_run_map(struct bpf_run *rs, uint64_t r)
+{
+	return map_of(rs, r);
+}
+
+uint64_t
+bpf_run_fault(struct bpf_run *rs, enum bpf_counter why)
+{
+	return fault(rs, why);
+}
+
+bool
+bpf_run_mem_ok(const struct bpf_run *rs, uint64_t addr, uint32_t size)
+{
+	return mem_ok(rs, addr, size, false);
+}
+
 const struct bpf_cg_ops bpf_cg_ops = {
 	.helper = call_helper,
 	.mem_slow = cg_mem_slow,
@@ -124,14 +147,22 @@ h_map_lookup(struct bpf_run *rs, uint64_t r1, uint64_t r2)
 	struct tp_bpf_map *m = map_of(rs, r1);
 
 	if (m == NULL || m->type == BPF_MAP_TYPE_PROG_ARRAY ||
-	    !mem_ok(rs, r2, m->key_size, false))
+	    m->type == BPF_MAP_TYPE_RINGBUF || !mem_ok(rs, r2, m->key_size, false))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	/* Redirect maps: non-NULL when the entry is set (xsk_def_xdp_prog_5.3
 	 * tests this before redirecting), but the pointer is in no region, so
 	 * a program cannot read or write through it. */
 	{
 		void *v = bpf_map_lookup(m, (const void *)(uintptr_t)r2, rs->cpu);
+		uint32_t in;
 
+		if (bpf_map_is_of_maps(m->type)) {
+			/* the inner map itself: a handle for the map helpers */
+			if (v == NULL)
+				return 0;
+			memcpy(&in, v, 4);
+			return in == 0 ? 0 : (uintptr_t)&rs->prog->maps[in - 1];
+		}
 		bpf_map_lru_touch(m, v);
 		return (uintptr_t)v;
 	}
@@ -146,7 +177,8 @@ h_map_update(struct bpf_run *rs, uint64_t r1, uint64_t r2, uint64_t r3,
 	if (m == NULL || !mem_ok(rs, r2, m->key_size, false) ||
 	    !mem_ok(rs, r3, m->value_size, false))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
-	if (m->type == BPF_MAP_TYPE_PROG_ARRAY)
+	if (m->type == BPF_MAP_TYPE_PROG_ARRAY || m->type == BPF_MAP_TYPE_RINGBUF ||
+	    bpf_map_is_of_maps(m->type))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	if (bpf_map_is_redirect(m->type))
 		return (uint64_t)-EOPNOTSUPP;
@@ -162,7 +194,8 @@ h_map_delete(struct bpf_run *rs, uint64_t r1, uint64_t r2)
 
 	if (m == NULL || !mem_ok(rs, r2, m->key_size, false))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
-	if (m->type == BPF_MAP_TYPE_PROG_ARRAY)
+	if (m->type == BPF_MAP_TYPE_PROG_ARRAY || m->type == BPF_MAP_TYPE_RINGBUF ||
+	    bpf_map_is_of_maps(m->type))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	if (bpf_map_is_redirect(m->type))
 		return (uint64_t)-EOPNOTSUPP;
@@ -405,6 +438,12 @@ bpf_helper_nargs(int32_t id)
 	case BPF_FUNC_xdp_get_buff_len: return 1;
 	case BPF_FUNC_xdp_load_bytes: return 4;
 	case BPF_FUNC_xdp_store_bytes: return 4;
+	case BPF_FUNC_ringbuf_output: return 4;
+	case BPF_FUNC_ringbuf_reserve: return 3;
+	case BPF_FUNC_ringbuf_submit: return 2;
+	case BPF_FUNC_ringbuf_discard: return 2;
+	case BPF_FUNC_ringbuf_query: return 2;
+	case BPF_FUNC_loop: return 4;
 	default: return -1;
 	}
 }
@@ -439,6 +478,11 @@ call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r)
 	case BPF_FUNC_xdp_get_buff_len: return rs->m->pkt_len;
 	case BPF_FUNC_xdp_load_bytes: return h_xfer_bytes(rs, r[2], r[3], r[4], false);
 	case BPF_FUNC_xdp_store_bytes: return h_xfer_bytes(rs, r[2], r[3], r[4], true);
+	case BPF_FUNC_ringbuf_output: return bpf_h_ringbuf_output(rs, r[1], r[2], r[3], r[4]);
+	case BPF_FUNC_ringbuf_reserve: return bpf_h_ringbuf_reserve(rs, r[1], r[2], r[3]);
+	case BPF_FUNC_ringbuf_submit: return bpf_h_ringbuf_commit(rs, r[1], false);
+	case BPF_FUNC_ringbuf_discard: return bpf_h_ringbuf_commit(rs, r[1], true);
+	case BPF_FUNC_ringbuf_query: return bpf_h_ringbuf_query(rs, r[1], r[2]);
 	default: return fault(rs, BPF_CNT_BAD_HELPER_ARG); /* refused at load */
 	}
 }
@@ -569,17 +613,70 @@ atomic_op(struct bpf_run *rs, const struct bpf_insn *i, uint64_t *reg)
 	return 1;
 }
 
+static uint64_t interp(struct bpf_run *rs, uint32_t pc, uint64_t r1, uint64_t r2,
+		       uint64_t r10);
+
+int64_t
+bpf_loop_callback(const struct bpf_run *rs, uint64_t fn, uint64_t r10)
+{
+	const struct tp_bpf *p = rs->prog;
+	uint64_t pc = fn & ~BPF_FUNC_ADDR_TAG;
+
+	if ((fn & BPF_FUNC_ADDR_TAG) != BPF_FUNC_ADDR_TAG || pc >= p->nb_insns ||
+	    !(p->insn_flags[pc] & BPF_IF_CALLBACK) ||
+	    r10 + BPF_STACK_SIZE > (uintptr_t)rs->stack + BPF_MAX_FRAMES * BPF_STACK_SIZE)
+		return -1;
+	return (int64_t)pc;
+}
+
+/* bpf_loop (kernel/bpf/bpf_iter.c): flags must be 0 (-EINVAL), at most
+ * BPF_LOOP_MAX_ITER iterations (-E2BIG); the callback (index, ctx) runs
+ * in the next frame down; a nonzero return stops the loop. Returns the
+ * number of callback calls. A bad callback stops the run. */
+static uint64_t
+run_loop(struct bpf_run *rs, const uint64_t *reg)
+{
+	uint32_t n = (uint32_t)reg[BPF_REG_1];
+	int64_t pc = bpf_loop_callback(rs, reg[BPF_REG_2], reg[BPF_REG_10]);
+	uint64_t i;
+
+	if (pc < 0)
+		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	if (reg[BPF_REG_4] != 0)
+		return (uint64_t)-EINVAL;
+	if (n > BPF_LOOP_MAX_ITER)
+		return (uint64_t)-E2BIG;
+	for (i = 0; i < n; i++) {
+		uint64_t r = interp(rs, (uint32_t)pc, i, reg[BPF_REG_3],
+				    reg[BPF_REG_10] + BPF_STACK_SIZE);
+
+		if (unlikely(rs->fault))
+			return 0;
+		if (r != 0)
+			return i + 1;
+	}
+	return i;
+}
+
 uint64_t
 bpf_run(struct bpf_run *rs)
+{
+	return interp(rs, rs->prog->entry, (uintptr_t)&rs->ctx, 0,
+		      (uintptr_t)rs->stack + BPF_STACK_SIZE);
+}
+
+/* Run from pc (a function's first instruction) until its exit. */
+static uint64_t
+interp(struct bpf_run *rs, uint32_t pc, uint64_t r1, uint64_t r2, uint64_t r10)
 {
 	const struct bpf_insn *insns = rs->prog->insns;
 	struct frame fr[BPF_MAX_FRAMES];
 	unsigned int depth = 0;
 	uint64_t reg[11];
-	uint32_t pc = rs->prog->entry;
 
-	reg[BPF_REG_1] = (uintptr_t)&rs->ctx;
-	reg[BPF_REG_10] = (uintptr_t)rs->stack + BPF_STACK_SIZE;
+	reg[BPF_REG_1] = r1;
+	reg[BPF_REG_2] = r2;
+	reg[BPF_REG_10] = r10;
 	for (;;) {
 		const struct bpf_insn *i = &insns[pc++];
 
@@ -627,6 +724,9 @@ bpf_run(struct bpf_run *rs)
 		case BPF_LD | BPF_IMM | BPF_DW:
 			reg[i->dst_reg] = (uint32_t)i->imm |
 					  (uint64_t)(uint32_t)insns[pc].imm << 32;
+			if (unlikely(i->src_reg == BPF_PSEUDO_FUNC))
+				reg[i->dst_reg] = BPF_FUNC_ADDR_TAG |
+						  (uint32_t)((int64_t)pc + i->imm);
 			pc++;
 			break;
 		case BPF_LDX | BPF_MEM | BPF_B: LOAD(uint8_t); break;
@@ -680,6 +780,12 @@ bpf_run(struct bpf_run *rs)
 					break;
 				}
 				reg[BPF_REG_0] = (uint64_t)-ENOENT;
+				break;
+			}
+			if (i->imm == BPF_FUNC_loop) {
+				reg[BPF_REG_0] = run_loop(rs, reg);
+				if (unlikely(rs->fault))
+					return 0;
 				break;
 			}
 			reg[BPF_REG_0] = call_helper(rs, i->imm, reg);

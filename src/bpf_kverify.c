@@ -5,7 +5,8 @@
  * Where the running kernel lets this process load BPF programs (root or
  * CAP_BPF + CAP_NET_ADMIN), the selected program is loaded once through
  * libbpf as an XDP program, with kernel maps of the same shapes created by
- * libbpf, and everything is released at once: nothing is attached or
+ * libbpf from the same definitions (a RINGBUF gets the size libbpf's open
+ * already rounded it to, the size tagpipe's ring has), and everything is released at once: nothing is attached or
  * pinned (pinning requests such as xdp-filter's LIBBPF_PIN_BY_NAME are
  * cleared first). Objects with tail calls: the other programs tagpipe
  * accepted as tail-call targets are loaded (and so verified) with it. A program the kernel rejects is refused with the last

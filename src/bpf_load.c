@@ -298,13 +298,23 @@ load_btf_maps(struct tp_bpf *p, struct elf_obj *o, char *err, size_t errlen)
 				  "supported", bpf_map__name(bm), bpf_map__map_flags(bm));
 			break;
 		}
+		if (p->nb_maps < BPF_MAX_MAPS && bpf_map__inner_map(bm) != NULL) {
+			/* map-in-map: libbpf parsed __array(values, ...) */
+			struct bpf_map *in = bpf_map__inner_map(bm);
+
+			p->maps[p->nb_maps].inner.type = bpf_map__type(in);
+			p->maps[p->nb_maps].inner.key_size = bpf_map__key_size(in);
+			p->maps[p->nb_maps].inner.value_size = bpf_map__value_size(in);
+			p->maps[p->nb_maps].inner.max_entries = bpf_map__max_entries(in);
+		}
 		rc = add_map(p, bpf_map__name(bm), bpf_map__type(bm),
 			     bpf_map__key_size(bm), bpf_map__value_size(bm),
 			     bpf_map__max_entries(bm), err, errlen);
 		if (rc < 0)
 			break;
 		o->values_off[p->nb_maps - 1] =
-			bpf_map__type(bm) == BPF_MAP_TYPE_PROG_ARRAY ?
+			bpf_map__type(bm) == BPF_MAP_TYPE_PROG_ARRAY ||
+			bpf_map_is_of_maps(bpf_map__type(bm)) ?
 			btf_values_off(bpf_object__btf(obj), bpf_map__name(bm)) : -1;
 	}
 	bpf_object__close(obj);
@@ -457,6 +467,23 @@ relocate(struct tp_bpf *p, struct elf_obj *o, int sec, uint32_t base,
 					    "type %lu against '%s' is not supported",
 					    p->path, base + pc,
 					    (unsigned long)GELF_R_TYPE(rel.r_info), sn);
+			if (sym.st_shndx < 256 && sec_base[sym.st_shndx] != UINT32_MAX &&
+			    (tsh.sh_flags & SHF_EXECINSTR)) {
+				/* a function's address (bpf_loop's callback): the
+				 * kernel's form, src_reg BPF_PSEUDO_FUNC with imm the
+				 * offset to it (libbpf RELO_SUBPROG_ADDR) */
+				int64_t off = (int64_t)sym.st_value + in->imm, t;
+
+				if (off % 8 != 0)
+					return fail(err, errlen, -EINVAL, "%s: pc %u: function "
+						    "address at byte %ld", p->path, base + pc,
+						    (long)off);
+				t = (int64_t)sec_base[sym.st_shndx] + off / 8;
+				in->src_reg = BPF_PSEUDO_FUNC;
+				in->imm = (int32_t)(t - (int64_t)(base + pc) - 1);
+				in[1].imm = 0;
+				continue;
+			}
 			if ((int)sym.st_shndx == o->maps_sec ||
 			    (int)sym.st_shndx == o->legacy_sec) {
 				mi = find_map_by_name(p, sn);
@@ -615,15 +642,43 @@ map_at_offset(struct tp_bpf *p, struct elf_obj *o, uint64_t off, uint64_t *base)
 	return -1;
 }
 
-/* libbpf's static initialisation of PROG_ARRAY maps: .rel.maps holds one
- * R_BPF_64_ABS64 per initialised slot, against the program's symbol, at
- * the slot's place in the map's "values" member. Slot value: program
- * number + 1 (0 = empty). */
+/* libbpf's static initialisation of PROG_ARRAY and map-in-map maps:
+ * .rel.maps holds one R_BPF_64_ABS64 per initialised slot, against the
+ * program's (or inner map's) symbol, at the slot's place in the map's
+ * "values" member. Slot value: program number or map index, + 1 (0 =
+ * empty). Only array-like maps have slots to initialise (libbpf refuses
+ * .values on hash maps). */
+static int
+init_inner_slot(struct tp_bpf *p, struct elf_obj *o, struct tp_bpf_map *m,
+		const GElf_Rel *rel, const GElf_Sym *sym, uint64_t base, char *err,
+		size_t errlen)
+{
+	uint64_t slot = (rel->r_offset - base - (uint64_t)o->values_off[m - p->maps]) / 8;
+	int in = (int)sym->st_shndx == o->maps_sec ? find_map_by_name(p, sym_name(o, sym)) : -1;
+	uint32_t v;
+	int rc;
+
+	if (GELF_R_TYPE(rel->r_info) != R_BPF_64_ABS64 || in < 0)
+		return fail(err, errlen, -EINVAL, "map '%s': initial value '%s' is not "
+			    "a map", m->name, sym_name(o, sym));
+	if (slot >= m->max_entries)
+		return fail(err, errlen, -EINVAL, "map '%s': initial slot %lu -> '%s' "
+			    "(max_entries %u)", m->name, (unsigned long)slot,
+			    sym_name(o, sym), m->max_entries);
+	rc = bpf_map_inner_ok(m, &p->maps[in], err, errlen);
+	if (rc < 0)
+		return rc;
+	v = (uint32_t)in + 1;
+	memcpy(m->values + slot * m->stride, &v, 4);
+	return 0;
+}
+
 static int
 init_prog_arrays(struct tp_bpf *p, struct elf_obj *o, char *err, size_t errlen)
 {
 	Elf_Data *d;
 	size_t nrel;
+	int rc;
 
 	for (size_t i = 1; (d = next_rel(o, o->maps_sec, &i, &nrel)) != NULL; i++) {
 		for (size_t r = 0; r < nrel; r++) {
@@ -644,10 +699,17 @@ init_prog_arrays(struct tp_bpf *p, struct elf_obj *o, char *err, size_t errlen)
 					    "offset %lu is in no map", p->path,
 					    (unsigned long)rel.r_offset);
 			m = &p->maps[mi];
-			if (m->type != BPF_MAP_TYPE_PROG_ARRAY || o->values_off[mi] < 0)
+			if ((m->type != BPF_MAP_TYPE_PROG_ARRAY &&
+			     m->type != BPF_MAP_TYPE_ARRAY_OF_MAPS) || o->values_off[mi] < 0)
 				return fail(err, errlen, -ENOTSUP, "map '%s': initial "
-					    "values are supported for prog_array only "
-					    "(map-in-map is not)", m->name);
+					    "values are supported for prog_array and "
+					    "array_of_maps only", m->name);
+			if (m->type == BPF_MAP_TYPE_ARRAY_OF_MAPS) {
+				rc = init_inner_slot(p, o, m, &rel, &sym, base, err, errlen);
+				if (rc < 0)
+					return rc;
+				continue;
+			}
 			if (GELF_R_TYPE(rel.r_info) != R_BPF_64_ABS64 ||
 			    GELF_ST_TYPE(sym.st_info) != STT_FUNC)
 				return fail(err, errlen, -EINVAL, "map '%s': initial "

@@ -32,6 +32,15 @@
  *     one per CPU, as libbpf sizes it at load.
  *   - DEVMAP / DEVMAP_HASH / CPUMAP / XSKMAP: redirect targets, value =
  *     tagpipe ifindex (redirect-map key + 1, see tp_prog.h), 0 = empty.
+ *   - RINGBUF: no keys or values; one ring shared by all lcores, filled by
+ *     the bpf_ringbuf_* helpers, drained by tp_prog_bpf_ringbuf_consume
+ *     (bpf_ringbuf.c). Element calls are -EOPNOTSUPP, as the kernel's
+ *     ringbuf_map_*_elem refuse them.
+ *   - ARRAY_OF_MAPS / HASH_OF_MAPS: values are maps of the object (inner
+ *     map index + 1, 0 = empty), each of the inner template's shape
+ *     (type, key, value, max_entries: kernel/bpf/map_in_map.c
+ *     bpf_map_meta_equal); a program's lookup gives the inner map itself,
+ *     usable by the map helpers, never readable.
  *   - PROG_ARRAY: tail-call targets, value = program number + 1 (the
  *     control plane sees the program number, prog_bpf.c), 0 = empty; only
  *     bpf_tail_call may use it (kernel/bpf/verifier.c
@@ -69,7 +78,32 @@ bool
 bpf_map_is_opaque(uint32_t type)
 {
 	return bpf_map_is_redirect(type) || type == BPF_MAP_TYPE_PROG_ARRAY ||
-	       type == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
+	       type == BPF_MAP_TYPE_PERF_EVENT_ARRAY || type == BPF_MAP_TYPE_RINGBUF ||
+	       bpf_map_is_of_maps(type);
+}
+
+bool
+bpf_map_is_of_maps(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_ARRAY_OF_MAPS || type == BPF_MAP_TYPE_HASH_OF_MAPS;
+}
+
+int
+bpf_map_inner_ok(const struct tp_bpf_map *outer, const struct tp_bpf_map *inner,
+		 char *err, size_t errlen)
+{
+	if (inner->type != outer->inner.type || inner->key_size != outer->inner.key_size ||
+	    inner->value_size != outer->inner.value_size ||
+	    inner->max_entries != outer->inner.max_entries) {
+		snprintf(err, errlen, "map '%s' (type %u, key %u, value %u, max_entries "
+			 "%u) is not of map '%s''s inner shape (type %u, key %u, value "
+			 "%u, max_entries %u)", inner->name, inner->type, inner->key_size,
+			 inner->value_size, inner->max_entries, outer->name,
+			 outer->inner.type, outer->inner.key_size, outer->inner.value_size,
+			 outer->inner.max_entries);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 bool
@@ -84,7 +118,7 @@ is_hash(uint32_t type)
 {
 	return type == BPF_MAP_TYPE_HASH || type == BPF_MAP_TYPE_PERCPU_HASH ||
 	       type == BPF_MAP_TYPE_DEVMAP_HASH || is_lru(type) ||
-	       type == BPF_MAP_TYPE_LPM_TRIE;
+	       type == BPF_MAP_TYPE_LPM_TRIE || type == BPF_MAP_TYPE_HASH_OF_MAPS;
 }
 
 static const char *
@@ -108,6 +142,17 @@ type_name(uint32_t t)
 	};
 
 	return t < sizeof(names) / sizeof(names[0]) && names[t] ? names[t] : "?";
+}
+
+/* Maps whose values are u32 numbers (programs, maps, CPU rings). */
+static int
+u32_values(const struct tp_bpf_map *m, char *err, size_t errlen)
+{
+	if (m->value_size == 4)
+		return 0;
+	snprintf(err, errlen, "map '%s': %s value size %u (4)", m->name,
+		 type_name(m->type), m->value_size);
+	return -EINVAL;
 }
 
 int
@@ -146,6 +191,23 @@ bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 			return -EINVAL;
 		}
 		break;
+	case BPF_MAP_TYPE_RINGBUF:
+		rte_spinlock_init(&m->lock);
+		return bpf_ringbuf_create(m, err, errlen);
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+	case BPF_MAP_TYPE_HASH_OF_MAPS:
+		/* kernel/bpf/map_in_map.c bpf_map_meta_alloc: no nesting */
+		if (m->inner.type == 0 || bpf_map_is_of_maps(m->inner.type) ||
+		    m->inner.type == BPF_MAP_TYPE_PROG_ARRAY) {
+			snprintf(err, errlen, "map '%s': %s needs an inner map "
+				 "definition (BTF __array(values, ...)) of a plain map "
+				 "type (inner type %u)", m->name, type_name(m->type),
+				 m->inner.type);
+			return -EINVAL;
+		}
+		if (u32_values(m, err, errlen) < 0)
+			return -EINVAL;
+		break;
 	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
 		if (m->max_entries == 0)
 			m->max_entries = ncpu;
@@ -156,17 +218,14 @@ bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 		/* key and value are u32, as for PROG_ARRAY */
 		__attribute__((fallthrough));
 	case BPF_MAP_TYPE_PROG_ARRAY:
-		if (m->value_size != 4) {
-			snprintf(err, errlen, "map '%s': %s value size %u (4)",
-				 m->name, type_name(m->type), m->value_size);
+		if (u32_values(m, err, errlen) < 0)
 			return -EINVAL;
-		}
 		break;
 	default:
 		snprintf(err, errlen, "map '%s': map type %u (%s) is not supported "
 			 "(array, percpu_array, hash, percpu_hash, lru_hash, "
-			 "lru_percpu_hash, lpm_trie, prog_array, perf_event_array, devmap, devmap_hash, cpumap, "
-			 "xskmap)", m->name, m->type, type_name(m->type));
+			 "lru_percpu_hash, lpm_trie, prog_array, perf_event_array, ringbuf, "
+			 "array_of_maps, hash_of_maps, devmap, devmap_hash, cpumap, xskmap)", m->name, m->type, type_name(m->type));
 		return -ENOTSUP;
 	}
 	if (m->max_entries == 0 || m->max_entries > (1u << 24) ||
@@ -224,6 +283,7 @@ bpf_map_fini(struct tp_bpf_map *m)
 	free(m->ref);
 	free(m->plen_count);
 	free(m->rings);
+	bpf_ringbuf_destroy(m);
 	m->rings = NULL;
 	m->ref = NULL;
 	m->plen_count = NULL;
@@ -309,6 +369,8 @@ bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu)
 {
 	int64_t s;
 
+	if (m->type == BPF_MAP_TYPE_RINGBUF)
+		return NULL;
 	if (!is_hash(m->type)) {
 		uint32_t k;
 
@@ -386,6 +448,8 @@ bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 	int64_t s, free_slot = -1;
 	uint8_t mk[4 + 256];
 
+	if (m->type == BPF_MAP_TYPE_RINGBUF)
+		return -EOPNOTSUPP;
 	if (flags > BPF_EXIST)
 		return -EINVAL;
 	if (m->plen_count != NULL) {
@@ -458,6 +522,8 @@ bpf_map_delete(struct tp_bpf_map *m, const void *key)
 	uint32_t plen = 0;
 	int64_t s;
 
+	if (m->type == BPF_MAP_TYPE_RINGBUF)
+		return -EOPNOTSUPP;
 	if (m->plen_count != NULL) {
 		if (lpm_exact_key(m, key, mk, &plen) < 0)
 			return -EINVAL;

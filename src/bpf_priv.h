@@ -79,6 +79,12 @@ struct tp_bpf_map {
 	uint32_t *plen_count;     /* LPM_TRIE: elements per prefix length */
 	struct bpf_perf_ring *rings; /* PERF_EVENT_ARRAY: nrings of them */
 	uint32_t nrings;
+	struct bpf_ringbuf *rb;   /* RINGBUF (bpf_ringbuf.c) */
+	/* ARRAY_OF_MAPS / HASH_OF_MAPS: the inner map template (BTF
+	 * __array(values, ...)); values are inner map index + 1, 0 = empty */
+	struct {
+		uint32_t type, key_size, value_size, max_entries;
+	} inner;
 	rte_spinlock_t lock;      /* writers (programs and control plane) */
 };
 
@@ -113,9 +119,21 @@ enum bpf_counter {
 #define BPF_IF_CTX_LOAD 0x01      /* rewritten load of struct bpf_xdp_ctx */
 #define BPF_IF_REACHED  0x02      /* reachable from the entry */
 #define BPF_IF_FUNC     0x04      /* first instruction of a function */
+#define BPF_IF_CALLBACK 0x08      /* ... that is a bpf_loop callback */
+/* bpf_loop (helper 181, kernel/bpf/bpf_iter.c): at most BPF_MAX_LOOPS
+ * iterations (include/linux/bpf.h) */
+#define BPF_LOOP_MAX_ITER (1u << 23)
+/* What ld_imm64 of a function address (BPF_PSEUDO_FUNC) puts in its
+ * register: this tag | the function's pc. Not an address (non-canonical
+ * on x86-64), so a program that dereferences it is stopped (OOB). */
+#define BPF_FUNC_ADDR_TAG 0xbf1f000000000000ull
 
 struct bpf_run;
 struct bpf_cg_ops;
+struct bpf_ringbuf;
+/* Reservations one run may hold at once (bpf_ringbuf_reserve gives NULL
+ * beyond): a tagpipe limit, the kernel's is its verifier's. */
+#define BPF_RB_MAX_OPEN 4
 /* A compiled program (bpf_compile.c): runs rs[0..n) one after the other,
  * r0 of each into r0[]. */
 typedef void (*bpf_compiled_fn)(struct bpf_run *rs, uint16_t n, uint64_t *r0,
@@ -173,6 +191,13 @@ struct bpf_run {
 	const struct tp_bpf *prog;
 	struct rte_mbuf *m;
 	enum bpf_counter why;
+	/* RINGBUF records this run reserved and has not yet submitted or
+	 * discarded (the kernel's verifier tracks them as references) */
+	uint32_t rb_open;
+	struct {
+		void *sample;
+		uint32_t size;
+	} rb_rec[BPF_RB_MAX_OPEN];
 };
 
 /* What compiled code calls back into (never on packet or stack accesses). */
@@ -209,10 +234,32 @@ int bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 		   uint64_t flags, uint32_t cpu, bool all_cpus);
 int bpf_map_delete(struct tp_bpf_map *m, const void *key);
 bool bpf_map_is_redirect(uint32_t type);
+bool bpf_map_is_of_maps(uint32_t type);
+/* Map inner may sit in map-in-map outer: 0, or -EINVAL with err why. */
+int bpf_map_inner_ok(const struct tp_bpf_map *outer, const struct tp_bpf_map *inner,
+		     char *err, size_t errlen);
 bool bpf_map_is_percpu(uint32_t type);
 /* Maps whose values no program may read or write (redirect targets,
  * PROG_ARRAY): not a memory region, no pointer handed out. */
 bool bpf_map_is_opaque(uint32_t type);
+
+/* bpf_ringbuf.c: the ring of a RINGBUF map (m->rb) and its helpers. */
+int bpf_ringbuf_create(struct tp_bpf_map *m, char *err, size_t errlen);
+void bpf_ringbuf_destroy(struct tp_bpf_map *m);
+void *bpf_ringbuf_reserve(struct bpf_ringbuf *rb, uint64_t size);
+void bpf_ringbuf_commit(void *sample, uint32_t size, bool discard);
+uint64_t bpf_ringbuf_query(const struct bpf_ringbuf *rb, uint64_t flags);
+int bpf_ringbuf_consume(struct bpf_ringbuf *rb, tp_bpf_ringbuf_fn fn, void *ctx);
+uint64_t bpf_h_ringbuf_output(struct bpf_run *rs, uint64_t map, uint64_t data,
+			      uint64_t size, uint64_t flags);
+uint64_t bpf_h_ringbuf_reserve(struct bpf_run *rs, uint64_t map, uint64_t size,
+			       uint64_t flags);
+uint64_t bpf_h_ringbuf_commit(struct bpf_run *rs, uint64_t sample, bool discard);
+uint64_t bpf_h_ringbuf_query(struct bpf_run *rs, uint64_t map, uint64_t flags);
+/* End of a run that still holds reservations (a program the kernel would
+ * refuse: "Unreleased reference", or one stopped midway): discards them
+ * and faults the run if nothing else did. */
+void bpf_ringbuf_abandon(struct bpf_run *rs);
 
 /* bpf_kverify.c: load the selected program into the kernel once (verifier
  * only) and release it. 0 verified, -EINVAL rejected (err: the verifier's
@@ -226,6 +273,14 @@ void bpf_compiled_free(struct tp_bpf *p);
 
 /* bpf_exec.c: run the program on one packet; returns r0. */
 uint64_t bpf_run(struct bpf_run *rs);
+/* bpf_loop's callback: the pc of the callback function value fn names
+ * when it names one and a frame is left below r10, else -1. */
+int64_t bpf_loop_callback(const struct bpf_run *rs, uint64_t fn, uint64_t r10);
+/* For helpers outside bpf_exec.c: the map handle r (NULL if none), a
+ * fault (returns 0), the bounds check of a buffer the helper reads. */
+struct tp_bpf_map *bpf_run_map(struct bpf_run *rs, uint64_t r);
+uint64_t bpf_run_fault(struct bpf_run *rs, enum bpf_counter why);
+bool bpf_run_mem_ok(const struct bpf_run *rs, uint64_t addr, uint32_t size);
 /* Helpers known to the runtime: argument count, or -1 when unsupported. */
 int bpf_helper_nargs(int32_t id);
 /* 1 when helper id takes the context as its first argument. */

@@ -66,6 +66,9 @@ struct verifier {
 	uint32_t *work;
 	uint32_t nwork;
 	uint8_t *queued;
+	uint8_t *cb;           /* pc starts a bpf_loop callback */
+	uint8_t *loops;        /* function (start pc) calls bpf_loop */
+	uint8_t *tails;        /* function (start pc) makes a tail call */
 	char *err;
 	size_t errlen;
 };
@@ -232,7 +235,7 @@ check_insn(struct verifier *v, uint32_t pc)
 	if (is_ldimm64(i)) {
 		if (pc + 1 >= v->n || v->p->insns[pc + 1].code != 0)
 			return verr(v, pc, "truncated ld_imm64");
-		if (i->src_reg != 0)
+		if (i->src_reg != 0 && i->src_reg != BPF_PSEUDO_FUNC)
 			return verr(v, pc, "ld_imm64 pseudo source %u (map fd/BTF id "
 				    "forms) is not supported in object files", i->src_reg);
 		if (i->dst_reg == BPF_REG_10)
@@ -282,6 +285,22 @@ walk_function(struct verifier *v, uint32_t start, uint8_t *color,
 					goto out_rc;
 				}
 				calls[(*ncalls)++] = (uint32_t)t;
+			}
+			if (is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC) {
+				/* a callback: walked as a function called from here */
+				int64_t t = (int64_t)pc + i->imm + 1;
+
+				if (t < 0 || t >= v->n || v->second[t]) {
+					rc = verr(v, pc, "function address pc %ld outside the "
+						  "code", (long)t);
+					goto out_rc;
+				}
+				v->cb[t] = 1;
+				calls[(*ncalls)++] = (uint32_t)t;
+			}
+			if (i->code == (BPF_JMP | BPF_CALL) && i->src_reg == 0) {
+				v->loops[start] |= i->imm == BPF_FUNC_loop;
+				v->tails[start] |= i->imm == BPF_FUNC_tail_call;
 			}
 		}
 		ns = succs(i, pc, s);
@@ -333,8 +352,38 @@ call_depth(struct verifier *v, uint32_t f, unsigned int d, const uint32_t *efrom
 	for (uint32_t e = 0; e < ne && rc == 0; e++)
 		if (efrom[e] == f)
 			rc = call_depth(v, eto[e], d + 1, efrom, eto, ne, onstack);
+	/* bpf_loop runs its callback one frame below: whichever callback its
+	 * argument names, so every one counts (an over-approximation that
+	 * keeps the stack bound whatever register flow brought it there) */
+	for (uint32_t c = 0; c < v->n && rc == 0 && v->loops[f]; c++)
+		if (v->cb[c])
+			rc = call_depth(v, c, d + 1, efrom, eto, ne, onstack);
 	onstack[f] = 0;
 	return rc;
+}
+
+/* Tail calls from inside a bpf_loop callback (or what it calls) are
+ * refused: the callback must return to bpf_loop. seen: n bytes. */
+static int
+callback_tail_calls(struct verifier *v, const uint32_t *efrom, const uint32_t *eto,
+		    uint32_t ne, uint8_t *seen)
+{
+	bool grew = true;
+
+	memset(seen, 0, v->n);
+	for (uint32_t c = 0; c < v->n; c++)
+		seen[c] = v->cb[c];
+	while (grew) {
+		grew = false;
+		for (uint32_t e = 0; e < ne; e++)
+			if (seen[efrom[e]] && !seen[eto[e]])
+				seen[eto[e]] = grew = true;
+	}
+	for (uint32_t f = 0; f < v->n; f++)
+		if (seen[f] && v->tails[f])
+			return verr(v, f, "tail call inside a bpf_loop callback is not "
+				    "supported");
+	return 0;
 }
 
 /* Walk every function reachable from the entry, then check the calls. */
@@ -378,6 +427,8 @@ discover(struct verifier *v)
 		memset(color, 0, v->n);
 		rc = call_depth(v, v->entry, 1, efrom, eto, ne, color);
 	}
+	if (rc == 0)
+		rc = callback_tail_calls(v, efrom, eto, ne, color);
 out:
 	free(fstart);
 	free(calls);
@@ -497,6 +548,16 @@ transfer(struct verifier *v, uint32_t pc, struct vstate *s, bool final)
 	int rc = 0;
 
 	if (is_ldimm64(i)) {
+		if (i->src_reg == BPF_PSEUDO_FUNC && !final) {
+			/* bpf_loop's callback: r1 the index, r2 its context */
+			struct vstate c;
+
+			memset(&c, K_U, sizeof(c));
+			c.reg[BPF_REG_1] = K_S;
+			c.reg[BPF_REG_2] = K_S;
+			c.reg[BPF_REG_10] = K_S;
+			flow_into(v, (uint32_t)((int64_t)pc + i->imm + 1), &c);
+		}
 		s->reg[i->dst_reg] = K_S;
 		return 0;
 	}
@@ -686,6 +747,8 @@ dataflow(struct verifier *v)
 		v->p->insn_flags[pc] |= BPF_IF_REACHED;
 		if (v->func[pc] == (int32_t)pc)
 			v->p->insn_flags[pc] |= BPF_IF_FUNC;
+		if (v->cb[pc])
+			v->p->insn_flags[pc] |= BPF_IF_CALLBACK;
 		s = v->st[pc];
 		rc = transfer(v, pc, &s, true);
 		if (rc < 0)
@@ -708,7 +771,11 @@ verify_one(struct tp_bpf *p, uint32_t entry, const uint8_t *prev, char *err,
 	v.st = calloc(v.n, sizeof(struct vstate));
 	v.work = malloc(v.n * sizeof(uint32_t));
 	v.queued = calloc(v.n, 1);
-	if (!v.func || !v.second || !v.st || !v.work || !v.queued) {
+	v.cb = calloc(v.n, 1);
+	v.loops = calloc(v.n, 1);
+	v.tails = calloc(v.n, 1);
+	if (!v.func || !v.second || !v.st || !v.work || !v.queued || !v.cb || !v.loops ||
+	    !v.tails) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -731,6 +798,9 @@ out:
 	free(v.st);
 	free(v.work);
 	free(v.queued);
+	free(v.cb);
+	free(v.loops);
+	free(v.tails);
 	return rc;
 }
 

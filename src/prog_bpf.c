@@ -231,6 +231,7 @@ prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
 	rs->redirect_key = UINT32_MAX;
 	rs->fault = 0;
 	rs->tail_calls = 0;
+	rs->rb_open = 0;
 	/* acyclic programs cannot spend UINT32_MAX backward jumps */
 	rs->loop_left = rs->prog->has_loops ? BPF_LOOP_BUDGET : UINT32_MAX;
 	/* tagpipe's metadata only for programs that can see it */
@@ -253,9 +254,11 @@ prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
 
 /* r0 and the run's fault into the pipeline's verdict and key. */
 static inline void
-conclude(const struct bpf_run *rs, uint64_t r0, uint64_t *cnt, uint8_t *verdict,
+conclude(struct bpf_run *rs, uint64_t r0, uint64_t *cnt, uint8_t *verdict,
 	 uint32_t *key)
 {
+	if (unlikely(rs->rb_open != 0))
+		bpf_ringbuf_abandon(rs);
 	if (unlikely(rs->fault)) {
 		cnt[rs->why]++;
 		r0 = TP_ABORTED;
@@ -389,13 +392,17 @@ tp_prog_bpf_map_lookup(const struct tp_prog *p, int index, const void *key,
 
 	if (m == NULL || key == NULL || value == NULL)
 		return -EINVAL;
-	if (m->type == BPF_MAP_TYPE_PROG_ARRAY) {
+	if (m->type == BPF_MAP_TYPE_RINGBUF)
+		return -EOPNOTSUPP;
+	if (m->type == BPF_MAP_TYPE_PROG_ARRAY || bpf_map_is_of_maps(m->type)) {
 		const uint8_t *v = bpf_map_lookup(m, key, 0);
 		uint32_t n;
 
 		if (v == NULL)
 			return -ENOENT;
 		memcpy(&n, v, 4);
+		if (n == 0)
+			return -ENOENT;
 		n--; /* stored as number + 1 */
 		memcpy(value, &n, 4);
 		return 0;
@@ -428,6 +435,16 @@ tp_prog_bpf_map_update(const struct tp_prog *p, int index, const void *key,
 
 		memcpy(&n, value, 4);
 		if (n >= b->nb_progs || !b->progs[n].usable)
+			return -EINVAL;
+		n++;
+		return bpf_map_update(m, key, &n, flags, 0, true);
+	}
+	if (bpf_map_is_of_maps(m->type)) {
+		char why[BPF_ERR_LEN];
+		uint32_t n;
+
+		memcpy(&n, value, 4);
+		if (n >= b->nb_maps || bpf_map_inner_ok(m, &b->maps[n], why, sizeof(why)) < 0)
 			return -EINVAL;
 		n++;
 		return bpf_map_update(m, key, &n, flags, 0, true);
@@ -499,6 +516,18 @@ tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
 			return -EINVAL;
 		}
 		memcpy(val, &n, 4);
+	} else if (info.type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+		   info.type == BPF_MAP_TYPE_HASH_OF_MAPS) {
+		int n = tp_prog_bpf_map_find(p, eq + 1);
+		char why[BPF_ERR_LEN];
+
+		if (n < 0 || bpf_map_inner_ok(map_at(p, idx), map_at(p, n), why,
+					      sizeof(why)) < 0) {
+			snprintf(err, errlen, "'%s': %s", spec, n < 0 ? "no such inner map" : why);
+			free(val);
+			return -EINVAL;
+		}
+		memcpy(val, &n, 4);
 	} else if (hex_bytes(eq + 1, strlen(eq + 1), val, info.value_size) < 0) {
 		snprintf(err, errlen, "'%s': value '%s' is not %u hex bytes", spec, eq + 1,
 			 info.value_size);
@@ -523,6 +552,44 @@ hex_out(FILE *f, const uint8_t *b, size_t n)
 		fprintf(f, "%02x", b[i]);
 }
 
+struct rb_dump {
+	FILE *f;
+	int lines;
+};
+
+static int
+rb_dump_one(void *ctx, const void *data, size_t len)
+{
+	struct rb_dump *d = ctx;
+
+	hex_out(d->f, data, len);
+	fputc('\n', d->f);
+	d->lines++;
+	return 0;
+}
+
+/* RINGBUF: its committed records, consumed (the map has no elements to
+ * list; this is what a dump can show of it). */
+static int
+ringbuf_dump(struct bpf_ringbuf *rb, FILE *f)
+{
+	struct rb_dump d = { .f = f };
+	int rc = bpf_ringbuf_consume(rb, rb_dump_one, &d);
+
+	return rc < 0 ? rc : d.lines;
+}
+
+int
+tp_prog_bpf_ringbuf_consume(const struct tp_prog *p, int index,
+			    tp_bpf_ringbuf_fn fn, void *ctx)
+{
+	struct tp_bpf_map *m = map_at(p, index);
+
+	if (m == NULL || m->type != BPF_MAP_TYPE_RINGBUF || fn == NULL)
+		return -EINVAL;
+	return bpf_ringbuf_consume(m->rb, fn, ctx);
+}
+
 int
 tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f)
 {
@@ -533,6 +600,8 @@ tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f)
 
 	if (m == NULL || f == NULL)
 		return -EINVAL;
+	if (m->type == BPF_MAP_TYPE_RINGBUF)
+		return ringbuf_dump(m->rb, f);
 	nkeys = m->state != NULL ? m->slots : m->max_entries;
 	rte_spinlock_lock(&m->lock);
 	for (uint32_t s = 0; s < nkeys; s++) {
@@ -554,6 +623,11 @@ tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f)
 
 			memcpy(&n, v, 4);
 			fputs(n >= 1 && n <= b->nb_progs ? b->progs[n - 1].name : "?", f);
+		} else if (bpf_map_is_of_maps(m->type)) {
+			uint32_t n;
+
+			memcpy(&n, v, 4);
+			fputs(n >= 1 && n <= b->nb_maps ? b->maps[n - 1].name : "?", f);
 		} else {
 			for (uint32_t c = 0; c < m->ncpu; c++) {
 				if (c)

@@ -48,7 +48,9 @@
  *     of the first executable section other than .text.
  *   - maps: BTF ".maps" and legacy "maps" definitions become tagpipe maps
  *     of the same shape (ARRAY, PERCPU_ARRAY, HASH, PERCPU_HASH, LRU_HASH,
- *     LRU_PERCPU_HASH, LPM_TRIE, PROG_ARRAY, PERF_EVENT_ARRAY, DEVMAP,
+ *     LRU_PERCPU_HASH, LPM_TRIE, PROG_ARRAY, PERF_EVENT_ARRAY, RINGBUF,
+ *     ARRAY_OF_MAPS and HASH_OF_MAPS (inner shape from BTF __array(values,
+ *     ...); values are map indexes, see tp_prog_bpf_map_lookup), DEVMAP,
  *     DEVMAP_HASH, CPUMAP, XSKMAP); .data/.rodata/.bss become one-entry
  *     ARRAY maps named after their section (".data", ...). Per-CPU means
  *     one copy per EAL lcore index.
@@ -79,7 +81,13 @@
  *     tp_prog_bpf_prog_find), redirect (23), csum_diff (28), xdp_adjust_head (44),
  *     redirect_map (51), xdp_adjust_meta (54), xdp_adjust_tail (65, one-
  *     segment packets), xdp_get_buff_len (188), xdp_load_bytes (189),
- *     xdp_store_bytes (190). Any other helper, kfuncs, recursion, loops
+ *     xdp_store_bytes (190), loop (181: the callback is a function of
+ *     the object, at most 1 << 23 iterations, no tail call inside),
+ *     ringbuf_output/reserve/submit/discard/query
+ *     (130-134, to a ring read with tp_prog_bpf_ringbuf_consume; a run
+ *     may hold 4 reservations at once, and one that ends holding any has
+ *     them discarded and returns TP_ABORTED, counted as a helper fault,
+ *     where the kernel would have refused the program). Any other helper, kfuncs, recursion, loops
  *     that nothing leaves and LD_ABS/LD_IND are refused at open with an
  *     error naming the pc and what is unsupported. Other loops run only
  *     when the kernel verified the object or verification is OFF, and a
@@ -361,6 +369,8 @@ int tp_prog_bpf_map_find(const struct tp_prog *p, const char *name);
  * -E2BIG (full or key out of range), -EOPNOTSUPP (devmap egress prog).
  * PROG_ARRAY values are program numbers (tp_prog_bpf_prog_find); a number
  * that is not a program, or one that failed verification, is -EINVAL.
+ * ARRAY_OF_MAPS / HASH_OF_MAPS values are map indexes (u32); a map not
+ * of the inner shape is -EINVAL.
  * delete: 0, -ENOENT, -EINVAL (array maps cannot delete; redirect maps and
  * PROG_ARRAY empty the slot). */
 int tp_prog_bpf_map_lookup(const struct tp_prog *p, int index, const void *key,
@@ -382,14 +392,17 @@ int tp_prog_bpf_prog_find(const struct tp_prog *p, const char *name);
  * --bpf-map): KEY and VALUE are hex bytes in memory order, exactly
  * key_size and value_size bytes (as the bpf() syscall takes them; "0a000001"
  * is IPv4 10.0.0.1 as a network-order key); a per-CPU map gets VALUE in
- * every lcore's copy; a PROG_ARRAY's VALUE is a program's function name.
+ * every lcore's copy; a PROG_ARRAY's VALUE is a program's function name,
+ * a map-in-map's VALUE the inner map's name.
  * BPF_ANY. 0, or -EINVAL/-E2BIG/... with err naming the bad part. */
 int tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
 				char *err, size_t errlen);
 /* Print map index's elements to f, one "KEY=VALUE" line each in the same
  * hex (per-CPU maps: every lcore's copy, comma-separated; PROG_ARRAY: the
- * function name). Hash and LPM maps: every element; array maps: elements
- * with a nonzero byte, so a fresh array prints nothing. Returns the number
+ * function name; map-in-map: the inner map's name). Hash and LPM maps: every element; array maps: elements
+ * with a nonzero byte, so a fresh array prints nothing; RINGBUF: each
+ * submitted record as one hex line, consuming it (as
+ * tp_prog_bpf_ringbuf_consume). Returns the number
  * of lines, or -EINVAL. Safe while traffic runs (values as for lookup). */
 int tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f);
 
@@ -401,6 +414,18 @@ int tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f);
  * *lost (may be NULL): records dropped so far because the ring was full. */
 int tp_prog_bpf_perf_read(const struct tp_prog *p, int index, uint32_t cpu,
 			  void *buf, size_t len, uint64_t *lost);
+
+/* RINGBUF map index (kernel/bpf/ringbuf.c semantics, records framed as
+ * include/uapi/linux/bpf.h struct bpf_ringbuf_hdr): fn(ctx, data, len)
+ * for each record submitted and not yet consumed, in ring order, up to
+ * the first one still reserved; discarded records are skipped. Each
+ * record is consumed once fn returns; a negative return stops there and
+ * is returned. Otherwise the number of records given to fn (0: none), or
+ * -EINVAL (not a RINGBUF map, fn NULL). Safe while traffic runs; consumers are
+ * serialised. The producer's wakeup flags have nothing to wake: poll. */
+typedef int (*tp_bpf_ringbuf_fn)(void *ctx, const void *data, size_t len);
+int tp_prog_bpf_ringbuf_consume(const struct tp_prog *p, int index,
+				tp_bpf_ringbuf_fn fn, void *ctx);
 
 struct tp_bpf_stats {
 	uint64_t runs;            /* program runs (packets) */

@@ -52,7 +52,7 @@ def case_maps(tmp):
     XDP_TX (key: prefixlen 24 as a little-endian u32, then the address in
     network order) sends frames 0-3 back; a PROG_ARRAY slot set by
     function name sends t_tail.o's non-IPv4 frames to tail_udp (TX; the
-    10-byte runt has no Ethernet header: ABORTED)."""
+    10-byte runt has no Ethernet header: ABORTED); map-in-map slots."""
     lpm = os.path.join(BUILD, "t_maps.o:xdp_lpm")
     got = stats_of(["--verdict", lpm, "--bpf-map", "routes:18000000c0a80100=03000000"])
     assert got == (8, 4, 4, 0, 0), got
@@ -65,6 +65,15 @@ def case_maps(tmp):
     assert "no program 'nope' in the object" in p.stderr, p.stderr
     p = run(["-i", IN, "--bpf-map", "jmp:03000000=nope"], 2)
     assert "not an XDP object" in p.stderr, p.stderr
+    # map-in-map (t_mim.o): outer slot 0 holds inner_a from the object, so
+    # every frame of port 0 is TX; a slot set by inner map name must be of
+    # the inner shape
+    mim = os.path.join(BUILD, "t_mim.o")
+    got = stats_of(["--verdict", mim, "--bpf-map", "outer_h:00000000=inner_b"])
+    assert got == (8, 0, 8, 0, 0), got
+    p = run(["-i", IN, "--verdict", mim, "--bpf-map", "outer:01000000=other"], 2)
+    assert "map 'other' (type 2, key 4, value 4, max_entries 4) is not of map " \
+        "'outer''s inner shape" in p.stderr, p.stderr
 
 
 def case_refused(tmp):

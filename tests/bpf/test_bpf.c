@@ -926,6 +926,364 @@ test_xsk_default(void **state)
 	}
 }
 
+/* Every one of the NF verdicts is want. */
+static void
+expect_all(const uint8_t *v, uint8_t want)
+{
+	for (unsigned int i = 0; i < NF; i++)
+		if (v[i] != want)
+			fail_msg("frame %u: verdict %u, expected %u", i, v[i], want);
+}
+
+/* Records tp_prog_bpf_ringbuf_consume hands over, each appended to buf
+ * as (u32 length, bytes). */
+struct rb_got {
+	uint8_t buf[16384];
+	size_t used;
+};
+
+static int
+rb_collect(void *ctx, const void *data, size_t len)
+{
+	struct rb_got *g = ctx;
+	uint32_t l = (uint32_t)len;
+
+	if (g->used + 4 + len > sizeof(g->buf))
+		fail_msg("ringbuf: more records than expected");
+	memcpy(g->buf + g->used, &l, 4);
+	memcpy(g->buf + g->used + 4, data, len);
+	g->used += 4 + len;
+	return 0;
+}
+
+/* What prog_ringbuf leaves for frame f from port (t_ringbuf.c header),
+ * in rb_collect's format: the event unless discarded (length a multiple
+ * of 4), then the output of the length. */
+static size_t
+rb_expect(uint8_t *out, unsigned int f, uint16_t port, bool event, bool output)
+{
+	uint32_t len = in_l[f], l16 = 16, l4 = 4, ifx = (uint32_t)port + 1;
+	size_t o = 0;
+
+	if (event && (len & 3) != 0) {
+		memcpy(out, &l16, 4);
+		memcpy(out + 4, &len, 4);
+		memcpy(out + 8, &ifx, 4);
+		memcpy(out + 12, in_f[f], 8);
+		o = 20;
+	}
+	if (output) {
+		memcpy(out + o, &l4, 4);
+		memcpy(out + o + 4, &len, 4);
+		o += 8;
+	}
+	return o;
+}
+
+/* prog_ringbuf on frame f from port 0 when used bytes are in the ring
+ * and nothing consumes: its verdict; used and the expected records grow. */
+/* noinline: GCC 12 -O3 warns wrongly (stringop-overflow) when inlined */
+static __attribute__((noinline)) uint8_t
+rb_fill_one(uint64_t *used, uint8_t *want, size_t *wl, unsigned int f)
+{
+	bool ev = *used + 24 <= 4095, out = ev && *used + 24 + 16 <= 4095;
+
+	*used += (ev ? 24 : 0) + (out ? 16 : 0);
+	*wl += rb_expect(want + *wl, f, 0, ev, out);
+	return !ev ? XDP_DROP : out ? XDP_PASS : XDP_TX;
+}
+
+/* BPF_MAP_TYPE_RINGBUF: records, discard, output, query, a full ring (the
+ * kernel's rule: the producer never gets more than size - 1 bytes ahead),
+ * a record wrapping the end of the ring, the control plane. */
+static void
+test_ringbuf(void **state)
+{
+	static struct rb_got got;
+	static uint8_t want[sizeof(got.buf)];
+	struct tp_prog *p = open_ok(obj("t_ringbuf.o"), NULL);
+	struct tp_bpf_map_info info;
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF], wv[NF], key[4] = { 0 }, val[4] = { 0 };
+	uint32_t k[NF];
+	uint64_t used = 0;
+	size_t wl = 0;
+	int rb = map_idx(p, "rb");
+
+	(void)state;
+	assert_int_equal(tp_prog_bpf_map_info(p, rb, &info), 0);
+	assert_int_equal(info.type, BPF_MAP_TYPE_RINGBUF);
+	assert_int_equal(info.key_size, 0);
+	assert_int_equal(info.value_size, 0);
+	assert_int_equal(info.max_entries, 4096);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, rb, key, val), -EOPNOTSUPP);
+	assert_int_equal(tp_prog_bpf_map_update(p, rb, key, val, 0), -EOPNOTSUPP);
+	assert_int_equal(tp_prog_bpf_map_delete(p, rb, key), -EOPNOTSUPP);
+	assert_int_equal(tp_prog_bpf_ringbuf_consume(p, map_idx(p, ".bss"), rb_collect, &got),
+			 -EINVAL);
+	assert_int_equal(tp_prog_bpf_ringbuf_consume(p, rb, rb_collect, &got), 0);
+
+	load_frames(m);
+	run(p, 3, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++) {
+		assert_int_equal(v[i], XDP_PASS);
+		wl += rb_expect(want + wl, i, 3, true, true);
+	}
+	/* every frame: event (16 + 8 header) and output (4 + 8, padded to 16),
+	 * discarded records counting until consumed */
+	assert_int_equal(u64_at(p, ".bss", 0, 0), NF * 40);
+	assert_int_equal(u64_at(p, ".bss", 0, 8), 4096);
+	got.used = 0;
+	assert_int_equal(tp_prog_bpf_ringbuf_consume(p, rb, rb_collect, &got), NF + 6);
+	assert_int_equal(got.used, wl);
+	assert_memory_equal(got.buf, want, wl);
+	assert_int_equal(tp_prog_bpf_ringbuf_consume(p, rb, rb_collect, &got), 0);
+
+	/* fill it: 13 bursts without a consumer; the producer starts at
+	 * NF * 40 = 320, so a record wraps the ring's end on the way */
+	wl = 0;
+	for (unsigned int b = 0; b < 13; b++) {
+		for (unsigned int i = 0; i < NF; i++)
+			wv[i] = rb_fill_one(&used, want, &wl, i);
+		run(p, 0, m, NF, v, k);
+		expect_verdicts(v, wv, NF);
+	}
+	assert_int_equal(used, 102 * 40);  /* 102 frames fit, 2 dropped */
+	assert_int_equal(u64_at(p, ".bss", 0, 0), used);
+	got.used = 0;
+	assert_int_equal(tp_prog_bpf_ringbuf_consume(p, rb, rb_collect, &got),
+			 102 + 102 / NF * 6 + 4); /* frames 96..101: events of 0, 1, 4, 5 */
+	assert_int_equal(got.used, wl);
+	assert_memory_equal(got.buf, want, wl);
+	/* room again; dump shows (and consumes) the records in hex */
+	run(p, 0, m, 1, v, k);
+	assert_int_equal(v[0], XDP_PASS);
+	{
+		char line[128];
+		size_t n = 0;
+
+		n += (size_t)snprintf(line, sizeof(line), "%02x000000%02x000000%02x%02x%02x%02x"
+				      "%02x%02x%02x%02x\n%02x000000\n", in_l[0], 1,
+				      in_f[0][0], in_f[0][1], in_f[0][2], in_f[0][3],
+				      in_f[0][4], in_f[0][5], in_f[0][6], in_f[0][7], in_l[0]);
+		assert_true(n < sizeof(line));
+		assert_string_equal(dump_of(p, "rb", 2), line);
+	}
+	free_all(m, NF);
+	tp_prog_close(p);
+
+	/* flags and sizes the kernel's helpers refuse */
+	p = open_ok(obj("t_ringbuf.o"), "xdp_rb_flags");
+	m[0] = tp_test_mbuf_from_bytes(mp, in_f[0], in_l[0]);
+	run(p, 0, m, 1, v, k);
+	assert_int_equal(v[0], XDP_PASS);
+	assert_int_equal(tp_prog_bpf_ringbuf_consume(p, map_idx(p, "rb"), rb_collect, &got), 0);
+	free_all(m, 1);
+	tp_prog_close(p);
+	open_fails(obj("t_rb_legacy.o"), NULL,
+		   "ringbuf max_entries 5000 is not a power of 2 multiple of 4096");
+}
+
+/* rounds bursts of the NF frames, each frame ABORTED, the ring consumed
+ * (finding no record) every 25 bursts: 200 reservations of 8 bytes fit in
+ * t_ringbuf.c's 4096, so a reservation left behind would show as a full
+ * ring. */
+static void
+rb_rounds_aborted(struct tp_prog *p, unsigned int rounds, struct rb_got *got)
+{
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF];
+
+	for (unsigned int round = 0; round < rounds; round++) {
+		load_frames(m);
+		run(p, 0, m, NF, v, k);
+		expect_all(v, XDP_ABORTED);
+		free_all(m, NF);
+		if (round % 25 == 24)
+			assert_int_equal(tp_prog_bpf_ringbuf_consume(p, map_idx(p, "rb"),
+								     rb_collect, got), 0);
+	}
+}
+
+/* Programs the kernel's verifier refuses for their reservations; with
+ * --bpf-unverified tagpipe's run-time checks stop them. */
+static void
+test_ringbuf_unverified(void **state)
+{
+	static struct rb_got got;
+	struct tp_bpf_stats st;
+	struct tp_prog *p;
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF];
+	uint64_t magic = 0x1122334455667788ull;
+	char what[600];
+
+	(void)state;
+	p = open_ok(obj("t_ringbuf.o"), NULL);
+	tp_prog_bpf_describe(p, what, sizeof(what));
+	tp_prog_close(p);
+	if (strstr(what, "verified by the kernel") != NULL) {
+		open_fails(obj("t_ringbuf.o"), "xdp_rb_leak", "Unreleased reference");
+		open_fails(obj("t_ringbuf.o"), "xdp_rb_stale", "the kernel verifier rejects it");
+	}
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF), 0);
+	/* ends holding a reservation: discarded, ABORTED, the ring not stuck */
+	p = open_ok(obj("t_ringbuf.o"), "xdp_rb_leak");
+	rb_rounds_aborted(p, 300, &got);
+	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
+	assert_int_equal(st.runs, 300 * NF);
+	assert_int_equal(st.aborted_helper, 300 * NF);
+	assert_int_equal(st.aborted_oob, 0);
+	tp_prog_close(p);
+	/* stopped (OOB) while holding a reservation: counted as OOB, the
+	 * record discarded, so the ring never fills */
+	p = open_ok(obj("t_ringbuf.o"), "xdp_rb_oob");
+	rb_rounds_aborted(p, 50, &got);
+	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
+	assert_int_equal(st.aborted_oob, 50 * NF);
+	assert_int_equal(st.aborted_helper, 0);
+	tp_prog_close(p);
+	/* writes through a submitted record: OOB; the record was submitted */
+	p = open_ok(obj("t_ringbuf.o"), "xdp_rb_stale");
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_all(v, XDP_ABORTED);
+	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
+	assert_int_equal(st.aborted_oob, NF);
+	assert_int_equal(st.aborted_helper, 0);
+	got.used = 0;
+	assert_int_equal(tp_prog_bpf_ringbuf_consume(p, map_idx(p, "rb"), rb_collect, &got), NF);
+	assert_int_equal(got.used, NF * 12);
+	for (unsigned int i = 0; i < NF; i++) {
+		assert_int_equal(got.buf[i * 12], 8);
+		assert_memory_equal(got.buf + i * 12 + 4, &magic, 8);
+	}
+	free_all(m, NF);
+	tp_prog_close(p);
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
+}
+
+/* bpf_loop with a callback that makes a BPF-to-BPF call (t_bpfloop.c);
+ * expected values from the program's documented behaviour. */
+static void
+test_bpf_loop(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_bpfloop.o"), NULL);
+	struct tp_bpf_stats st;
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF];
+	uint64_t calls = 0;
+
+	(void)state;
+	load_frames(m);
+	for (unsigned int i = 0; i < NF; i++) {
+		unsigned int s = in_f[i][0] & 15, last = s < 10 ? s : 9;
+		int64_t sum = 0;
+
+		for (unsigned int j = 0; j <= last; j++)
+			sum += j * j;
+		calls += last + 1;
+		run(p, 0, &m[i], 1, &v[i], &k[i]);
+		assert_int_equal(v[i], XDP_PASS);
+		assert_int_equal((int64_t)u64_at(p, ".bss", 0, 0), s < 10 ? s + 1 : 10);
+		assert_int_equal((int64_t)u64_at(p, ".bss", 0, 8), sum);
+		assert_int_equal((int64_t)u64_at(p, ".bss", 0, 16), -E2BIG);
+		assert_int_equal((int64_t)u64_at(p, ".bss", 0, 24), -EINVAL);
+		assert_int_equal(u64_at(p, ".bss", 0, 32), calls);
+	}
+	free_all(m, NF);
+	tp_prog_close(p);
+
+	/* a callback that is not a function: refused by the kernel, stopped
+	 * by tagpipe at run time */
+	{
+		char what[600];
+
+		p = open_ok(obj("t_bpfloop.o"), NULL);
+		tp_prog_bpf_describe(p, what, sizeof(what));
+		tp_prog_close(p);
+		if (strstr(what, "verified by the kernel") != NULL)
+			open_fails(obj("t_bpfloop.o"), "xdp_loop_bad",
+				   "the kernel verifier rejects it");
+	}
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF), 0);
+	p = open_ok(obj("t_bpfloop.o"), "xdp_loop_bad");
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_all(v, XDP_ABORTED);
+	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
+	assert_int_equal(st.aborted_helper, NF);
+	free_all(m, NF);
+	tp_prog_close(p);
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
+}
+
+/* Map-in-map (t_mim.c): the inner map a lookup gives is used by the map
+ * helpers; slots set at load (BTF .values), by index and by name. */
+static void
+test_map_in_map(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_mim.o"), NULL);
+	int outer = map_idx(p, "outer"), outer_h = map_idx(p, "outer_h");
+	int a = map_idx(p, "inner_a"), b = map_idx(p, "inner_b"), other = map_idx(p, "other");
+	struct tp_bpf_map_info info;
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF], key0 = 0, key1 = 1, idx = 0, bad = 999;
+	uint64_t bytes = 0;
+	char err[256];
+
+	(void)state;
+	for (unsigned int i = 0; i < NF; i++)
+		bytes += in_l[i];
+	assert_int_equal(tp_prog_bpf_map_info(p, outer, &info), 0);
+	assert_int_equal(info.type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	assert_int_equal(info.key_size, 4);
+	assert_int_equal(info.value_size, 4);
+	assert_int_equal(info.max_entries, 2);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, outer, &key0, &idx), 0);
+	assert_int_equal(idx, a);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, outer, &key1, &idx), -ENOENT);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_all(v, XDP_TX);
+	run(p, 1, m, NF, v, k);
+	expect_all(v, XDP_PASS);
+	assert_int_equal(u64_at(p, "inner_a", 0, 0), NF);
+
+	idx = (uint32_t)other;
+	assert_int_equal(tp_prog_bpf_map_update(p, outer, &key1, &idx, 0), -EINVAL);
+	assert_int_equal(tp_prog_bpf_map_update(p, outer, &key1, &bad, 0), -EINVAL);
+	idx = (uint32_t)b;
+	assert_int_equal(tp_prog_bpf_map_update(p, outer, &key1, &idx, 0), 0);
+	assert_int_equal(tp_prog_bpf_map_update_text(p, "outer_h:01000000=inner_a", err,
+						     sizeof(err)), 0);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, outer_h, &key1, &idx), 0);
+	assert_int_equal(idx, a);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, outer_h, &key0, &idx), -ENOENT);
+	assert_int_not_equal(tp_prog_bpf_map_update_text(p, "outer_h:01000000=other", err,
+							 sizeof(err)), 0);
+	assert_non_null(strstr(err, "map 'other' (type 2, key 4, value 4, max_entries 4) is "
+			       "not of map 'outer_h''s inner shape (type 2, key 4, value 8"));
+	run(p, 1, m, NF, v, k);
+	expect_all(v, XDP_TX);
+	assert_int_equal(u64_at(p, "inner_b", 0, 0), NF);
+	assert_int_equal(u64_at(p, "inner_a", 0, 0), NF);
+	assert_int_equal(u64_at(p, "inner_a", 1, 0), bytes);
+	assert_string_equal(dump_of(p, "outer", 2), "00000000=inner_a\n01000000=inner_b\n");
+	assert_string_equal(dump_of(p, "outer_h", 1), "01000000=inner_a\n");
+	/* an emptied slot: no inner map */
+	assert_int_equal(tp_prog_bpf_map_delete(p, outer, &key0), 0);
+	run(p, 0, m, NF, v, k);
+	expect_all(v, XDP_PASS);
+	assert_int_equal(u64_at(p, "inner_a", 0, 0), NF);
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
 int
 main(void)
 {
@@ -949,6 +1307,10 @@ main(void)
 		cmocka_unit_test(test_debian_objects),
 		cmocka_unit_test(test_xsk_default),
 		cmocka_unit_test(test_xdpdump),
+		cmocka_unit_test(test_ringbuf),
+		cmocka_unit_test(test_ringbuf_unverified),
+		cmocka_unit_test(test_bpf_loop),
+		cmocka_unit_test(test_map_in_map),
 	};
 
 	int failed;

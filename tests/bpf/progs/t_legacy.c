@@ -8,13 +8,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
-struct legacy_map_def {
-	unsigned int type;
-	unsigned int key_size;
-	unsigned int value_size;
-	unsigned int max_entries;
-	unsigned int map_flags;
-};
+#include "legacy_map.h"
 
 struct legacy_map_def counts SEC("maps") = {
 	.type = BPF_MAP_TYPE_ARRAY,
