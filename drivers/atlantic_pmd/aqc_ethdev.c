@@ -24,11 +24,6 @@
 #include "aqc_log.h"
 #include "aqc2_regs.h"
 
-RTE_LOG_REGISTER_SUFFIX(aqc_logtype_init, init, NOTICE);
-RTE_LOG_REGISTER_SUFFIX(aqc_logtype_driver, driver, NOTICE);
-RTE_LOG_REGISTER_SUFFIX(aqc_logtype_fw, fw, NOTICE);
-RTE_LOG_REGISTER_SUFFIX(aqc_logtype_model, model, NOTICE);
-
 /* ---- statistics: free-running registers accumulated as deltas ---- */
 
 static void
