@@ -7,7 +7,8 @@
  * injected into the model (aqc_model_set_dma_faults, fw_fault=mute): RX
  * write-back with the DMA error bit, write-back lengths corrupted (0, or
  * more than the buffer), write-back late and out of order, a TX engine
- * that stops fetching, an A1 firmware that stops answering. Each test
+ * that stops fetching, an A1 firmware that stops answering, a peer cable
+ * that stalls (aqc_model_set_peer_stall). Each test
  * asserts the driver's (and the model's) counters exactly and that every
  * mbuf is back in its pool at the end.
  */
@@ -19,6 +20,8 @@
 
 static const char *const vdevs[] = {
 	"net_aqc_sim0,mode=step,wire=none",
+	"net_aqc_sim1,mode=step,wire=peer,peer=net_aqc_sim2",
+	"net_aqc_sim2,mode=step,wire=peer",
 	NULL,
 };
 
@@ -518,6 +521,78 @@ test_tx_stall(void **state)
 	rte_mempool_free(mp);
 }
 
+/* The cable to a peer stalls (port b, aqc_model_set_peer_stall): a's
+ * frames wait in the cable's queue (128 slots, AQM_PEER_SLOTS), then in
+ * a's TX ring (63 of 64 descriptors), then tx_burst takes nothing; b's own
+ * TX frames stay in its ring; nothing arrives anywhere and nothing is
+ * lost. When the stall ends the 128 queued frames arrive in one go: b's
+ * RX ring takes 63, the 65 it has no room for are dropped and counted
+ * (imissed, model_rx_ring_full); everything else arrives in order. */
+static void
+test_peer_stall(void **state)
+{
+	struct rte_mempool *mp = tp_test_pool_create("flt_peer", 1024, 0);
+	unsigned int start = tp_test_pool_in_use(mp);
+	struct aqc_model_counters ca0, ca, cb0, cb;
+	struct rte_eth_stats st;
+	struct aqc_test_port a, b, w;
+	uint32_t sent = 0;
+
+	(void)state;
+	aqc_test_port(&w, "net_aqc_sim0");
+	assert_int_equal(aqc_model_set_peer_stall(w.model, true), -EINVAL);
+	aqc_test_port(&a, "net_aqc_sim1");
+	aqc_test_port(&b, "net_aqc_sim2");
+	aqc_test_start(&a, 1, 64, mp, 0, 0, false, NULL);
+	aqc_test_start(&b, 1, 64, mp, 0, 0, false, NULL);
+	assert_int_equal(rte_eth_stats_reset(a.id), 0);
+	assert_int_equal(rte_eth_stats_reset(b.id), 0);
+	aqc_model_get_counters(a.model, &ca0);
+	aqc_model_get_counters(b.model, &cb0);
+	assert_int_equal(aqc_model_set_peer_stall(b.model, true), 0);
+	for (int i = 0; i < 8; i++) {
+		sent += tx_some(&a, mp, sent, 32);
+		aqc_model_step(a.model, 256);
+	}
+	assert_int_equal(sent, 128 + 63);
+	assert_int_equal(tx_some(&a, mp, sent, 8), 0);
+	assert_int_equal(tx_some(&b, mp, 1000, 10), 10);
+	assert_int_equal(aqc_model_step(b.model, 1000), 0);
+	assert_int_equal(aqc_model_step(a.model, 1000), 0);
+	rx_take(&a, 0, 0, 64, NULL);
+	rx_take(&b, 0, 0, 64, NULL);
+	aqc_model_get_counters(a.model, &ca);
+	assert_int_equal(ca.tx_frames - ca0.tx_frames, 128);
+	aqc_model_get_counters(b.model, &cb);
+	assert_int_equal(cb.tx_frames - cb0.tx_frames, 0);
+	assert_int_equal(cb.rx_frames - cb0.rx_frames, 0);
+
+	/* the stall ends: b sends its 10, takes 63 of the 128 queued */
+	assert_int_equal(aqc_model_set_peer_stall(b.model, false), 0);
+	assert_int_equal(aqc_model_step(b.model, 1000), 10 + 128);
+	rx_take(&b, 0, 63, 64, NULL);
+	/* a's 63 held frames leave, b's 10 arrive at a */
+	assert_int_equal(aqc_model_step(a.model, 1000), 63 + 10);
+	rx_take(&a, 1000, 10, 64, NULL);
+	assert_int_equal(aqc_model_step(b.model, 1000), 63);
+	rx_take(&b, 128, 63, 64, NULL);
+	assert_int_equal(rte_eth_stats_get(b.id, &st), 0);
+	assert_int_equal(st.ipackets, 63 + 63);
+	assert_int_equal(st.imissed, 65);
+	assert_int_equal(st.opackets, 10);
+	aqc_model_get_counters(b.model, &cb);
+	assert_int_equal(cb.rx_ring_full - cb0.rx_ring_full, 65);
+	assert_int_equal(rte_eth_stats_get(a.id, &st), 0);
+	assert_int_equal(st.opackets, 128 + 63);
+	assert_int_equal(st.ipackets, 10);
+	assert_int_equal(st.imissed, 0);
+	assert_int_equal(st.oerrors, 0);
+	aqc_test_stop(&a);
+	aqc_test_stop(&b);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+	rte_mempool_free(mp);
+}
+
 /* A1 firmware that stops answering (fw_fault=mute, or at run time): a
  * probe fails on the first MIF read with a clear error within its 100 ms
  * timeout, no port left; at run time a statistics request times out with
@@ -592,6 +667,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_rx_bad_length),
 		cmocka_unit_test(test_rx_late_out_of_order),
 		cmocka_unit_test(test_tx_stall),
+		cmocka_unit_test(test_peer_stall),
 		cmocka_unit_test(test_fw_mute),
 	};
 

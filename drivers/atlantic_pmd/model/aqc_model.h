@@ -261,6 +261,16 @@ void aqc_model_get_fw_log(struct aqc_model *m, struct aqc_model_fw_log *log);
 /* Replace the pending DMA faults (struct above). */
 void aqc_model_set_dma_faults(struct aqc_model *m, const struct aqc_model_dma_faults *f);
 
+/* A stalled cable (wire=peer; tests, soak): while stall is set the port
+ * neither takes in what its peer sent (the frames wait in the cable's
+ * bounded queue; once it is full the peer's TX ring stops moving) nor puts
+ * its own TX frames on the cable (they stay in the TX ring, which fills).
+ * Nothing is lost while stalled; when the stall ends the queued frames
+ * arrive at once and those the RX ring has no room for are dropped and
+ * counted (0x6818, rx_ring_full), as a burst from a real cable would be.
+ * 0, or -EINVAL when the port's wire is not peer. */
+int aqc_model_set_peer_stall(struct aqc_model *m, bool stall);
+
 /* Switch the firmware's misbehaviour at run time (boot faults act at the
  * next reboot, the others at once). -EINVAL for a fault the model's
  * generation has not: A1 knows only AQC_FW_OK and AQC_FW_MUTE, A2 all
