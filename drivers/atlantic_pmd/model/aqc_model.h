@@ -271,6 +271,13 @@ void aqc_model_set_dma_faults(struct aqc_model *m, const struct aqc_model_dma_fa
  * 0, or -EINVAL when the port's wire is not peer. */
 int aqc_model_set_peer_stall(struct aqc_model *m, bool stall);
 
+/* A global soft reset (0x0000 bit 15) requested from outside the driver,
+ * as another function or the firmware can (A1 only): ~1 ms later every
+ * register takes its reset value - rings and packet buffers off, the DMA
+ * counters at 0 - and the firmware reboots; descriptors and buffers in
+ * host memory stay as they were. 0, or -ENOTSUP on the A2 model. */
+int aqc_model_global_reset(struct aqc_model *m);
+
 /* Switch the firmware's misbehaviour at run time (boot faults act at the
  * next reboot, the others at once). -EINVAL for a fault the model's
  * generation has not: A1 knows only AQC_FW_OK and AQC_FW_MUTE, A2 all
