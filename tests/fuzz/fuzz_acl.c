@@ -16,7 +16,6 @@
  */
 #include <errno.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -113,22 +112,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rte_mbuf *pkts[FUZZ_MAX_BURST];
 	struct tp_acl *acl = NULL;
 	char path[64], err[2048];
+	long tl = fuzz_len16(&data, &size);
 	size_t tlen;
 	uint16_t n;
 	int fd, rc;
 
-	if (size < 2)
+	if (tl < 0)
 		return 0;
-	tlen = (size_t)data[0] << 8 | data[1];
-	data += 2;
-	size -= 2;
-	if (tlen > size)
-		tlen = size;
+	tlen = (size_t)tl;
 	fuzz_pool();
-	fd = memfd_create("fuzz_acl", 0);
-	FUZZ_CHECK(fd >= 0);
-	FUZZ_CHECK(write(fd, data, tlen) == (ssize_t)tlen);
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fd = fuzz_memfd(data, tlen, path, sizeof(path));
 	err[0] = '\0';
 	rc = tp_acl_load(path, &acl, err, sizeof(err));
 	close(fd);

@@ -18,7 +18,6 @@
  */
 #include <errno.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -41,26 +40,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tp_bpf_stats st;
 	struct tp_prog_env env;
 	struct tp_prog *p = NULL;
-	char spec[64], err[512];
-	const uint8_t *burst;
+	char path[48], spec[64], err[512];
+	long bl = fuzz_len16(&data, &size);
+	const uint8_t *burst = data;
 	size_t blen;
 	uint16_t n;
 	int fd, rc;
 
-	if (size < 2)
+	if (bl < 0)
 		return 0;
-	blen = (size_t)data[0] << 8 | data[1];
-	data += 2;
-	size -= 2;
-	if (blen > size)
-		blen = size;
-	burst = data;
+	blen = (size_t)bl;
 	fuzz_pool();
 	FUZZ_CHECK(tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF) == 0);
-	fd = memfd_create("fuzz_bpf.o", 0);
-	FUZZ_CHECK(fd >= 0);
-	FUZZ_CHECK(write(fd, data + blen, size - blen) == (ssize_t)(size - blen));
-	snprintf(spec, sizeof(spec), "bpf-interp:/proc/self/fd/%d", fd);
+	fd = fuzz_memfd(data + blen, size - blen, path, sizeof(path));
+	snprintf(spec, sizeof(spec), "bpf-interp:%s", path);
 	err[0] = '\0';
 	rc = tp_prog_open(spec, &p, err, sizeof(err));
 	close(fd);

@@ -37,9 +37,8 @@ in_input(const char *in, const char *s, size_t n)
 static void
 check_refusal(const char *in, const char *log, size_t loglen)
 {
-	const char *p, *e;
-
 	size_t nl_log = 0, nl_in = 0;
+	const char *p, *e;
 
 	/* one line, but for newlines the input itself put in the value */
 	FUZZ_CHECK(loglen > 0 && log[loglen - 1] == '\n');
@@ -48,17 +47,21 @@ check_refusal(const char *in, const char *log, size_t loglen)
 	for (const char *c = in; *c; c++)
 		nl_in += *c == '\n';
 	FUZZ_CHECK(nl_log >= 1 && nl_log <= 1 + nl_in);
-	FUZZ_CHECK(strstr(log, DEV ": ") != NULL);
-	if ((p = strstr(log, ": bad devarg ")) != NULL) {
-		p += 13;
+	/* the message follows the first "DEV: " (what comes after may quote
+	 * input that looks like a message itself) */
+	p = strstr(log, DEV ": ");
+	FUZZ_CHECK(p != NULL);
+	p += strlen(DEV ": ");
+	if (strncmp(p, "bad devarg ", 11) == 0) {
+		p += 11;
 		e = strstr(p, ": ");
 		FUZZ_CHECK(e != NULL && in_input(in, p, (size_t)(e - p)));
-	} else if ((p = strstr(log, ": unknown devarg '")) != NULL) {
-		p += 18;
+	} else if (strncmp(p, "unknown devarg '", 16) == 0) {
+		p += 16;
 		e = strstr(p, "' (known: ");
 		FUZZ_CHECK(e != NULL && in_input(in, p, (size_t)(e - p)));
-	} else if ((p = strstr(log, ": devarg '")) != NULL) {
-		p += 10;
+	} else if (strncmp(p, "devarg '", 8) == 0) {
+		p += 8;
 		e = strstr(p, "' has no value");
 		FUZZ_CHECK(e != NULL && in_input(in, p, (size_t)(e - p)));
 	} else {

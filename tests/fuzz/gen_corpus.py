@@ -188,6 +188,9 @@ def devargs():
         # libFuzzer find (of the target's property): a newline in a value
         # makes the one refusal line two.
         "newline_in_value": "wire=loop,\x86wh\n",
+        # and a value quoting a message: the harness reads the message at
+        # its place, not wherever its words appear.
+        "message_in_value": "modeaqc11: unknown devarg '3,fw_fault=no_ack,dma=auto",
     }
     for name, t in seeds.items():
         write("devargs", name, t.encode())
