@@ -18,6 +18,7 @@
 #include "tp_map.h"
 
 #define ACL_ANY_PROTO 0xFFFF
+#define ACL_LINE_MAX 1022        /* bytes of a rule line, its newline excluded */
 
 struct acl_rule {
 	uint8_t verdict;
@@ -223,7 +224,9 @@ int
 tp_acl_load(const char *path, struct tp_acl **out, char *err, size_t errlen)
 {
 	struct tp_acl *a;
-	char line[1024];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
 	unsigned int lineno = 0;
 	int have_default = 0;
 	FILE *fp;
@@ -242,15 +245,23 @@ tp_acl_load(const char *path, struct tp_acl **out, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	a->def_verdict = TP_PASS;
-	while (fgets(line, sizeof(line), fp) != NULL) {
+	/* getline, not fgets: a NUL byte must not pass for the end of the line */
+	while ((len = getline(&line, &cap, fp)) >= 0) {
 		char *f[ACL_FIELDS + 1], *save = NULL, *tok, *hash;
-		const char *bf, *bv;
+		const char *bf, *bv, *nul;
 		unsigned int nf = 0;
 
 		lineno++;
-		if (strchr(line, '\n') == NULL && !feof(fp)) {
-			snprintf(err, errlen, "%s:%u: line longer than %zu bytes",
-				 path, lineno, sizeof(line) - 2);
+		if (len - (len > 0 && line[len - 1] == '\n') > ACL_LINE_MAX) {
+			snprintf(err, errlen, "%s:%u: line longer than %u bytes",
+				 path, lineno, ACL_LINE_MAX);
+			rc = -EINVAL;
+			break;
+		}
+		nul = memchr(line, '\0', (size_t)len);
+		if (nul != NULL) {
+			snprintf(err, errlen, "%s:%u: bad byte 0x00 at column %zu (a text file "
+				 "has no NUL)", path, lineno, (size_t)(nul - line) + 1);
 			rc = -EINVAL;
 			break;
 		}
@@ -313,6 +324,7 @@ tp_acl_load(const char *path, struct tp_acl **out, char *err, size_t errlen)
 		a->n++;
 	}
 out:
+	free(line);
 	fclose(fp);
 	if (rc < 0) {
 		free(a);

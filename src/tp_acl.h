@@ -26,7 +26,9 @@
  * the IPv6 Next Header field.
  *
  * Errors: every bad line is reported as "FILE:LINE: bad FIELD 'VALUE'"
- * (the first bad field of the first bad line); at most TP_ACL_MAX_RULES.
+ * (the first bad field of the first bad line); at most TP_ACL_MAX_RULES;
+ * a line longer than 1022 bytes or holding a NUL byte is refused naming
+ * the line (and the NUL's column).
  *
  * Cost: a linear walk over the rules per packet (first match), fine for
  * tens of rules; not a classifier for thousands.

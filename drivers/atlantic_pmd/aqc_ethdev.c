@@ -24,11 +24,6 @@
 #include "aqc_log.h"
 #include "aqc2_regs.h"
 
-RTE_LOG_REGISTER_SUFFIX(aqc_logtype_init, init, NOTICE);
-RTE_LOG_REGISTER_SUFFIX(aqc_logtype_driver, driver, NOTICE);
-RTE_LOG_REGISTER_SUFFIX(aqc_logtype_fw, fw, NOTICE);
-RTE_LOG_REGISTER_SUFFIX(aqc_logtype_model, model, NOTICE);
-
 /* ---- statistics: free-running registers accumulated as deltas ---- */
 
 static void
@@ -69,11 +64,32 @@ stats_rebase(struct aqc_adapter *ad)
 		memset(ad->fw_last, 0, sizeof(ad->fw_last));
 }
 
+bool
+aqc_reset_check(struct rte_eth_dev *dev)
+{
+	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+
+	if (!ad->started || ad->reset_seen || ad->hw.bar0 == NULL ||
+	    AQC_GET_FIELD(&ad->hw, TPB_EN))
+		return ad->reset_seen;
+	ad->reset_seen = true;
+	ad->chip_resets++;
+	/* the counters restarted at 0: what they held since the last read is
+	 * lost, the next reads must not take the restart for a wrap */
+	stats_rebase(ad);
+	AQC_LOG(ERR, DRIVER, "port %u: the chip was reset under traffic; "
+		"rte_eth_dev_reset and a new configuration bring it back",
+		dev->data->port_id);
+	rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RESET, NULL);
+	return true;
+}
+
 static int
 aqc_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 {
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
 
+	aqc_reset_check(dev);
 	stats_update(ad);
 	st->ipackets = ad->dma_acc.rx_pkts;
 	st->ibytes = ad->dma_acc.rx_octets;
@@ -118,6 +134,7 @@ aqc_stats_reset(struct rte_eth_dev *dev)
 		fw_stats_update(ad);
 	memset(&ad->dma_acc, 0, sizeof(ad->dma_acc));
 	memset(ad->fw_acc, 0, sizeof(ad->fw_acc));
+	ad->chip_resets = ad->tx_lost_reset = 0;
 	for (uint16_t i = 0; i < dev->data->nb_rx_queues; i++) {
 		struct aqc_rx_queue *rxq = dev->data->rx_queues[i];
 
@@ -143,7 +160,9 @@ xstats_extra_count(struct aqc_adapter *ad)
 }
 
 /* xstats: the firmware MAC counters (doc 3.1 on A1, 3.4 on A2), names
- * from the generation's list, then the backend's extra ones. */
+ * from the generation's list, then the backend's extra ones, then the
+ * driver's own: chip resets it did not ask for, frames lost in them. */
+#define AQC_XSTATS_DRIVER 2
 static int
 aqc_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *names,
 		     unsigned int size)
@@ -152,13 +171,15 @@ aqc_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *names,
 	const struct aqc_gen_ops *ops = ad->hw.ops;
 	unsigned int n = ops->nb_xstats, extra = xstats_extra_count(ad);
 
-	if (names == NULL || size < n + extra)
-		return n + extra;
+	if (names == NULL || size < n + extra + AQC_XSTATS_DRIVER)
+		return n + extra + AQC_XSTATS_DRIVER;
 	for (unsigned int i = 0; i < n; i++)
 		snprintf(names[i].name, sizeof(names[i].name), "%s", ops->xstat_names[i]);
 	if (extra > 0)
 		ad->xstats_extra(ad->close_arg, names + n, NULL);
-	return n + extra;
+	snprintf(names[n + extra].name, sizeof(names[0].name), "chip_resets");
+	snprintf(names[n + extra + 1].name, sizeof(names[0].name), "tx_lost_in_reset");
+	return n + extra + AQC_XSTATS_DRIVER;
 }
 
 static int
@@ -170,9 +191,9 @@ aqc_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned int n
 	unsigned int nfw = nb, extra = xstats_extra_count(ad);
 	uint64_t ev[AQC_XSTATS_EXTRA_MAX];
 
-	if (xs == NULL || n < nfw + extra)
-		return nfw + extra;
-	if (ad->started)
+	if (xs == NULL || n < nfw + extra + AQC_XSTATS_DRIVER)
+		return nfw + extra + AQC_XSTATS_DRIVER;
+	if (ad->started && !aqc_reset_check(dev))
 		fw_stats_update(ad);
 	for (unsigned int i = 0; i < nfw; i++) {
 		xs[i].id = i;
@@ -184,7 +205,9 @@ aqc_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned int n
 		xs[nfw + i].id = nfw + i;
 		xs[nfw + i].value = ev[i] - ad->xstats_extra_base[i];
 	}
-	return nfw + extra;
+	xs[nfw + extra] = (struct rte_eth_xstat){ nfw + extra, ad->chip_resets };
+	xs[nfw + extra + 1] = (struct rte_eth_xstat){ nfw + extra + 1, ad->tx_lost_reset };
+	return nfw + extra + AQC_XSTATS_DRIVER;
 }
 
 /* ---- configuration ---- */
@@ -346,6 +369,7 @@ aqc_dev_start(struct rte_eth_dev *dev)
 	if (rc != 0)
 		return rc;
 	stats_rebase(ad);
+	ad->reset_seen = false;
 	rc = hw->ops->init_paths(hw, (rxo & (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
 					     RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
 					     RTE_ETH_RX_OFFLOAD_TCP_CKSUM)) != 0,
@@ -418,9 +442,17 @@ aqc_dev_stop(struct rte_eth_dev *dev)
 
 	if (!ad->started)
 		return 0;
+	aqc_reset_check(dev);
 	ad->started = false;   /* the link-event alarm stops re-arming */
 	aqc_lsc_stop(dev);
 	stats_update(ad);
+	/* frames the chip lost with its rings in the reset: freed below */
+	for (uint16_t i = 0; ad->reset_seen && i < dev->data->nb_tx_queues; i++) {
+		struct aqc_tx_queue *txq = dev->data->tx_queues[i];
+
+		if (txq != NULL && txq->started)
+			ad->tx_lost_reset += aqc_tx_queue_pending(txq);
+	}
 	for (uint16_t i = 0; i < dev->data->nb_rx_queues; i++)
 		rc |= aqc_rx_queue_stop(dev, i);
 	for (uint16_t i = 0; i < dev->data->nb_tx_queues; i++)

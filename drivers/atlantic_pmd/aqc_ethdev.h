@@ -128,6 +128,10 @@ struct aqc_adapter {
 	struct rte_ether_addr mc_list[AQC_UC_FILTERS - 1];
 	uint16_t nb_mc;
 	uint64_t xstats_extra_base[AQC_XSTATS_EXTRA_MAX];  /* at last reset */
+	/* a reset of the chip the driver did not ask for (aqc_reset_check) */
+	bool reset_seen;                    /* until the next dev_start */
+	uint64_t chip_resets;               /* xstat chip_resets */
+	uint64_t tx_lost_reset;             /* xstat tx_lost_in_reset */
 };
 
 #define AQC_ADAPTER(dev) ((struct aqc_adapter *)(dev)->data->dev_private)
@@ -200,6 +204,14 @@ void aqc_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
 int aqc_tx_queue_start(struct rte_eth_dev *dev, uint16_t qid);
 int aqc_tx_queue_stop(struct rte_eth_dev *dev, uint16_t qid);
 void aqc_tx_queue_free_mbufs(struct aqc_tx_queue *txq);
+/* Frames queued and not yet sent (no DD in their EOP descriptor). */
+uint32_t aqc_tx_queue_pending(const struct aqc_tx_queue *txq);
+/* A started port whose chip was reset under it (packet buffers off, which
+ * only dev_stop and a reset do): count it, take new statistics baselines,
+ * log it and raise RTE_ETH_EVENT_INTR_RESET once; the application then
+ * calls rte_eth_dev_reset and configures the port again. Called from the
+ * statistics reads and the link poll. true when the reset is pending. */
+bool aqc_reset_check(struct rte_eth_dev *dev);
 uint16_t aqc_xmit_pkts(void *txq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t aqc_prep_pkts(void *txq, struct rte_mbuf **pkts, uint16_t n);
 

@@ -28,6 +28,7 @@ lsc_poll(void *arg)
 
 	if (!ad->started)
 		return;
+	aqc_reset_check(dev);
 	if (aqc_rd(&ad->hw, AQC_R_ITR_STATUS) & AQC_LSC_BIT) {
 		aqc_wr(&ad->hw, AQC_R_ITR_CLEAR, AQC_LSC_BIT);
 		rte_eth_linkstatus_get(dev, &before);

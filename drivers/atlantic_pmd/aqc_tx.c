@@ -36,6 +36,25 @@ aqc_tx_queue_free_mbufs(struct aqc_tx_queue *txq)
 	txq->nb_ctx = 0;
 }
 
+uint32_t
+aqc_tx_queue_pending(const struct aqc_tx_queue *txq)
+{
+	const struct rte_mbuf *prev = NULL;
+	uint32_t n = 0;
+
+	/* a frame's segments sit in consecutive slots, linked by next; it is
+	 * done once DD is in its EOP descriptor (reclaim below) */
+	for (uint16_t i = txq->clean; i != txq->tail; i = i + 1 == txq->nb_desc ? 0 : i + 1) {
+		const struct rte_mbuf *m = txq->sw_ring[i];
+
+		if (m != NULL && (prev == NULL || prev->next != m) &&
+		    !(txq->ring[txq->last_id[i]].ctl & AQC_TXD_DD))
+			n++;
+		prev = m;
+	}
+	return n;
+}
+
 static void
 txq_free(struct aqc_tx_queue *txq)
 {

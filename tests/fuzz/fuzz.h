@@ -51,6 +51,14 @@ uint16_t fuzz_burst(const uint8_t **data, size_t *size, struct rte_mbuf **pkts,
  * pkt_len after checking the mbuf and that pkt_len is the sum of data_len. */
 uint32_t fuzz_bytes(const struct rte_mbuf *m, uint8_t *buf, uint32_t cap);
 
+/* A leading [len_hi][len_lo]: consumed, the length returned (at most what
+ * follows); -1 when fewer than 2 bytes are left. */
+long fuzz_len16(const uint8_t **data, size_t *size);
+
+/* The n bytes at p as a file (a memfd: no disk): returns its descriptor,
+ * its path ("/proc/self/fd/N") in path; the caller closes it. */
+int fuzz_memfd(const uint8_t *p, size_t n, char *path, size_t plen);
+
 /* The pool holds every mbuf again. */
 void fuzz_check_pool(void);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared set-up for the fuzz targets (fuzz.h). */
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -103,6 +104,30 @@ fuzz_bytes(const struct rte_mbuf *m, uint8_t *buf, uint32_t cap)
 	}
 	FUZZ_CHECK(off == m->pkt_len);
 	return off;
+}
+
+long
+fuzz_len16(const uint8_t **data, size_t *size)
+{
+	size_t len;
+
+	if (*size < 2)
+		return -1;
+	len = (size_t)(*data)[0] << 8 | (*data)[1];
+	*data += 2;
+	*size -= 2;
+	return (long)(len < *size ? len : *size);
+}
+
+int
+fuzz_memfd(const uint8_t *p, size_t n, char *path, size_t plen)
+{
+	int fd = memfd_create("fuzz_input", 0);
+
+	FUZZ_CHECK(fd >= 0);
+	FUZZ_CHECK(write(fd, p, n) == (ssize_t)n);
+	snprintf(path, plen, "/proc/self/fd/%d", fd);
+	return fd;
 }
 
 void

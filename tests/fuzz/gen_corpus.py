@@ -12,6 +12,7 @@ import glob
 import os
 import struct
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "gen"))
@@ -121,6 +122,80 @@ def pcap():
           struct.pack(">IIII", 0, 0, 20, 20) + bytes(20))
 
 
+def acl():
+    rules = open(os.path.join(SRC, "pcaps", "pipeline", "acl_rules.txt"), "rb").read()
+    fr = frames_of(os.path.join(SRC, "pcaps", "pipeline", "acl_input.pcap"), 16)
+    write("acl", "acl_rules", struct.pack(">H", len(rules)) + rules + burst(fr))
+    texts = {
+        "redirect": b"redirect:7 icmp 10.0.0.0/8 any any any\nredirect:65535 any ::/0 any any any\n"
+                    b"aborted 17 any any 1-2 3-4\ndefault tx\n",
+        "bad_verdict": b"pass any any any any any\nredirect:65536 any any any any any\n",
+        "bad_proto": b"drop tcpx any any any any\n",
+        "bad_prefix": b"drop any 10.0.0.0/33 any any any\n",
+        "bad_port": b"drop tcp any any 5-4 any\n",
+        "bad_fields": b"drop tcp any any any any extra\n",
+        "two_defaults": b"default pass\ndefault drop\n",
+        "long_line": b"drop " + b" " * 1100 + b"any any any any any\n",
+        # Regression (libFuzzer find): a NUL inside a line was reported as
+        # "line longer than 1022 bytes".
+        "nul_byte": b"redirect:7 icmp 10.0.0.\x00/8 any any any\ndefault drop\n",
+        "no_newline": b"# comment\n\n\tdrop udp any any any 53",
+    }
+    for name, t in texts.items():
+        write("acl", name, struct.pack(">H", len(t)) + t + burst(fr[:4]))
+
+
+def bpf():
+    """The tests/bpf programs as ELF objects (the loader's real input),
+    DWARF stripped (BTF kept: libbpf reads .maps from it), each after a
+    burst of demo frames. Built from tests/bpf/progs with relative paths
+    so the bytes do not depend on the checkout's location."""
+    import subprocess
+    progs = os.path.join(SRC, "tests", "bpf", "progs")
+    arch = subprocess.run(["gcc", "-print-multiarch"], capture_output=True,
+                          text=True).stdout.strip()
+    fr = burst(frames_of(os.path.join(SRC, "pcaps", "demo.pcap"), 4))
+    for src, extra in [(p, []) for p in sorted(glob.glob(os.path.join(progs, "t_*.c")))] + \
+            [(os.path.join(progs, "t_parse.c"), ["-mcpu=v3"])]:
+        base = os.path.basename(src)[:-2] + ("_v3" if extra else "")
+        with tempfile.TemporaryDirectory() as tmp:
+            obj = os.path.join(tmp, "o")
+            subprocess.run(["clang", "-target", "bpf", "-O2", "-g", "-fdebug-compilation-dir=.",
+                            "-I/usr/include/" + arch] + extra +
+                           ["-c", os.path.basename(src), "-o", obj], cwd=progs, check=True)
+            subprocess.run(["llvm-strip", "--strip-debug", obj], check=True)
+            elf = open(obj, "rb").read()
+        write("bpf", base, struct.pack(">H", len(fr)) + fr + elf)
+    write("bpf", "not_elf", struct.pack(">H", len(fr)) + fr + b"\x7fELF" + bytes(60))
+
+
+def devargs():
+    seeds = {
+        "empty": "",
+        "a2_10m": "model=aqc113,link_speed=10M,fw=1.5.44",
+        "peer": "wire=peer,peer=net_aqc_sim1,mode=step",
+        "pcap": "wire=pcap,rx_pcap=in.pcap,tx_pcap=out.pcap,rx_start=link,rx_delay_ms=100",
+        "misc": "mac=02:00:00:00:00:01,fw=3.x,dma=translate,link_speed=2.5G,fw_fault=mute",
+        "a2_fault": "model=aqc113,fw_fault=no_ack,dma=auto,rx_start=now",
+        "bad_model": "model=aqc108",
+        "bad_key": "wire=loop,speed=10G",
+        "no_value": "wire",
+        "a1_10m": "model=aqc107,link_speed=10M",
+        "peer_no_wire": "peer=net_aqc_sim1",
+        "delay": "rx_delay_ms=60001",
+        "mac_multicast": "mac=01:00:5e:00:00:01",
+        "sfp_missing": "sfp=no-such-eeprom.bin",
+        # libFuzzer find (of the target's property): a newline in a value
+        # makes the one refusal line two.
+        "newline_in_value": "wire=loop,\x86wh\n",
+        # and a value quoting a message: the harness reads the message at
+        # its place, not wherever its words appear.
+        "message_in_value": "modeaqc11: unknown devarg '3,fw_fault=no_ack,dma=auto",
+    }
+    for name, t in seeds.items():
+        write("devargs", name, t.encode())
+
+
 def pcap_bytes(frames, linktype=1, ts=None):
     b = struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 262144, linktype)
     for i, fr in enumerate(frames):
@@ -142,13 +217,15 @@ def tree(d):
 if __name__ == "__main__":
     check = sys.argv[1:] == ["--check"]
     if check:
-        import tempfile
         tmp = tempfile.TemporaryDirectory()
         OUT = tmp.name
     dsa()
     vlan()
     gro()
     pcap()
+    acl()
+    bpf()
+    devargs()
     if check:
         want, have = tree(OUT), tree(COMMITTED)
         diff = sorted(k for k in set(want) | set(have) if want.get(k) != have.get(k))

@@ -3,7 +3,7 @@
 # for a bounded time from its committed corpus (tests/fuzz/corpus/<target>).
 #
 # usage: tests/fuzz/libfuzzer.sh WORKDIR SECONDS [TARGET...]
-#   TARGET: dsa vlan gro pcap (default: all). New inputs go to
+#   TARGET: dsa vlan gro pcap acl bpf devargs (default: all). New inputs go to
 #   WORKDIR/corpus-<target>; a failing input is kept as WORKDIR/crash-*
 #   (its bytes are printed as hex too, so CI logs hold the reproducer).
 #   Exit 0: every target ran clean; 1: a target failed; 77: libFuzzer is
@@ -16,7 +16,7 @@ work=${1:?usage: $0 WORKDIR SECONDS [TARGET...]}
 secs=${2:?usage: $0 WORKDIR SECONDS [TARGET...]}
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(dsa vlan gro pcap)
+[ ${#targets[@]} -gt 0 ] || targets=(dsa vlan gro pcap acl bpf devargs)
 mkdir -p "$work"
 
 cc=${CLANG:-clang}
@@ -31,13 +31,41 @@ read -r -a dpdk_cflags <<<"$(pkg-config --cflags libdpdk)"
 read -r -a dpdk_libs <<<"$(pkg-config --libs libdpdk)"
 cflags=(-O1 -g -std=c11 -D_GNU_SOURCE -DALLOW_EXPERIMENTAL_API "${dpdk_cflags[@]}"
 	-I"$top/tests/fuzz" -I"$top/lib" -I"$top/lib/dsa_tag" -I"$top/lib/vlan" -I"$top/lib/gro"
-	-I"$top/src" -I"$top/apps/replay")
+	-I"$top/src" -I"$top/apps/replay" -I"$top/drivers/atlantic_pmd" -I"$top/drivers/atlantic_pmd/model"
+	-DALLOW_INTERNAL_API -DRTE_LOG_DEFAULT_LOGTYPE=pmd.net.aqc)
+# The driver's devargs parser includes the DPDK driver SDK headers that
+# scripts/fetch-dpdk-sdk.sh keeps in .cache (Debian ships no driver headers).
+for sdk in "$top"/.cache/dpdk-sdk/*/include; do
+	[ -d "$sdk" ] && cflags+=(-I"$sdk")
+done
 declare -A srcs=(
 	[dsa]="tests/fuzz/fuzz_dsa.c lib/dsa_tag/*.c"
 	[vlan]="tests/fuzz/fuzz_vlan.c lib/vlan/*.c"
 	[gro]="tests/fuzz/fuzz_gro.c lib/gro/*.c"
 	[pcap]="tests/fuzz/fuzz_pcap.c apps/replay/capture.c apps/replay/linktype.c apps/replay/pcapng.c"
+	[acl]="tests/fuzz/fuzz_acl.c"
+	[bpf]="tests/fuzz/fuzz_bpf.c"
+	[devargs]="tests/fuzz/fuzz_devargs.c drivers/atlantic_pmd/aqc_sim_devargs.c drivers/atlantic_pmd/aqc_log.c drivers/atlantic_pmd/model/*.c"
 )
+
+# Targets of libtagpipe's API link the whole library (src/ and lib/),
+# compiled once into an archive: it is most of the build's time.
+declare -A whole_lib=([acl]=1 [bpf]=1)
+libtp="$work/libtp_fuzz.a"
+build_libtp() {
+	# kept between runs of one WORKDIR until a source is newer
+	[ -f "$libtp" ] && [ -z "$(cd "$top" && find src lib -name '*.[ch]' -newer "$libtp")" ] &&
+		return 0
+	local objs=() o
+	mkdir -p "$work/libtp"
+	for f in $(cd "$top" && ls src/*.c lib/*/*.c); do
+		o="$work/libtp/$(echo "$f" | tr / _).o"
+		(cd "$top" && "$cc" "${san[@]/fuzzer,/fuzzer-no-link,}" "${cflags[@]}" -c "$f" -o "$o") ||
+			return 1
+		objs+=("$o")
+	done
+	ar rcs "$libtp" "${objs[@]}"
+}
 
 rc=0
 for t in "${targets[@]}"; do
@@ -45,8 +73,18 @@ for t in "${targets[@]}"; do
 	bin="$work/fuzz_$t"
 	# shellcheck disable=SC2086  # the globs are meant to expand
 	files=$(cd "$top" && ls ${srcs[$t]} tests/fuzz/fuzz_common.c)
-	if ! (cd "$top" && "$cc" "${san[@]}" "${cflags[@]}" $files -o "$bin" \
-		"${dpdk_libs[@]}" -lpcap) >"$work/build-$t.log" 2>&1; then
+	extra=()
+	if [ -n "${whole_lib[$t]:-}" ]; then
+		if ! build_libtp >"$work/build-libtp.log" 2>&1; then
+			echo "libfuzzer: building the library for $t failed:"
+			tail -30 "$work/build-libtp.log"
+			rc=1
+			continue
+		fi
+		extra=("$libtp")
+	fi
+	if ! (cd "$top" && "$cc" "${san[@]}" "${cflags[@]}" $files "${extra[@]}" -o "$bin" \
+		"${dpdk_libs[@]}" -lpcap -lbpf -lelf -ldl -lm -lpthread) >"$work/build-$t.log" 2>&1; then
 		echo "libfuzzer: building $t failed:"
 		tail -30 "$work/build-$t.log"
 		rc=1
@@ -56,7 +94,11 @@ for t in "${targets[@]}"; do
 	log="$work/fuzz-$t.log"
 	# A fixed seed (TP_FUZZ_SEED, default 1) makes a CI failure reproducible:
 	# the same mutations in the same order, only the run's length varies.
-	"$bin" -seed="${TP_FUZZ_SEED:-1}" -max_total_time="$secs" -timeout=10 \
+	# bpf: an input may run 4 packets of 10^6 loop iterations, interpreted
+	# under ASan on a loaded machine; the others take milliseconds.
+	tmo=10
+	[ "$t" = bpf ] && tmo=60
+	"$bin" -seed="${TP_FUZZ_SEED:-1}" -max_total_time="$secs" -timeout="$tmo" \
 		-rss_limit_mb=4096 -print_final_stats=1 \
 		-artifact_prefix="$work/" "$work/corpus-$t" "$top/tests/fuzz/corpus/$t" \
 		>"$log" 2>&1

@@ -7,7 +7,9 @@
  * injected into the model (aqc_model_set_dma_faults, fw_fault=mute): RX
  * write-back with the DMA error bit, write-back lengths corrupted (0, or
  * more than the buffer), write-back late and out of order, a TX engine
- * that stops fetching, an A1 firmware that stops answering. Each test
+ * that stops fetching, an A1 firmware that stops answering, a peer cable
+ * that stalls (aqc_model_set_peer_stall), a global reset of the chip that
+ * the driver did not ask for (aqc_model_global_reset). Each test
  * asserts the driver's (and the model's) counters exactly and that every
  * mbuf is back in its pool at the end.
  */
@@ -19,6 +21,8 @@
 
 static const char *const vdevs[] = {
 	"net_aqc_sim0,mode=step,wire=none",
+	"net_aqc_sim1,mode=step,wire=peer,peer=net_aqc_sim2",
+	"net_aqc_sim2,mode=step,wire=peer,peer=net_aqc_sim1",
 	NULL,
 };
 
@@ -518,6 +522,181 @@ test_tx_stall(void **state)
 	rte_mempool_free(mp);
 }
 
+/* The cable to a peer stalls (port b, aqc_model_set_peer_stall): a's
+ * frames wait in the cable's queue (128 slots, AQM_PEER_SLOTS), then in
+ * a's TX ring (63 of 64 descriptors), then tx_burst takes nothing; b's own
+ * TX frames stay in its ring; nothing arrives anywhere and nothing is
+ * lost. When the stall ends the 128 queued frames arrive in one go: b's
+ * RX ring takes 63, the 65 it has no room for are dropped and counted
+ * (imissed, model_rx_ring_full); everything else arrives in order. */
+static void
+test_peer_stall(void **state)
+{
+	struct rte_mempool *mp = tp_test_pool_create("flt_peer", 1024, 0);
+	unsigned int start = tp_test_pool_in_use(mp);
+	struct aqc_model_counters ca0, ca, cb0, cb;
+	struct rte_eth_stats st;
+	struct aqc_test_port a, b, w;
+	uint32_t sent = 0;
+
+	(void)state;
+	aqc_test_port(&w, "net_aqc_sim0");
+	assert_int_equal(aqc_model_set_peer_stall(w.model, true), -EINVAL);
+	aqc_test_port(&a, "net_aqc_sim1");
+	aqc_test_port(&b, "net_aqc_sim2");
+	aqc_test_start(&a, 1, 64, mp, 0, 0, false, NULL);
+	aqc_test_start(&b, 1, 64, mp, 0, 0, false, NULL);
+	assert_int_equal(rte_eth_stats_reset(a.id), 0);
+	assert_int_equal(rte_eth_stats_reset(b.id), 0);
+	aqc_model_get_counters(a.model, &ca0);
+	aqc_model_get_counters(b.model, &cb0);
+	assert_int_equal(aqc_model_set_peer_stall(b.model, true), 0);
+	for (int i = 0; i < 8; i++) {
+		sent += tx_some(&a, mp, sent, 32);
+		aqc_model_step(a.model, 256);
+	}
+	assert_int_equal(sent, 128 + 63);
+	assert_int_equal(tx_some(&a, mp, sent, 8), 0);
+	assert_int_equal(tx_some(&b, mp, 1000, 10), 10);
+	assert_int_equal(aqc_model_step(b.model, 1000), 0);
+	assert_int_equal(aqc_model_step(a.model, 1000), 0);
+	rx_take(&a, 0, 0, 64, NULL);
+	rx_take(&b, 0, 0, 64, NULL);
+	aqc_model_get_counters(a.model, &ca);
+	assert_int_equal(ca.tx_frames - ca0.tx_frames, 128);
+	aqc_model_get_counters(b.model, &cb);
+	assert_int_equal(cb.tx_frames - cb0.tx_frames, 0);
+	assert_int_equal(cb.rx_frames - cb0.rx_frames, 0);
+
+	/* the stall ends: b sends its 10, takes 63 of the 128 queued */
+	assert_int_equal(aqc_model_set_peer_stall(b.model, false), 0);
+	assert_int_equal(aqc_model_step(b.model, 1000), 10 + 128);
+	rx_take(&b, 0, 63, 64, NULL);
+	/* a's 63 held frames leave, b's 10 arrive at a */
+	assert_int_equal(aqc_model_step(a.model, 1000), 63 + 10);
+	rx_take(&a, 1000, 10, 64, NULL);
+	assert_int_equal(aqc_model_step(b.model, 1000), 63);
+	rx_take(&b, 128, 63, 64, NULL);
+	assert_int_equal(rte_eth_stats_get(b.id, &st), 0);
+	assert_int_equal(st.ipackets, 63 + 63);
+	assert_int_equal(st.imissed, 65);
+	assert_int_equal(st.opackets, 10);
+	aqc_model_get_counters(b.model, &cb);
+	assert_int_equal(cb.rx_ring_full - cb0.rx_ring_full, 65);
+	assert_int_equal(rte_eth_stats_get(a.id, &st), 0);
+	assert_int_equal(st.opackets, 128 + 63);
+	assert_int_equal(st.ipackets, 10);
+	assert_int_equal(st.imissed, 0);
+	assert_int_equal(st.oerrors, 0);
+	aqc_test_stop(&a);
+	aqc_test_stop(&b);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+	rte_mempool_free(mp);
+}
+
+static int
+count_event(uint16_t port, enum rte_eth_event_type ev, void *arg, void *ret)
+{
+	(void)port;
+	(void)ev;
+	(void)ret;
+	(*(unsigned int *)arg)++;
+	return 0;
+}
+
+static uint64_t
+xstat(uint16_t port, const char *name)
+{
+	uint64_t id, v;
+
+	assert_int_equal(rte_eth_xstats_get_id_by_name(port, name, &id), 0);
+	assert_int_equal(rte_eth_xstats_get_by_id(port, &id, &v, 1), 1);
+	return v;
+}
+
+/* The chip resets under traffic without the driver asking (another
+ * function, the firmware): rings and packet buffers go off, the DMA
+ * counters restart at 0. The driver notices on its next statistics read,
+ * counts it (chip_resets), raises RTE_ETH_EVENT_INTR_RESET once and keeps
+ * the counters it had read (a restart at 0 is not taken for a wrap; what
+ * the chip counted after the last read is gone with its registers); frames written before the
+ * reset are still received, tx_burst keeps returning, nothing hangs.
+ * rte_eth_dev_reset gives every mbuf back and counts the frames the reset
+ * stranded in the TX ring (tx_lost_in_reset); a new start carries
+ * traffic. */
+static void
+test_global_reset_in_traffic(void **state)
+{
+	struct rte_mempool *mp = tp_test_pool_create("flt_greset", 512, 0);
+	unsigned int start = tp_test_pool_in_use(mp), events = 0;
+	struct aqc_model_counters c0, c;
+	struct rte_eth_stats st;
+	struct aqc_test_port p;
+
+	(void)state;
+	aqc_test_port(&p, "net_aqc_sim0");
+	if (aqc_test_a2()) {
+		assert_int_equal(aqc_model_global_reset(p.model), -ENOTSUP);
+		return;
+	}
+	assert_int_equal(rte_eth_dev_callback_register(p.id, RTE_ETH_EVENT_INTR_RESET,
+						       count_event, &events), 0);
+	aqc_test_start(&p, 1, 64, mp, 0, 0, false, NULL);
+	assert_int_equal(rte_eth_stats_reset(p.id), 0);
+	aqc_model_get_counters(p.model, &c0);
+	assert_int_equal(inject(&p, 0, 20), 20);
+	assert_int_equal(tx_some(&p, mp, 0, 20), 20);
+	assert_int_equal(aqc_model_step(p.model, 256), 20);
+	assert_int_equal(tx_some(&p, mp, 20, 10), 10);    /* not yet fetched */
+	/* an application polling its counters: what the chip counted so far
+	 * is banked (the reset puts the chip's registers back to 0) */
+	assert_int_equal(rte_eth_stats_get(p.id, &st), 0);
+	assert_int_equal(st.ipackets, 20);
+	assert_int_equal(st.opackets, 20);
+
+	assert_int_equal(aqc_model_global_reset(p.model), 0);
+	for (int i = 0; i < 500 && (aqc_test_reg(&p, 0x7900) & 1); i++)
+		rte_delay_us_sleep(1000);   /* TPB_CTL bit 0: packet buffer on */
+	assert_int_equal(aqc_test_reg(&p, 0x7900) & 1, 0);
+	rte_delay_us_sleep(20000);          /* the firmware reboots */
+	assert_int_equal(events, 0);
+	assert_int_equal(rte_eth_stats_get(p.id, &st), 0);
+	assert_int_equal(events, 1);
+	assert_int_equal(st.ipackets, 20);
+	assert_int_equal(st.opackets, 20);
+	assert_int_equal(st.imissed, 0);
+	assert_int_equal(xstat(p.id, "chip_resets"), 1);
+	assert_int_equal(events, 1);                       /* raised once */
+	rx_take(&p, 0, 20, 64, NULL);
+	assert_int_equal(tx_some(&p, mp, 30, 8), 8);       /* no hang */
+	assert_int_equal(aqc_model_step(p.model, 256), 0);  /* rings are off */
+	assert_int_equal(aqc_model_inject(p.model, (uint8_t[60]){ 0 }, 60), -ENETDOWN);
+	aqc_model_get_counters(p.model, &c);
+	assert_int_equal(c.tx_frames - c0.tx_frames, 20);
+
+	assert_int_equal(rte_eth_dev_reset(p.id), 0);
+	assert_int_equal(tp_test_pool_in_use(mp), start);
+	assert_int_equal(xstat(p.id, "tx_lost_in_reset"), 18);
+	assert_int_equal(xstat(p.id, "chip_resets"), 1);
+
+	aqc_test_start(&p, 1, 64, mp, 0, 0, false, NULL);
+	assert_int_equal(rte_eth_stats_reset(p.id), 0);
+	assert_int_equal(inject(&p, 100, 5), 5);
+	rx_take(&p, 100, 5, 64, NULL);
+	assert_int_equal(tx_some(&p, mp, 200, 5), 5);
+	assert_int_equal(aqc_model_step(p.model, 256), 5);
+	assert_int_equal(rte_eth_stats_get(p.id, &st), 0);
+	assert_int_equal(st.ipackets, 5);
+	assert_int_equal(st.opackets, 5);
+	assert_int_equal(events, 1);
+	assert_int_equal(xstat(p.id, "chip_resets"), 0);
+	aqc_test_stop(&p);
+	assert_int_equal(rte_eth_dev_callback_unregister(p.id, RTE_ETH_EVENT_INTR_RESET,
+							 count_event, &events), 0);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+	rte_mempool_free(mp);
+}
+
 /* A1 firmware that stops answering (fw_fault=mute, or at run time): a
  * probe fails on the first MIF read with a clear error within its 100 ms
  * timeout, no port left; at run time a statistics request times out with
@@ -592,6 +771,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_rx_bad_length),
 		cmocka_unit_test(test_rx_late_out_of_order),
 		cmocka_unit_test(test_tx_stall),
+		cmocka_unit_test(test_peer_stall),
+		cmocka_unit_test(test_global_reset_in_traffic),
 		cmocka_unit_test(test_fw_mute),
 	};
 

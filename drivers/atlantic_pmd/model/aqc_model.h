@@ -266,6 +266,23 @@ void aqc_model_get_fw_log(struct aqc_model *m, struct aqc_model_fw_log *log);
 /* Replace the pending DMA faults (struct above). */
 void aqc_model_set_dma_faults(struct aqc_model *m, const struct aqc_model_dma_faults *f);
 
+/* A stalled cable (wire=peer; tests, soak): while stall is set the port
+ * neither takes in what its peer sent (the frames wait in the cable's
+ * bounded queue; once it is full the peer's TX ring stops moving) nor puts
+ * its own TX frames on the cable (they stay in the TX ring, which fills).
+ * Nothing is lost while stalled; when the stall ends the queued frames
+ * arrive at once and those the RX ring has no room for are dropped and
+ * counted (0x6818, rx_ring_full), as a burst from a real cable would be.
+ * 0, or -EINVAL when the port's wire is not peer. */
+int aqc_model_set_peer_stall(struct aqc_model *m, bool stall);
+
+/* A global soft reset (0x0000 bit 15) requested from outside the driver,
+ * as another function or the firmware can (A1 only): ~1 ms later every
+ * register takes its reset value - rings and packet buffers off, the DMA
+ * counters at 0 - and the firmware reboots; descriptors and buffers in
+ * host memory stay as they were. 0, or -ENOTSUP on the A2 model. */
+int aqc_model_global_reset(struct aqc_model *m);
+
 /* Switch the firmware's misbehaviour at run time (boot faults act at the
  * next reboot, the others at once). -EINVAL for a fault the model's
  * generation has not: A1 knows only AQC_FW_OK and AQC_FW_MUTE, A2 all

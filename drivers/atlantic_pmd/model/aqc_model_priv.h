@@ -98,6 +98,7 @@ struct aqc_model {
 	struct aqm_iova_seg iova_cache[AQM_IOVA_CACHE];
 	unsigned int iova_next;
 	/* wire */
+	_Atomic bool peer_stall;       /* aqc_model_set_peer_stall (aqc_model_fault.c) */
 	pcap_t *rx_pcap;
 	pcap_t *dead;
 	pcap_dumper_t *tx_dump;

@@ -87,6 +87,8 @@ aqm_wire_tx_ready(struct aqc_model *m)
 
 	if (m->cfg.wire != AQC_WIRE_PEER)
 		return true;
+	if (atomic_load_explicit(&m->peer_stall, memory_order_relaxed))
+		return false;
 	pthread_mutex_lock(&aqm_registry_lock);
 	if (m->peer != NULL)
 		ready = !queue_full(m->peer->inq);
@@ -204,6 +206,8 @@ rx_from_peer(struct aqc_model *m, unsigned int budget)
 	unsigned int n = 0;
 	uint32_t h = atomic_load_explicit(&q->head, memory_order_relaxed);
 
+	if (atomic_load_explicit(&m->peer_stall, memory_order_relaxed))
+		return 0;
 	while (n < budget && h != atomic_load_explicit(&q->tail, memory_order_acquire)) {
 		const struct aqm_peer_slot *s = &q->slot[h % AQM_PEER_SLOTS];
 
