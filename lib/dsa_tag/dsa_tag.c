@@ -84,9 +84,14 @@ tp_dsa_tagger_find(const char *name)
 
 	if (name == NULL)
 		return NULL;
-	for (i = 0; i < n_all; i++)
-		if (strcmp(all[i]->name, name) == 0)
+	for (i = 0; i < n_all; i++) {
+		if (strcmp(all[i]->name, name) == 0) {
+			DSA_LOG(DEBUG, "tagger '%s': %u-byte RX tag, %u-byte TX tag, ports 0..%u",
+				name, all[i]->rx_len, all[i]->tx_len, all[i]->rx_ports - 1u);
 			return all[i];
+		}
+	}
+	DSA_LOG(DEBUG, "no tagger named '%s' (%u registered)", name, n_all);
 	return NULL;
 }
 
@@ -199,5 +204,9 @@ tp_dsa_conf_check(const struct tp_dsa_tagger *t, const struct tp_dsa_conf *c)
 			t->name, t->tx_ports - 1, t->devices - 1);
 		return -EINVAL;
 	}
+	DSA_LOG(DEBUG, "tagger '%s' configured: ports %u (0: all), devices %u (0: all), "
+		"cpu port %s%u, tx port %s%u", t->name, c->n_ports, c->n_devices,
+		(c->flags & TP_DSA_CONF_F_CPU_PORT) ? "" : "unset ", c->cpu_port,
+		(c->flags & TP_DSA_CONF_F_TX_PORT) ? "" : "unset ", c->tx_port);
 	return 0;
 }

@@ -38,12 +38,27 @@ tp_vlan_drop_name(unsigned int reason)
 	return reason < TP_VLAN_DROP_MAX ? drop_names[reason] : NULL;
 }
 
+/* The TPID set at debug level: "TPIDs (how): 0x8100 0x88a8". */
+static void
+log_tpids(const struct tp_vlan_conf *conf, const char *how)
+{
+	char buf[8 * TP_VLAN_MAX_TPIDS + 1];
+	unsigned int i, len = 0;
+
+	for (i = 0; i < conf->n_tpid && i < TP_VLAN_MAX_TPIDS; i++)
+		len += (unsigned int)snprintf(buf + len, sizeof(buf) - len, " 0x%04x",
+					      conf->tpid[i]);
+	buf[len] = '\0';
+	VLAN_LOG(DEBUG, "TPIDs (%s):%s", how, buf);
+}
+
 int
 tp_vlan_conf_init(struct tp_vlan_conf *conf)
 {
 	if (conf == NULL)
 		return -EINVAL;
 	*conf = tp_vlan_default_conf;
+	log_tpids(conf, "default");
 	return 0;
 }
 
@@ -71,6 +86,7 @@ tp_vlan_conf_set_tpids(struct tp_vlan_conf *conf, const uint16_t *tpids,
 	for (i = 0; i < TP_VLAN_MAX_TPIDS; i++)
 		conf->tpid[i] = i < n ? tpids[i] : tpids[0];
 	conf->n_tpid = (uint8_t)n;
+	log_tpids(conf, "set");
 	return 0;
 }
 

@@ -203,7 +203,10 @@ def main():
             ('tagpipe.pipeline', 'tagpipe: pipeline fwd-p1q0: program pass, verdict after '
                                  'GRO, GRO burst (age 0 us), max_burst 256, TX queue 0, '
                                  'redirect map 1 entries'),
-            ('tagpipe.gro', 'tp_gro: table: ')):
+            ('tagpipe.gro', 'tp_gro: table: '),
+            ('tagpipe.dsa', "tp_dsa_tag: tagger 'dsa': 4-byte RX tag, 4-byte TX tag, ports 0.."),
+            ('tagpipe.dsa', "tp_dsa_tag: tagger 'dsa' configured: "),
+            ('tagpipe.vlan', 'tp_vlan: TPIDs (default): 0x8100 0x88a8')):
         c.true('--log-level=tagpipe.*:debug: %s says %r' % (what, line), line in logs)
     c.eq('level 0: exit status', rc, 0)
     c.true('level 0: set', 'Change verbose level from 1 to 0' in out)
