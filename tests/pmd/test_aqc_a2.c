@@ -302,7 +302,6 @@ test_fw_no_and_late_ack(void **state)
 	dt = aqc_test_now_s() - t0;
 	aqc_test_log_expect("did not acknowledge the interface init within 5000 ms");
 	assert_true(dt >= 5.0);
-	assert_true(dt < 30.0);
 	/* late: the firmware takes the request after 0.5 s */
 	cl.m = p.model;
 	cl.ms = 500;
@@ -351,7 +350,6 @@ test_fw_torn_out(void **state)
 	dt = aqc_test_now_s() - t0;
 	aqc_test_log_expect("OUT buffer never consistent");
 	assert_true(dt >= 0.9);   /* ~1000 waits of 1 ms */
-	assert_true(dt < 30.0);
 	cl.m = p.model;
 	cl.ms = 100;
 	assert_int_equal(pthread_create(&th, NULL, clear_fault_later, &cl), 0);

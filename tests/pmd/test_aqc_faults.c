@@ -725,7 +725,9 @@ test_fw_mute(void **state)
 	assert_true(rte_vdev_init("net_aqc_sim5", "mode=step,wire=none,fw_fault=mute") < 0);
 	dt = aqc_test_now_s() - t0;
 	aqc_test_log_expect("MIF read at");
-	assert_true(dt < 10.0);
+	/* gave up after its timeout, not at once: no upper bound (a busy
+	 * machine is slow; a hang is meson's test timeout) */
+	assert_true(dt >= 0.1);
 	assert_int_not_equal(rte_eth_dev_get_port_by_name("net_aqc_sim5", &port), 0);
 	assert_null(aqc_model_lookup("net_aqc_sim5"));
 
@@ -740,7 +742,7 @@ test_fw_mute(void **state)
 	assert_int_equal(rte_eth_xstats_get(p.id, xs2, 64), n);
 	dt = aqc_test_now_s() - t0;
 	aqc_test_log_expect("statistics request not acknowledged");
-	assert_true(dt >= 0.1 && dt < 10.0);
+	assert_true(dt >= 0.1);
 	/* the firmware's counters stay as they were (the model's own wire
 	 * counters, the sim's extra xstats, do move) */
 	assert_int_equal(rte_eth_xstats_get_names(p.id, names, 64), n);
