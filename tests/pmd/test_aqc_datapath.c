@@ -560,7 +560,7 @@ test_start_stop_restart(void **state)
 	for (int round = 0; round < 3; round++) {
 		assert_int_equal(rte_eth_dev_start(p.id), 0);
 		assert_int_equal(tp_test_pool_in_use(mp), start + 2 * 63);
-		rte_delay_us_sleep(30000);   /* link autonegotiation */
+		aqc_test_wait_link(p.id, RTE_ETH_LINK_UP);   /* autonegotiation */
 		loop_some(&p, mp, 0, 20);
 		loop_some(&p, mp, 1, 5);
 		/* a frame received but not read is freed by stop as well */
@@ -572,7 +572,7 @@ test_start_stop_restart(void **state)
 	}
 	/* per-queue stop/start */
 	assert_int_equal(rte_eth_dev_start(p.id), 0);
-	rte_delay_us_sleep(30000);
+	aqc_test_wait_link(p.id, RTE_ETH_LINK_UP);
 	assert_int_equal(rte_eth_dev_rx_queue_stop(p.id, 1), 0);
 	assert_int_equal(tp_test_pool_in_use(mp), start + 63);
 	assert_false(aqc_test_reg(&p, DOC_RXD_CTL(1)) & (1u << 31));
