@@ -374,6 +374,15 @@ tp_pipeline_create(const struct tp_pipeline_conf *conf, struct tp_pipeline **out
 		}
 		pl->own_prog = true;
 	}
+	/* A plain XDP object (not xdp.frags) never sees a merged packet, as in
+	 * the kernel, where XDP runs on each frame before GRO: its verdicts
+	 * are taken per frame and only the frames it passes go on to GRO. */
+	if (pl->conf.hook == TP_HOOK_AFTER_GRO && pl->conf.gro.mode != TP_GRO_OFF &&
+	    tp_prog_bpf_frames_only(pl->prog)) {
+		pl->conf.hook = TP_HOOK_BEFORE_GRO;
+		PL_LOG(INFO, "pipeline %s: the XDP program is not xdp.frags: its verdicts "
+		       "are taken per frame, before GRO", pl->name);
+	}
 	pl->prog_burst = pl->prog->ops->burst;
 	pl->prog_priv = pl->prog->priv;
 	pl->rmap = conf->redirect;
@@ -398,7 +407,7 @@ tp_pipeline_create(const struct tp_pipeline_conf *conf, struct tp_pipeline **out
 			       conf->port[p].tx_caps);
 	PL_LOG(DEBUG, "pipeline %s: program %s, verdict %s GRO, GRO %s (age %u us), "
 	       "max_burst %u, TX queue %u, redirect map %u entries", pl->name,
-	       pl->prog->ops->name, conf->hook == TP_HOOK_BEFORE_GRO ? "before" : "after",
+	       pl->prog->ops->name, pl->conf.hook == TP_HOOK_BEFORE_GRO ? "before" : "after",
 	       conf->gro.mode == TP_GRO_OFF ? "off" : conf->gro.mode == TP_GRO_AGE ? "age" :
 	       "burst", conf->gro.age_usec, pl->max_burst, conf->tx_queue,
 	       pl->rmap != NULL ? pl->rmap->n : 0);

@@ -334,6 +334,14 @@ bpf_of(const struct tp_prog *p)
 	       tp_prog_priv(p) : NULL;
 }
 
+bool
+tp_prog_bpf_frames_only(const struct tp_prog *p)
+{
+	const struct tp_bpf *b = bpf_of(p);
+
+	return b != NULL && !b->frags;
+}
+
 static struct tp_bpf_map *
 map_at(const struct tp_prog *p, int index)
 {

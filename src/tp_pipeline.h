@@ -155,7 +155,11 @@ struct tp_pipeline_gro {
 };
 
 enum tp_verdict_hook {
-	TP_HOOK_AFTER_GRO = 0,    /* one verdict per merged packet (default) */
+	TP_HOOK_AFTER_GRO = 0,    /* one verdict per merged packet (default);
+				   * an XDP object not in an xdp.frags section
+				   * runs BEFORE_GRO instead, as in the kernel
+				   * only xdp.frags programs see multi-buffer
+				   * packets */
 	TP_HOOK_BEFORE_GRO = 1,   /* one verdict per frame; only PASS frames
 				   * go on to GRO and then to the application */
 };

@@ -19,6 +19,7 @@
 #include <linux/bpf.h>
 
 #include "bpf_test.h"
+#include "pl_test.h"
 #include "tp_prog.h"
 
 
@@ -241,6 +242,52 @@ test_csum(void **state)
 	assert_int_equal(v[0], XDP_DROP);
 	rte_pktmbuf_free(bad);
 	tp_prog_close(p);
+}
+
+/* Where a program runs with GRO on: a plain "xdp" program on each wire
+ * frame, before GRO, as the kernel runs XDP in the driver; an "xdp.frags"
+ * program after GRO on the merged packet. Four segments of one flow, every
+ * verdict DROP (bench_drop always; prog_frags because the merged packet is
+ * not 100 bytes): 4 verdicts against 1, and GRO holds nothing either way. */
+static void
+test_hook_by_section(void **state)
+{
+	static const struct { const char *file, *sel; uint64_t verdicts; } c[] = {
+		{ "t_bench.o", "xdp", 4 },
+		{ "t_misc.o", "xdp.frags", 1 },
+	};
+	unsigned int start = tp_test_pool_in_use(mp);
+
+	(void)state;
+	for (unsigned int i = 0; i < RTE_DIM(c); i++) {
+		struct tp_pipeline_conf pc;
+		struct tp_pipeline_stats st;
+		struct tp_pipeline *pl = NULL;
+		struct rte_mbuf *pkts[4];
+		struct pl_spec s;
+		char err[256] = "";
+
+		tp_pipeline_conf_init(&pc);
+		pc.port[0].enabled = true;
+		pc.gro.mode = TP_GRO_BURST;
+		pc.prog = open_ok(obj(c[i].file), c[i].sel);
+		assert_int_equal(tp_pipeline_create(&pc, &pl, err, sizeof(err)), 0);
+		pl_default_spec(&s);
+		for (unsigned int k = 0; k < 4; k++) {
+			s.seq = 1000 + 100 * k;
+			s.ip_id = (uint16_t)(100 + k);
+			pkts[k] = pl_mbuf(mp, &s);
+		}
+		assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, pkts, 4), 0);
+		tp_pipeline_stats_get(pl, &st);
+		assert_int_equal(st.rx, 4);
+		assert_int_equal(st.drop, 4);
+		assert_int_equal(st.verdict_pkts[TP_DROP], c[i].verdicts);
+		assert_int_equal(st.held_in_gro, 0);
+		tp_pipeline_destroy(pl);
+		tp_prog_close(pc.prog);
+	}
+	assert_int_equal(tp_test_pool_in_use(mp), start);
 }
 
 /* xdp.frags: get_buff_len, load_bytes and store_bytes across segments. */
@@ -1293,6 +1340,7 @@ main(void)
 		cmocka_unit_test(test_meta),
 		cmocka_unit_test(test_csum),
 		cmocka_unit_test(test_frags),
+		cmocka_unit_test(test_hook_by_section),
 		cmocka_unit_test(test_legacy_maps),
 		cmocka_unit_test(test_hash_counter),
 		cmocka_unit_test(test_redirect),
