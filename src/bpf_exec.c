@@ -425,6 +425,9 @@ bpf_helper_nargs(int32_t id)
 	case BPF_FUNC_map_update_elem: return 4;
 	case BPF_FUNC_map_delete_elem: return 2;
 	case BPF_FUNC_ktime_get_ns: return 0;
+	/* fmt and its size: the kernel's proto checks no more (the values
+	 * for the conversions are r3..r5 as the program left them) */
+	case BPF_FUNC_trace_printk: return 2;
 	case BPF_FUNC_get_prandom_u32: return 0;
 	case BPF_FUNC_get_smp_processor_id: return 0;
 	case BPF_FUNC_tail_call: return 3;
@@ -465,6 +468,7 @@ call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r)
 	case BPF_FUNC_map_update_elem: return h_map_update(rs, r[1], r[2], r[3], r[4]);
 	case BPF_FUNC_map_delete_elem: return h_map_delete(rs, r[1], r[2]);
 	case BPF_FUNC_ktime_get_ns: return h_ktime();
+	case BPF_FUNC_trace_printk: return bpf_h_trace_printk(rs, r[1], r[2], r + 3);
 	case BPF_FUNC_get_prandom_u32: return (uint32_t)rte_rand();
 	case BPF_FUNC_get_smp_processor_id: return rs->cpu;
 	case BPF_FUNC_redirect: return h_redirect(rs, r[1], r[2]);

@@ -256,6 +256,11 @@ uint64_t bpf_h_ringbuf_reserve(struct bpf_run *rs, uint64_t map, uint64_t size,
 			       uint64_t flags);
 uint64_t bpf_h_ringbuf_commit(struct bpf_run *rs, uint64_t sample, bool discard);
 uint64_t bpf_h_ringbuf_query(struct bpf_run *rs, uint64_t map, uint64_t flags);
+
+/* bpf_printk.c: bpf_trace_printk(fmt, fmt_size, args[0..2]) to the
+ * tagpipe.bpf log type. */
+uint64_t bpf_h_trace_printk(struct bpf_run *rs, uint64_t fmt_addr, uint64_t fmt_size,
+			    const uint64_t args[3]);
 /* End of a run that still holds reservations (a program the kernel would
  * refuse: "Unreleased reference", or one stopped midway): discards them
  * and faults the run if nothing else did. */

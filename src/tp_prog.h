@@ -74,7 +74,8 @@
  *     of 0 is empty (redirect_map returns its fallback flags & 3).
  *     BPF_F_BROADCAST is not supported (XDP_ABORTED).
  *   - helpers (kernel IDs): map_lookup/update/delete_elem (1-3),
- *     ktime_get_ns (5), get_prandom_u32 (7), get_smp_processor_id (8, the
+ *     ktime_get_ns (5), trace_printk (6: to log type tagpipe.bpf at INFO,
+ *     the kernel's format rules), get_prandom_u32 (7), get_smp_processor_id (8, the
  *     lcore index), perf_event_output (25, to per-lcore rings read with
  *     tp_prog_bpf_perf_read), tail_call (12: up to 33 per run, as the kernel's
  *     MAX_TAIL_CALL_CNT; targets are the object's other programs, see

@@ -244,6 +244,39 @@ test_csum(void **state)
 	tp_prog_close(p);
 }
 
+/* bpf_trace_printk to the tagpipe.bpf log at INFO: the exact line for a
+ * frame of 192.0.2.2 of 154 bytes, and a bad format refused (the program
+ * checks both return values and passes). */
+static void
+test_trace_printk(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_misc.o"), "xdp_printk");
+	struct rte_mbuf *m;
+	struct pl_spec s;
+	char *logbuf = NULL;
+	size_t loglen = 0;
+	FILE *logf = open_memstream(&logbuf, &loglen), *old = rte_log_get_stream();
+	uint8_t v;
+	uint32_t k;
+
+	(void)state;
+	assert_non_null(logf);
+	pl_default_spec(&s);                   /* 192.0.2.2, 100-byte payload */
+	m = pl_mbuf(mp, &s);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), 154);
+	rte_openlog_stream(logf);
+	assert_int_equal(rte_log_set_level_pattern("tagpipe.bpf", RTE_LOG_INFO), 0);
+	run(p, 0, &m, 1, &v, &k);
+	assert_int_equal(rte_log_set_level_pattern("tagpipe.bpf", RTE_LOG_NOTICE), 0);
+	rte_openlog_stream(old);
+	fclose(logf);
+	assert_int_equal(v, XDP_PASS);
+	assert_non_null(strstr(logbuf, "bpf_trace_printk: src 192.0.2.2 len 154 tp\n"));
+	free(logbuf);
+	rte_pktmbuf_free(m);
+	tp_prog_close(p);
+}
+
 /* Where a program runs with GRO on: a plain "xdp" program on each wire
  * frame, before GRO, as the kernel runs XDP in the driver; an "xdp.frags"
  * program after GRO on the merged packet. Four segments of one flow, every
@@ -1341,6 +1374,7 @@ main(void)
 		cmocka_unit_test(test_csum),
 		cmocka_unit_test(test_frags),
 		cmocka_unit_test(test_hook_by_section),
+		cmocka_unit_test(test_trace_printk),
 		cmocka_unit_test(test_legacy_maps),
 		cmocka_unit_test(test_hash_counter),
 		cmocka_unit_test(test_redirect),

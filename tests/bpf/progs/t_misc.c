@@ -11,6 +11,10 @@
  *  prog_frags ("xdp.frags"): bpf_xdp_get_buff_len must be 100 and the last
  *    4 bytes (bpf_xdp_load_bytes) "xxxx"; then stores "ABCD" at offset 38
  *    (bpf_xdp_store_bytes) and returns XDP_PASS; else XDP_DROP.
+ *  prog_printk ("xdp_printk"): IPv4 frames only (else XDP_ABORTED):
+ *    bpf_trace_printk "src %pI4 len %u %s" of the source address, the frame
+ *    length and "tp" must return a length > 0 and "%q" (no such conversion)
+ *    a negative error: XDP_PASS; else XDP_DROP.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -76,6 +80,25 @@ int prog_frags(struct xdp_md *ctx)
 	if (tail[0] != 'x' || tail[1] != 'x' || tail[2] != 'x' || tail[3] != 'x')
 		return XDP_DROP;
 	if (bpf_xdp_store_bytes(ctx, 38, abcd, 4))
+		return XDP_DROP;
+	return XDP_PASS;
+}
+
+SEC("xdp_printk")
+int prog_printk(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
+	struct ethhdr *eth = data;
+	struct iphdr *ip = (void *)(eth + 1);
+	char fmt[] = "src %pI4 len %u %s", bad[] = "%q", tag[] = "tp";
+	__u32 saddr;
+
+	if ((void *)(ip + 1) > end || eth->h_proto != bpf_htons(ETH_P_IP))
+		return XDP_ABORTED;
+	saddr = ip->saddr;
+	if (bpf_trace_printk(fmt, sizeof(fmt), &saddr, (__u32)(end - data), tag) <= 0)
+		return XDP_DROP;
+	if (bpf_trace_printk(bad, sizeof(bad)) >= 0)
 		return XDP_DROP;
 	return XDP_PASS;
 }
