@@ -477,6 +477,63 @@ hex_bytes(const char *s, size_t len, uint8_t *out, size_t want)
 	return 0;
 }
 
+/* "NAME:KEY..." of spec up to key_end: the map's index in *idx, its info
+ * and the key bytes. 0, or -EINVAL with err naming the bad part. */
+static int
+name_and_key(const struct tp_prog *p, const char *spec, const char *colon,
+	     const char *key_end, int *idx, struct tp_bpf_map_info *info, uint8_t *key,
+	     char *err, size_t errlen)
+{
+	char name[64];
+
+	if ((size_t)(colon - spec) >= sizeof(name)) {
+		snprintf(err, errlen, "'%s': map name too long", spec);
+		return -EINVAL;
+	}
+	memcpy(name, spec, (size_t)(colon - spec));
+	name[colon - spec] = '\0';
+	*idx = tp_prog_bpf_map_find(p, name);
+	if (*idx < 0) {
+		snprintf(err, errlen, "'%s': no map '%s'", spec, name);
+		return -EINVAL;
+	}
+	tp_prog_bpf_map_info(p, *idx, info);
+	if (hex_bytes(colon + 1, (size_t)(key_end - colon - 1), key, info->key_size) < 0) {
+		snprintf(err, errlen, "'%s': key '%.*s' is not %u hex bytes", spec,
+			 (int)(key_end - colon - 1), colon + 1, info->key_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+tp_prog_bpf_map_delete_text(const struct tp_prog *p, const char *spec, char *err,
+			    size_t errlen)
+{
+	struct tp_bpf_map_info info;
+	const char *colon;
+	uint8_t key[512];
+	int idx, rc;
+
+	if (bpf_of(p) == NULL) {
+		snprintf(err, errlen, "the verdict program is not an XDP object");
+		return -EINVAL;
+	}
+	colon = spec ? strchr(spec, ':') : NULL;
+	if (colon == NULL || strchr(colon, '=') != NULL) {
+		snprintf(err, errlen, "'%s': expected NAME:KEY", spec ? spec : "");
+		return -EINVAL;
+	}
+	rc = name_and_key(p, spec, colon, colon + strlen(colon), &idx, &info, key, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = tp_prog_bpf_map_delete(p, idx, key);
+	if (rc < 0)
+		snprintf(err, errlen, "'%s': %s", spec, rc == -ENOENT ? "no such element" :
+			 rc == -EINVAL ? "arrays have no element to delete" : strerror(-rc));
+	return rc;
+}
+
 int
 tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
 			    char *err, size_t errlen)
@@ -484,7 +541,6 @@ tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
 	const char *colon, *eq;
 	struct tp_bpf_map_info info;
 	uint8_t key[512], *val;
-	char name[64];
 	int idx, rc;
 
 	if (bpf_of(p) == NULL) {
@@ -493,23 +549,13 @@ tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
 	}
 	colon = spec ? strchr(spec, ':') : NULL;
 	eq = colon ? strchr(colon, '=') : NULL;
-	if (colon == NULL || eq == NULL || (size_t)(colon - spec) >= sizeof(name)) {
+	if (colon == NULL || eq == NULL) {
 		snprintf(err, errlen, "'%s': expected NAME:KEY=VALUE", spec ? spec : "");
 		return -EINVAL;
 	}
-	memcpy(name, spec, (size_t)(colon - spec));
-	name[colon - spec] = '\0';
-	idx = tp_prog_bpf_map_find(p, name);
-	if (idx < 0) {
-		snprintf(err, errlen, "'%s': no map '%s'", spec, name);
-		return -EINVAL;
-	}
-	tp_prog_bpf_map_info(p, idx, &info);
-	if (hex_bytes(colon + 1, (size_t)(eq - colon - 1), key, info.key_size) < 0) {
-		snprintf(err, errlen, "'%s': key '%.*s' is not %u hex bytes", spec,
-			 (int)(eq - colon - 1), colon + 1, info.key_size);
-		return -EINVAL;
-	}
+	rc = name_and_key(p, spec, colon, eq, &idx, &info, key, err, errlen);
+	if (rc < 0)
+		return rc;
 	val = calloc(info.ncpu, info.value_stride);
 	if (val == NULL) {
 		snprintf(err, errlen, "out of memory");

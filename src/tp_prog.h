@@ -398,6 +398,12 @@ int tp_prog_bpf_prog_find(const struct tp_prog *p, const char *name);
  * BPF_ANY. 0, or -EINVAL/-E2BIG/... with err naming the bad part. */
 int tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
 				char *err, size_t errlen);
+/* Delete one element from text "NAME:KEY" (hex key, as above): 0, or
+ * -ENOENT (no such element), -EINVAL (an array, or a bad spec; err names
+ * the bad part). */
+__rte_experimental
+int tp_prog_bpf_map_delete_text(const struct tp_prog *p, const char *spec, char *err,
+				size_t errlen);
 /* Print map index's elements to f, one "KEY=VALUE" line each in the same
  * hex (per-CPU maps: every lcore's copy, comma-separated; PROG_ARRAY: the
  * function name; map-in-map: the inner map's name). Hash and LPM maps: every element; array maps: elements

@@ -201,6 +201,11 @@ fwd_pipeline_bpf_map(const char *verb, const char *arg)
 			fwd_err("bpf map dump: no map '%s'", arg);
 		else
 			printf("%d elements\n", tp_prog_bpf_map_dump(prog, i, stdout));
+	} else if (strcmp(verb, "delete") == 0) {
+		if (tp_prog_bpf_map_delete_text(prog, arg, err, sizeof(err)) < 0)
+			fwd_err("bpf map delete: %s", err);
+		else
+			printf("Deleted %s\n", arg);
 	} else if (tp_prog_bpf_map_update_text(prog, arg, err, sizeof(err)) < 0) {
 		fwd_err("bpf map set: %s", err);
 	} else {

@@ -53,13 +53,18 @@ def main():
         cmds = [('bpf map list', 0.2), ('bpf map dump routes', 0.2),
                 ('start', consumed), (None, ask), ('stop', 0.2), ('show pipeline stats', 0.2),
                 ('bpf map set routes:18000000c0a80100=03000000', 0.2),
+                ('bpf map dump routes', 0.2),
+                ('bpf map delete routes:18000000c0a80100', 0.2),
+                ('bpf map delete routes:18000000c0a80100', 0.2),
+                ('bpf map delete routes:1800', 0.2),
                 ('bpf map dump routes', 0.2), ('quit', 0)]
         rc, out, err = fwdlib.run_prompt(eal, app, cmds)
         print(out)
         print(err, file=sys.stderr)
         c.eq('exit status', rc, 0)
         c.eq('mbufs in use after shutdown', fwdlib.mempool_in_use(out), 0)
-        c.true('no error reported', 'tagpipe-fwd: error' not in err)
+        errs = [ln for ln in err.splitlines() if 'tagpipe-fwd: error' in ln]
+        c.eq('errors reported: the two bad deletes only', len(errs), 2)
         c.true('map listed', 'routes type 11 key 8 value 4 max_entries 16\n' in out)
         c.true('--bpf-map element dumped',
                '0000000000000000=01000000\n1 elements\n' in out)
@@ -73,8 +78,14 @@ def main():
              {'type': 11, 'key_size': 8, 'value_size': 4, 'max_entries': 16,
               'ncpu': 1, 'elements': 1, 'values': {'0000000000000000': '01000000'}})
         c.true('prompt set', 'Set routes:18000000c0a80100=03000000\n' in out)
-        c.true('both elements dumped', out.count('=01000000\n') == 2 and
+        c.true('both elements dumped', out.count('=01000000\n') == 3 and
                '18000000c0a80100=03000000\n' in out and '2 elements\n' in out)
+        c.true('prompt delete', 'Deleted routes:18000000c0a80100\n' in out)
+        c.true('deleted again: no such element',
+               "bpf map delete: 'routes:18000000c0a80100': no such element" in err)
+        c.true('short key named', "bpf map delete: 'routes:1800': key '1800' is not 8 hex "
+               "bytes" in err)
+        c.true('one element left', out.count('1 elements\n') == 2)
     c.exit()
 
 
