@@ -33,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -267,15 +269,69 @@ btf_values_off(const struct btf *btf, const char *name)
 	return -1;
 }
 
+static int
+libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+/*
+ * libbpf, which parses the object's BTF, can crash on a malformed one:
+ * Debian 12's libbpf 1.1 dereferences a bad pointer on an object whose
+ * .BTF and .BTF.ext bytes were changed (found by tests/fuzz/fuzz_bpf.c;
+ * its seed corpus keeps the input), and a crash there would take the whole
+ * application down for a bad file. So the object is first opened in a
+ * child process that only parses it and exits: when that child dies, the
+ * file is refused with a clear error and libbpf never sees it here.
+ * 0: go on (libbpf gave its own verdict in the child, or no child could be
+ * made).
+ */
+static int
+libbpf_probe(const char *path, char *err, size_t errlen)
+{
+	int st = 0;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return 0;
+	if (pid == 0) {
+		static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+		struct bpf_object *obj;
+
+		/* die of a crash: the parent's handlers (a test framework's,
+		 * a fuzzer's) must not take over the child */
+		for (unsigned int i = 0; i < RTE_DIM(fatal); i++)
+			signal(fatal[i], SIG_DFL);
+		libbpf_set_print(libbpf_quiet);
+		obj = bpf_object__open_file(path, NULL);
+		_exit(obj != NULL ? 0 : 2);     /* no close, no atexit: just the verdict */
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFEXITED(st) && (WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == 2))
+		return 0;
+	return fail(err, errlen, -EINVAL, "%s: libbpf crashed reading its BTF (%s %d in a "
+		    "child process): not a well-formed BPF object", path,
+		    WIFSIGNALED(st) ? "signal" : "exit status",
+		    WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+}
+
 /* BTF-defined maps (.maps), parsed by libbpf without a kernel. */
 static int
 load_btf_maps(struct tp_bpf *p, struct elf_obj *o, char *err, size_t errlen)
 {
-	libbpf_print_fn_t old = libbpf_set_print(libbpf_capture);
+	libbpf_print_fn_t old;
 	struct bpf_object *obj;
 	struct bpf_map *bm;
-	int rc = 0;
+	int rc = libbpf_probe(p->path, err, errlen);
 
+	if (rc < 0)
+		return rc;
+	old = libbpf_set_print(libbpf_capture);
 	libbpf_msg[0] = '\0';
 	obj = bpf_object__open_file(p->path, NULL);
 	libbpf_set_print(old);

@@ -244,6 +244,40 @@ test_csum(void **state)
 	tp_prog_close(p);
 }
 
+/* An object whose BTF crashes libbpf (fuzz_bpf's seed libbpf_btf_crash,
+ * after its burst) is refused with a clear error; the application lives. */
+static void
+test_libbpf_crash_refused(void **state)
+{
+	const char *seed = tp_test_src_path("tests/fuzz/corpus/bpf/libbpf_btf_crash");
+	char path[64];
+	uint8_t *buf;
+	long n;
+	FILE *f;
+
+	(void)state;
+	f = fopen(seed, "rb");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 2);
+	buf = malloc((size_t)n);
+	assert_non_null(buf);
+	rewind(f);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	snprintf(path, sizeof(path), "/tmp/tp_bpf_crash_%d.o", (int)getpid());
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	/* the fuzz input: a 2-byte burst length, the burst, then the ELF */
+	assert_true(2 + (buf[0] << 8 | buf[1]) < n);
+	fwrite(buf + 2 + (buf[0] << 8 | buf[1]), 1, (size_t)(n - 2 - (buf[0] << 8 | buf[1])), f);
+	fclose(f);
+	free(buf);
+	open_fails(path, NULL, "libbpf crashed reading its BTF");
+	unlink(path);
+}
+
 /* bpf_trace_printk to the tagpipe.bpf log at INFO: the exact line for a
  * frame of 192.0.2.2 of 154 bytes, and a bad format refused (the program
  * checks both return values and passes). */
@@ -1375,6 +1409,7 @@ main(void)
 		cmocka_unit_test(test_frags),
 		cmocka_unit_test(test_hook_by_section),
 		cmocka_unit_test(test_trace_printk),
+		cmocka_unit_test(test_libbpf_crash_refused),
 		cmocka_unit_test(test_legacy_maps),
 		cmocka_unit_test(test_hash_counter),
 		cmocka_unit_test(test_redirect),

@@ -166,6 +166,14 @@ def bpf():
             subprocess.run(["llvm-strip", "--strip-debug", obj], check=True)
             elf = open(obj, "rb").read()
         write("bpf", base, struct.pack(">H", len(fr)) + fr + elf)
+        if base == "t_maps":
+            # fuzz_bpf's first finding: four bytes of .BTF/.BTF.ext changed
+            # make Debian 12's libbpf 1.1 crash in bpf_object__open_file
+            # (bpf_load.c now opens it in a child process first)
+            bad = bytearray(elf)
+            bad[0x92c] = 0xa8
+            bad[0x118f:0x1192] = b"\x03\x00\x00"
+            write("bpf", "libbpf_btf_crash", struct.pack(">H", len(fr)) + fr + bytes(bad))
     write("bpf", "not_elf", struct.pack(">H", len(fr)) + fr + b"\x7fELF" + bytes(60))
 
 
