@@ -25,9 +25,12 @@ rpc_upload(struct aqc_hw *hw, const uint32_t *p, unsigned int n)
 	int rc = 0;
 
 	if (hw->chip_rev != AQC_MIF_REV_B1) {
-		/* B0 uploads through MIF write commands: not implemented */
-		AQC_LOG(ERR, FW, "RPC upload needs B1 silicon (MIF revision 0x%x)",
-			hw->chip_rev);
+		/* B0 silicon uploads with MIF write commands and a busy bit
+		 * (Linux hw_atl_utils.c hw_atl_utils_write_b0_mbox). net_aqc
+		 * refuses B0 here on purpose: the chip model cannot show that
+		 * busy bit, so a B0 path would ship untested (FEATURES.md). */
+		AQC_LOG(ERR, FW, "RPC upload needs B1 silicon (MIF revision 0x%x): "
+			"SMBus reads are not offered on B0", hw->chip_rev);
 		return -ENOTSUP;
 	}
 	for (unsigned int i = 0; i < n && rc == 0; i++) {
