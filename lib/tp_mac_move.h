@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include <rte_config.h>
+#include <rte_common.h>
+#include <rte_mbuf_core.h>
 #if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
 #include <smmintrin.h>
 #endif
@@ -29,20 +31,42 @@ tp_mac_move(uint8_t *p, int delta)
 	memcpy(p + delta + 8, &b, 4);
 }
 
-/* Move the 12 MAC bytes at p forward by delta (0..8) with one 16-byte
- * store: the bytes p[12 + delta, 16 + delta) that follow the moved MACs
- * are rewritten with their own value. Needs delta + 16 bytes at p. */
+/* Move the 12 MAC bytes at p forward by delta (4..8) with one load and one
+ * 16-byte store at p + delta - 4: the store's first 4 bytes land in what
+ * the strip turns into headroom (they become zero), so nothing after the
+ * moved MACs is rewritten and no second load is needed to preserve it.
+ * Needs 16 bytes at p; delta below 4 would write before p. */
 static inline void
 tp_mac_move_fwd16(uint8_t *p, unsigned int delta)
 {
 #if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
 	__m128i a = _mm_loadu_si128((const __m128i *)p);
-	__m128i b = _mm_loadu_si128((const __m128i *)(p + delta));
 
-	/* 16-bit lanes 0-5 (the MACs) from a, 6-7 from b */
-	_mm_storeu_si128((__m128i *)(p + delta), _mm_blend_epi16(a, b, 0xC0));
+	_mm_storeu_si128((__m128i *)(p + delta - 4), _mm_slli_si128(a, 4));
 #else
 	tp_mac_move(p, (int)delta);
+#endif
+}
+
+/* Shorten pkt_len and data_len of a frame whose first segment has at
+ * least `by` bytes, with one 8-byte read-modify-write of the words
+ * rte_mbuf_core.h lays out back to back (pkt_len at 36, data_len at 40,
+ * vlan_tci at 42 on 64-bit): pkt_len >= data_len >= by, so neither
+ * subtraction borrows from the field above it. */
+static inline void
+tp_mbuf_shorten_front(struct rte_mbuf *m, unsigned int by)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	uint64_t v;
+
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, data_len) !=
+			 offsetof(struct rte_mbuf, pkt_len) + 4);
+	memcpy(&v, (char *)m + offsetof(struct rte_mbuf, pkt_len), sizeof(v));
+	v -= (uint64_t)by << 32 | by;
+	memcpy((char *)m + offsetof(struct rte_mbuf, pkt_len), &v, sizeof(v));
+#else
+	m->pkt_len -= by;
+	m->data_len -= by;
 #endif
 }
 

@@ -221,6 +221,8 @@ port_setup(struct tp_pipeline *pl, unsigned int p, const struct tp_port_conf *pc
 			return conf_err(err, errlen, "port %u: GRO refuses flows=%u segs=%u",
 					p, g->max_flows, g->max_segs);
 		}
+		RTE_BUILD_BUG_ON(TP_PIPELINE_MAX_PORTS > 32);
+		pl->gro_ports |= UINT32_C(1) << p;
 	}
 	return 0;
 }

@@ -58,6 +58,8 @@ struct tp_pipeline {
 	bool eg_has_tso;
 	bool time_stages;                 /* conf.stage_cycles */
 	uint16_t max_burst;               /* conf.max_burst, resolved */
+	uint32_t gro_ports;               /* bit p: port[p].gro != NULL (what
+					   * a flush visits) */
 
 	struct tp_pipeline_stats st;
 	struct tp_dsa_stats dsa_rx, dsa_tx;

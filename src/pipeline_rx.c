@@ -368,9 +368,20 @@ finish(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 static inline uint64_t
 burst_weight(struct rte_mbuf *const *pkts, uint16_t n)
 {
-	uint64_t w = 0;
+	const uint64_t multi = RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_RX_LRO;
+	uint64_t w = 0, any = 0;
+	uint16_t i;
 
-	for (uint16_t i = 0; i < n; i++)
+	/* The usual burst holds only plain frames: OR the flags of all
+	 * (no branch per mbuf), weigh each only when one of them is merged. */
+	for (i = 0; i + 4 <= n; i += 4)
+		any |= pkts[i]->ol_flags | pkts[i + 1]->ol_flags |
+		       pkts[i + 2]->ol_flags | pkts[i + 3]->ol_flags;
+	for (; i < n; i++)
+		any |= pkts[i]->ol_flags;
+	if (likely(!(any & multi)))
+		return n;
+	for (i = 0; i < n; i++)
 		w += pl_weight(pkts[i]);
 	return w;
 }
@@ -449,11 +460,11 @@ tp_pipeline_flush(struct tp_pipeline *pl, bool all, struct rte_mbuf **pkts,
 {
 	uint16_t npass = 0;
 
-	for (unsigned int p = 0; p < TP_PIPELINE_MAX_PORTS; p++) {
+	/* Only the ports with GRO: a flush is called once per poll loop. */
+	for (uint32_t ports = pl->gro_ports; ports != 0; ports &= ports - 1) {
+		unsigned int p = (unsigned int)__builtin_ctz(ports);
 		struct pl_port *pp = &pl->port[p];
 
-		if (pp->gro == NULL)
-			continue;
 		for (;;) {
 			uint16_t room = 2 * pl->max_burst, c;
 			uint64_t t = stage_clock(pl);

@@ -182,11 +182,12 @@ mv_rx_fast_one(struct rte_mbuf *m, unsigned int hdr, uint8_t proto, int meta,
 	if (unlikely(w & MV_W_TAGGED)) {
 		mv_to_8021q(p + TAG_MACS + hdr);
 		by = hdr;
+		if (hdr == 0) /* "dsa": the tag became the 802.1Q header */
+			return 1;
 	}
 	tp_mac_move_fwd16(p, by);
 	m->data_off += by;
-	m->data_len -= by;
-	m->pkt_len -= by;
+	tp_mbuf_shorten_front(m, by);
 	return 1;
 }
 
@@ -205,12 +206,21 @@ mv_rx_burst_inline(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf 
 	st->in += n;
 	for (i = 0; i < n && i < TAG_PREFETCH_AHEAD; i++)
 		tag_prefetch(pkts[i], TP_DSA_POS_AFTER_SA, off);
-	for (i = 0; i < n; i++) {
+	/* Two loops, so the one that prefetches needs no bound check for it. */
+	for (i = 0; i + TAG_PREFETCH_AHEAD < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 
-		if (i + TAG_PREFETCH_AHEAD < n)
-			tag_prefetch(pkts[i + TAG_PREFETCH_AHEAD], TP_DSA_POS_AFTER_SA,
-				     meta ? off : -1);
+		tag_prefetch(pkts[i + TAG_PREFETCH_AHEAD], TP_DSA_POS_AFTER_SA,
+			     meta ? off : -1);
+		if (likely(mv_rx_fast_one(m, hdr, proto, meta, moff, ranged, np, ndev)))
+			TP_KEEP(pkts, i, k, m);
+		else
+			tag_strip_ref_keep(pkts, i, &k, off, &lc, drops, reasons, &nd, st,
+					   proto, TP_DSA_POS_AFTER_SA, hdr + 4, dec, 0);
+	}
+	for (; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+
 		if (likely(mv_rx_fast_one(m, hdr, proto, meta, moff, ranged, np, ndev)))
 			TP_KEEP(pkts, i, k, m);
 		else

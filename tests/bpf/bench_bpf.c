@@ -148,7 +148,7 @@ main(void)
 		{ "xdpfilt_dny_all.o interpreted", "bpf-interp:", DNY_ALL, NULL },
 	};
 
-	tp_test_eal_init(NULL);
+	tp_test_eal_init_bench();
 	mp = tp_test_pool_create("bench_bpf", NFRAMES + 4 * BURST, 0);
 	build_frame();
 	printf("bench_bpf: cycles per 64-byte frame (TSC %" PRIu64 " Hz), best of %d\n",

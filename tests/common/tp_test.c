@@ -3,6 +3,7 @@
 #include "tp_test.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +27,10 @@ remove_runtime_dir(void)
 		rmdir(runtime_dir);
 }
 
-int
-tp_test_eal_init(const char *const *vdevs)
+/* Start the EAL once: in 4 KiB pages (tests) or in hugepages (benchmarks
+ * on a machine that has them). */
+static int
+eal_start(const char *const *vdevs, bool huge)
 {
 	char prefix[64];
 	char *argv[64];
@@ -37,16 +40,22 @@ tp_test_eal_init(const char *const *vdevs)
 		return 0;
 	snprintf(prefix, sizeof(prefix), "--file-prefix=tp_test_%d", (int)getpid());
 	argv[argc++] = (char *)"tp_test";
-	argv[argc++] = (char *)"--no-huge";
-	/* DPDK 22.11 rejects --no-huge with --in-memory (--no-huge implies the
-	 * legacy memory layout); --no-shconf keeps the run file-free instead. */
-	argv[argc++] = (char *)"--no-shconf";
+	if (huge) {
+		/* hugepages, no files: what a deployment runs in */
+		argv[argc++] = (char *)"--in-memory";
+	} else {
+		argv[argc++] = (char *)"--no-huge";
+		/* DPDK 22.11 rejects --no-huge with --in-memory (--no-huge
+		 * implies the legacy memory layout); --no-shconf keeps the run
+		 * file-free instead. */
+		argv[argc++] = (char *)"--no-shconf";
+		argv[argc++] = (char *)"-m";
+		argv[argc++] = (char *)"512";
+	}
 	argv[argc++] = (char *)"--no-pci";
 	argv[argc++] = (char *)"--no-telemetry";
 	argv[argc++] = (char *)"-l";
 	argv[argc++] = (char *)"0";
-	argv[argc++] = (char *)"-m";
-	argv[argc++] = (char *)"512";
 	argv[argc++] = (char *)"--log-level=lib.eal:error";
 	argv[argc++] = prefix;
 	for (; vdevs != NULL && *vdevs != NULL && argc < 62; vdevs++) {
@@ -63,6 +72,64 @@ tp_test_eal_init(const char *const *vdevs)
 	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
 	atexit(remove_runtime_dir);
 	return 0;
+}
+
+int
+tp_test_eal_init(const char *const *vdevs)
+{
+	return eal_start(vdevs, false);
+}
+
+/* Free hugepages of size_kb (sysfs, Documentation/admin-guide/mm/hugetlbpage.rst). */
+static unsigned long
+free_hugepages(unsigned int size_kb)
+{
+	char path[128];
+	unsigned long n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/mm/hugepages/hugepages-%ukB/free_hugepages", size_kb);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%lu", &n) != 1)
+		n = 0;
+	fclose(f);
+	return n;
+}
+
+/* Is a hugetlbfs mounted (the EAL maps its pages from one)? */
+static bool
+hugetlbfs_mounted(void)
+{
+	char line[512];
+	bool found = false;
+	FILE *f = fopen("/proc/mounts", "r");
+
+	if (f == NULL)
+		return false;
+	while (!found && fgets(line, sizeof(line), f) != NULL)
+		found = strstr(line, " hugetlbfs ") != NULL;
+	fclose(f);
+	return found;
+}
+
+bool
+tp_test_eal_init_bench(void)
+{
+	/* 1 GiB of free hugepages covers every benchmark's pools. */
+	bool huge = getenv("TP_TEST_NO_HUGE") == NULL && hugetlbfs_mounted() &&
+		    (free_hugepages(2048) >= 512 || free_hugepages(1048576) >= 1);
+
+	if (!huge && getenv("TP_TEST_NO_HUGE") == NULL)
+		fprintf(stderr, "bench: warning: no 1 GiB of free hugepages; running in "
+			"4 KiB pages, where TLB misses raise every figure (see README: "
+			"Hugepages and deployment)\n");
+	eal_start(NULL, huge);
+	printf("  memory: %s\n", huge ? "hugepages (as deployed)" :
+	       "4 KiB pages (--no-huge): figures include TLB misses");
+	return huge;
 }
 
 int

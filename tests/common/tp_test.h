@@ -15,6 +15,7 @@
 #define TP_TEST_H
 
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -26,6 +27,15 @@
 /* Start the EAL once for this process. vdevs: NULL-terminated list of
  * "--vdev" arguments (e.g. "net_ring0"), or NULL. Returns 0 or fails the test. */
 int tp_test_eal_init(const char *const *vdevs);
+
+/* For benchmarks: start the EAL in hugepages when the machine has 1 GiB of
+ * them free and a hugetlbfs mounted (the deployed configuration: in 4 KiB
+ * pages the mbufs of a burst span more pages than the L1 TLB holds, which
+ * doubles a strip's cost), else as tp_test_eal_init(NULL) with a warning.
+ * TP_TEST_NO_HUGE=1 in the environment asks for 4 KiB pages (valgrind
+ * cannot map the EAL's hugepage area). Prints a "memory:" line saying
+ * which; returns true for hugepages. */
+bool tp_test_eal_init_bench(void);
 
 /* Same as tp_test_eal_init(NULL) in cmocka setup form (group or test). */
 int tp_test_eal_setup(void **state);

@@ -193,7 +193,7 @@ main(void)
 	double ovh;
 	unsigned int i;
 
-	tp_test_eal_init(NULL);
+	tp_test_eal_init_bench();
 	if (tp_dsa_meta_register() != 0)
 		return 1;
 	mp = tp_test_pool_create("bench", SETS * BURST + 64, 0);

@@ -404,7 +404,7 @@ main(void)
 		reps = RTE_MIN(RTE_MAX((unsigned int)atoi(getenv("TP_GRO_BENCH_REPS")), 1u),
 			       (unsigned int)MAX_REPS);
 	only_engine = getenv("TP_GRO_BENCH_ENGINE");
-	tp_test_eal_init(NULL);
+	tp_test_eal_init_bench();
 	mp = tp_test_pool_create("gro_bench", TOTAL + 1024, 2048);
 	frames = malloc((size_t)TOTAL * 1600);
 	assert_non_null(frames);

@@ -420,7 +420,7 @@ main(int argc, char **argv)
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	tp_test_eal_init(NULL);
+	tp_test_eal_init_bench();
 	mp = tp_test_pool_create("bench", MAX_FRAMES + 4 * BURST, 0);
 
 	printf("bench_pipeline: TSC cycles per input frame, median [min - max] of %d "
