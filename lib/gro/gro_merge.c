@@ -314,6 +314,18 @@ fast_hash(const struct tp_gro *g, const struct rte_mbuf *m, uint32_t *h)
 	return 0;
 }
 
+/* Start loading the header bytes the fast path compares (up to 96 from
+ * the frame's start: two lines unless the frame starts in a line's first
+ * half). */
+static __rte_always_inline void
+gro_prefetch_hdr(const struct rte_mbuf *m)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+
+	rte_prefetch0(d);
+	rte_prefetch0(d + 64);
+}
+
 /* How many segments f may hold at the end of a train of full-size
  * segments: seg_cap (conf.max_segs, then it is completed, or the IP length
  * cap) and the chain's RTE_MBUF_MAX_NB_SEGS. Past the last two the next
@@ -368,7 +380,7 @@ struct fast_view {
  */
 static __rte_always_inline enum fast_result
 fast_seg(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, const struct fast_view sh, struct rte_mbuf **tail, uint8_t *psh_fin,
-	 uint8_t *bad, const unsigned int nvec, const int v6)
+	 uint8_t *bad, const unsigned int nvec, const int v6, const int wide)
 {
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 	const int dsa_off = g->dsa_off;
@@ -389,7 +401,7 @@ fast_seg(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, const struct 
 		if (id != f->id_next)
 			return FAST_REFUSED;
 	}
-	strict = fast_strict_eq(sh.mask, f, m, d, nvec);
+	strict = fast_strict_eq(sh.mask, f, m, d, nvec, wide);
 	*psh_fin = 0;
 	if (unlikely(!strict || !f->cs_in_vec)) {
 		const uint64_t ol = m->ol_flags;
@@ -436,7 +448,7 @@ fast_shape_of(const struct tp_gro *g, const struct gro_flow *f)
 static __rte_always_inline uint32_t
 fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf **pkts,
 	     uint32_t j, uint32_t n, struct rte_mbuf **out, uint32_t *no, int *tried_next,
-	     const unsigned int nvec, const int v6)
+	     const unsigned int nvec, const int v6, const int wide)
 {
 	const uint32_t stop = fast_train_cap(f);
 	const struct fast_view sh = fast_shape_of(g, f);
@@ -450,7 +462,7 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 	/* the packets this train may take: the burst's, up to the cap */
 	kend = RTE_MIN(n, j + (stop - f->segs));
 	for (k = j; k < kend; k++) {
-		r = fast_seg(g, f, pkts[k], sh, &tail, &psh_fin, &bad, nvec, v6);
+		r = fast_seg(g, f, pkts[k], sh, &tail, &psh_fin, &bad, nvec, v6, wide);
 		if (r == FAST_REFUSED)
 			break;
 		if (unlikely(r == FAST_BAD_CSUM)) {
@@ -462,7 +474,7 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 		/* every packet is prefetched once, GRO_PREFETCH ahead: by the
 		 * main loop for the train's first, here for the ones it took */
 		if (k != j && k + GRO_PREFETCH < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[k + GRO_PREFETCH], void *));
+			gro_prefetch_hdr(pkts[k + GRO_PREFETCH]);
 		if (r == FAST_JOINED_LAST) {
 			k++;
 			break;
@@ -478,29 +490,49 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 /* fast_train_n for f's header size and IP version (the common shapes:
  * Ethernet + IPv4 + TCP with or without timestamps, IPv6, in-frame tags).
  * Not inlined: called once per train, and on its own the loop keeps its
- * state in registers, which inside tp_gro_merge_burst it did not. */
-static __rte_noinline uint32_t
-fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
-	   uint32_t n, struct rte_mbuf **out, uint32_t *no, int *tried_next)
+ * state in registers, which inside tp_gro_merge_burst it did not. wide:
+ * the header compare in AVX2 (only in fast_train_wide). */
+static __rte_always_inline uint32_t
+fast_train_shape(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
+		 uint32_t n, struct rte_mbuf **out, uint32_t *no, int *tried_next,
+		 const int wide)
 {
 	struct gro_flow *f = &g->flows[idx];
 
 	*tried_next = 0;
 	switch (f->nvec << 1 | f->v6) {
 	case 4 << 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 4, 0);
+		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 4, 0, wide);
 	case 5 << 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 5, 0);
+		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 5, 0, wide);
 	case 6 << 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 6, 0);
+		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 6, 0, wide);
 	case 5 << 1 | 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 5, 1);
+		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 5, 1, wide);
 	case 6 << 1 | 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 6, 1);
+		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 6, 1, wide);
 	default:               /* nvec 0: no fast path for this flow */
 		return 0;
 	}
 }
+
+static __rte_noinline uint32_t
+fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
+	   uint32_t n, struct rte_mbuf **out, uint32_t *no, int *tried_next)
+{
+	return fast_train_shape(g, idx, pkts, j, n, out, no, tried_next, 0);
+}
+
+#ifdef GRO_HAVE_WIDE
+/* The same loop compiled for AVX2 (the whole function, so the compare is
+ * inlined into it); called only when tp_gro.wide says the CPU has it. */
+static __rte_noinline GRO_WIDE_TARGET uint32_t
+fast_train_wide(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
+		uint32_t n, struct rte_mbuf **out, uint32_t *no, int *tried_next)
+{
+	return fast_train_shape(g, idx, pkts, j, n, out, no, tried_next, 1);
+}
+#endif
 
 /*
  * One segment m for held flow f of its bucket (not the previous segment's
@@ -512,7 +544,7 @@ fast_train(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t j,
  */
 static __rte_always_inline int
 fast_one(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **out,
-	 uint32_t *no)
+	 uint32_t *no, const int wide)
 {
 	struct gro_flow *f = &g->flows[idx];
 	struct rte_mbuf *tail = f->tail;
@@ -522,7 +554,7 @@ fast_one(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **o
 	 * specialised instance's dispatch */
 	if (f->nvec == 0 || f->segs >= fast_train_cap(f))
 		return 0;
-	switch (fast_seg(g, f, m, fast_shape_of(g, f), &tail, &psh_fin, &bad, f->nvec, f->v6)) {
+	switch (fast_seg(g, f, m, fast_shape_of(g, f), &tail, &psh_fin, &bad, f->nvec, f->v6, wide)) {
 	case FAST_REFUSED:
 		return 0;
 	case FAST_BAD_CSUM:
@@ -635,35 +667,43 @@ kernel_flush_buckets(struct tp_gro *g, struct rte_mbuf **out)
 	return no;
 }
 
-int
-tp_gro_merge_burst(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n,
-		   struct rte_mbuf **out, uint16_t out_max, uint64_t now_tsc)
+/* The burst's segments, each to a train, fast_one, fast_start or the full
+ * parse; returns the packets written to out. wide: the instance compiled
+ * for AVX2 (merge_loop_wide), whose trains and single segments compare in
+ * 32-byte vectors. */
+static __rte_always_inline uint32_t
+merge_loop(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n, struct rte_mbuf **out,
+	   uint64_t now_tsc, const int wide)
 {
 	struct gro_pkt pk;
 	uint32_t no = 0, j, k;
 	uint16_t idx;
 	int tried_last = 0;
 
-	if ((uint32_t)out_max < 2u * n)
-		return -EINVAL;
 	for (j = 0; j < n && j < GRO_PREFETCH; j++)
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[j], void *));
+		gro_prefetch_hdr(pkts[j]);
 	for (j = 0; j < n;) {
 		if (j + GRO_PREFETCH < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[j + GRO_PREFETCH], void *));
+			gro_prefetch_hdr(pkts[j + GRO_PREFETCH]);
 		/* the previous segment's flow, as a train (unless the train that
 		 * just ended tried it on this very segment); else the one m's
 		 * bucket holds, for this segment */
 		idx = g->last;
 		if (idx != GRO_NIL && !tried_last && fast_continues(&g->flows[idx], pkts[j])) {
-			if ((k = fast_train(g, idx, pkts, j, n, out, &no, &tried_last)) != 0) {
+#ifdef GRO_HAVE_WIDE
+			k = wide ? fast_train_wide(g, idx, pkts, j, n, out, &no, &tried_last) :
+				   fast_train(g, idx, pkts, j, n, out, &no, &tried_last);
+#else
+			k = fast_train(g, idx, pkts, j, n, out, &no, &tried_last);
+#endif
+			if (k != 0) {
 				j += k;
 				continue;
 			}
 		} else {
 			tried_last = 0;
 			idx = fast_candidate(g, pkts[j]);
-			if (idx != GRO_NIL && fast_one(g, idx, pkts[j], out, &no)) {
+			if (idx != GRO_NIL && fast_one(g, idx, pkts[j], out, &no, wide)) {
 				j++;
 				continue;
 			}
@@ -676,6 +716,39 @@ tp_gro_merge_burst(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n,
 		process(g, &pk, now_tsc, out, &no);
 		j++;
 	}
+	return no;
+}
+
+static __rte_noinline uint32_t
+merge_loop_narrow(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n,
+		  struct rte_mbuf **out, uint64_t now_tsc)
+{
+	return merge_loop(g, pkts, n, out, now_tsc, 0);
+}
+
+#ifdef GRO_HAVE_WIDE
+static __rte_noinline GRO_WIDE_TARGET uint32_t
+merge_loop_wide(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n,
+		struct rte_mbuf **out, uint64_t now_tsc)
+{
+	return merge_loop(g, pkts, n, out, now_tsc, 1);
+}
+#endif
+
+int
+tp_gro_merge_burst(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n,
+		   struct rte_mbuf **out, uint16_t out_max, uint64_t now_tsc)
+{
+	uint32_t no;
+
+	if ((uint32_t)out_max < 2u * n)
+		return -EINVAL;
+#ifdef GRO_HAVE_WIDE
+	no = g->wide ? merge_loop_wide(g, pkts, n, out, now_tsc) :
+		       merge_loop_narrow(g, pkts, n, out, now_tsc);
+#else
+	no = merge_loop_narrow(g, pkts, n, out, now_tsc);
+#endif
 	g->st.pkts_in += n;
 	g->st.pkts_out += no;
 	if (g->conf.mode == TP_GRO_MODE_BURST && g->kernel) {

@@ -18,6 +18,15 @@
 #include <string.h>
 
 #include <rte_mbuf.h>
+#if defined(RTE_ARCH_X86)
+/* The fast path's header compare has an AVX2 instance, chosen per tp_gro
+ * at create (gro_fast.h fast_masked_eq_avx2). */
+#define GRO_HAVE_WIDE 1
+#include <immintrin.h>
+/* The target of the AVX2 instances: the ISA only, DPDK's tuning kept,
+ * so the always-inline helpers inline into them as into the others. */
+#define GRO_WIDE_TARGET __attribute__((target("avx2")))
+#endif
 
 #include "tp_gro.h"
 
@@ -134,7 +143,7 @@ struct gro_flow {
 	 * shape's mask is set (every key and flush-rule byte of the headers),
 	 * its ol_flags & ol_strict equal ol_want (no LRO, the same VLAN/QinQ
 	 * strip and RSS flags) and the masked metadata words equal. */
-	uint8_t tmpl[GRO_TMPL_MAX] __rte_aligned(16);
+	uint8_t tmpl[GRO_TMPL_MAX] __rte_aligned(32); /* AVX2 loads */
 	uint64_t ol_want;     /* with the checksum bits GOOD */
 	uint64_t ol_strict;   /* ol_mask, without cs_mask unless cs_in_vec */
 	uint64_t dsa_mask;    /* over the 8-byte tp_dsa_meta dynfield */
@@ -192,6 +201,8 @@ struct tp_gro {
 	uint32_t births;
 	int dsa_off;           /* tp_dsa_meta dynfield offset or -1 */
 	uint8_t kernel;        /* conf.order == TP_GRO_ORDER_KERNEL */
+	uint8_t wide;          /* the fast path compares in AVX2 (CPU flag and
+				* the EAL's max SIMD width, at create) */
 	uint16_t last;         /* flow the previous segment joined or started:
 				* the fast path's first guess; GRO_NIL: none */
 	uint16_t ghost;        /* entry completed last: while it is the free
@@ -221,6 +232,11 @@ int gro_tcp_csum_ok_mbuf(const struct rte_mbuf *m, const uint8_t *l3, int v6,
 uint16_t gro_tcp_phdr_nolen(const uint8_t *l3, int v6);
 uint16_t gro_tcp_csum_full(const uint8_t *l3, int v6, const struct rte_mbuf *m,
 			   uint32_t l4_off, uint32_t l4_len);
+
+/* gro_table.c. gro_fast_select_avx2: 0 makes the tp_gro created from then
+ * on compare in 16-byte vectors (tests run both; by default AVX2 where the
+ * CPU has it and rte_vect_get_max_simd_bitwidth() allows 256 bits). */
+void gro_fast_select_avx2(int on);
 
 /* gro_flows.c */
 uint16_t gro_flow_alloc(struct tp_gro *g);

@@ -6,11 +6,13 @@
 #include <errno.h>
 
 #include <rte_common.h>
+#include <rte_cpuflags.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_mbuf_dyn.h>
+#include <rte_vect.h>
 
 #include "gro_priv.h"
 #include "gro_dsa.h"
@@ -46,6 +48,28 @@ gro_fixedid_flag(void)
 	if (bit < 0)
 		bit = rte_mbuf_dynflag_register(&desc);
 	return bit < 0 ? 0 : RTE_BIT64(bit);
+}
+
+static int fast_avx2_allowed = 1;
+
+void
+gro_fast_select_avx2(int on)
+{
+	fast_avx2_allowed = on;
+}
+
+/* AVX2 for the fast path's compare: the CPU has it and the EAL allows
+ * 256-bit vectors (--force-max-simd-bitwidth, DPDK's knob for every
+ * vector path). */
+static uint8_t
+fast_wide_ok(void)
+{
+#ifdef GRO_HAVE_WIDE
+	return fast_avx2_allowed && rte_cpu_get_flag_enabled(RTE_CPUFLAG_AVX2) > 0 &&
+	       rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_256;
+#else
+	return 0;
+#endif
 }
 
 struct tp_gro *
@@ -108,6 +132,7 @@ tp_gro_create(const struct tp_gro_conf *conf)
 	g->last = GRO_NIL;
 	g->ghost = GRO_NIL;
 	g->kernel = c.order == TP_GRO_ORDER_KERNEL;
+	g->wide = fast_wide_ok();
 	g->st.sw_csum_off = c.no_sw_csum != 0;
 	g->dsa_off = gro_dsa_offset();
 	if (g->dsa_off < 0) {
@@ -137,9 +162,10 @@ tp_gro_create(const struct tp_gro_conf *conf)
 	g->nb_free = c.max_flows;
 	g->mem = sizeof(*g) + sizeof(*g->buckets) * nb_buckets +
 		 sizeof(*g->flows) * c.max_flows + sizeof(uint16_t) * c.max_flows;
-	GRO_LOG(DEBUG, "table: %s mode, %s order, %u flows, max_segs %u, %zu bytes",
-		c.mode == TP_GRO_MODE_AGE ? "age" : "burst",
-		g->kernel ? "kernel" : "flow", c.max_flows, c.max_segs, g->mem);
+	GRO_LOG(DEBUG, "table: %s mode, %s order, %u flows, max_segs %u, %zu bytes, "
+		"%s header compare", c.mode == TP_GRO_MODE_AGE ? "age" : "burst",
+		g->kernel ? "kernel" : "flow", c.max_flows, c.max_segs, g->mem,
+		g->wide ? "AVX2" : "16-byte");
 	return g;
 }
 

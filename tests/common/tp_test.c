@@ -32,7 +32,7 @@ remove_runtime_dir(void)
 static int
 eal_start(const char *const *vdevs, bool huge)
 {
-	char prefix[64];
+	char prefix[64], simd[64];
 	char *argv[64];
 	int argc = 0;
 
@@ -58,6 +58,13 @@ eal_start(const char *const *vdevs, bool huge)
 	argv[argc++] = (char *)"0";
 	argv[argc++] = (char *)"--log-level=lib.eal:error";
 	argv[argc++] = prefix;
+	/* TP_TEST_SIMD_BITWIDTH=128: the EAL's cap on vector width, so a test
+	 * binary runs the 16-byte instances of code that has AVX2 ones */
+	if (getenv("TP_TEST_SIMD_BITWIDTH") != NULL) {
+		snprintf(simd, sizeof(simd), "--force-max-simd-bitwidth=%s",
+			 getenv("TP_TEST_SIMD_BITWIDTH"));
+		argv[argc++] = simd;
+	}
 	for (; vdevs != NULL && *vdevs != NULL && argc < 62; vdevs++) {
 		argv[argc++] = (char *)"--vdev";
 		argv[argc++] = (char *)*vdevs;

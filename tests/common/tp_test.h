@@ -7,7 +7,8 @@
  *
  * EAL: tp_test_eal_init() starts DPDK with --no-huge --no-shconf --no-pci,
  * one lcore, a --file-prefix unique to the process, and only the vdevs the
- * test asks for. It may be called many times; the EAL starts once.
+ * test asks for (plus --force-max-simd-bitwidth=N when the environment has
+ * TP_TEST_SIMD_BITWIDTH=N, to run code's narrower vector instances). It may be called many times; the EAL starts once.
  * (DPDK 22.11 refuses --no-huge together with --in-memory: "--legacy-mem is
  * not compatible with --in-memory"; --no-shconf gives the same isolation.)
  */
