@@ -43,6 +43,10 @@
  * mempool cache). Timing covers only the calls named; filling mbufs and
  * freeing the output are outside.
  *
+ * The pipeline / librte_gro ratio is printed twice: of the two medians, and
+ * as the median of alternating pairs of runs (each ratio of two neighbours
+ * in time), the figure least moved by a noisy neighbour.
+ *
  * usage: bench_pipeline [-f FLOWS] [-c CASE] [-r REPS]
  *   (one flow count / one case, e.g. under valgrind --tool=callgrind)
  */
@@ -392,6 +396,26 @@ bench(enum bench_case c, unsigned int flows)
 	return s.med;
 }
 
+/* The pipeline against librte_gro alone in alternating runs: each ratio
+ * is of two neighbours in time, so a slow phase of a shared machine weighs
+ * on both (the figure least moved by a noisy neighbour). */
+static void
+paired(unsigned int flows)
+{
+	double ratio[MAX_REPS];
+	struct spread s;
+
+	for (int r = 0; r < reps; r++) {
+		struct run d = run_case(C_DPDK_CTX, flows);
+		struct run p = run_case(C_PIPE, flows);
+
+		ratio[r] = (double)p.cycles / (double)d.cycles;
+	}
+	s = spread_of(ratio, reps);
+	printf("  %u flows: the same in %d alternating pairs: median %.2fx (%.2fx - %.2fx)\n",
+	       flows, reps, s.med, s.min, s.max);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -449,9 +473,11 @@ main(int argc, char **argv)
 			else if (c == C_PIPE)
 				pipe = v;
 		}
-		if (dpdk > 0 && pipe > 0)
+		if (dpdk > 0 && pipe > 0) {
 			printf("  %u flows: pipeline / librte_gro alone = %.2fx\n", f,
 			       pipe / dpdk);
+			paired(f);
+		}
 		if (one_flows)
 			break;
 	}
