@@ -345,7 +345,12 @@ fwd_options_parse(int argc, char **argv, const char *prog, struct fwd_options *o
 	argc++;
 	argv = args;
 	opterr = 0;
-	optind = 1;
+	/* 0, not 1: glibc's getopt then forgets the position inside a
+	 * cluster of short options of an earlier parse ("A program that
+	 * scans multiple argument vectors ... must reinitialize getopt by
+	 * resetting optind to 0", getopt(3)); a second parse in one process
+	 * would otherwise resume in the first one's strings */
+	optind = 0;
 	while ((c = getopt_long(argc, argv, ":ih", long_opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage();

@@ -421,7 +421,12 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		if (strcmp(argv[a], "--bpf-unverified") == 0)
 			tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF);
 	opterr = 0;
-	optind = 1;
+	/* 0, not 1: glibc's getopt then forgets the position inside a
+	 * cluster of short options of an earlier parse ("A program that
+	 * scans multiple argument vectors ... must reinitialize getopt by
+	 * resetting optind to 0", getopt(3)); a second parse in one process
+	 * would otherwise resume in the first one's strings */
+	optind = 0;
 	while ((c = getopt_long(argc, argv, ":i:hq", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':

@@ -3,7 +3,7 @@
 # for a bounded time from its committed corpus (tests/fuzz/corpus/<target>).
 #
 # usage: tests/fuzz/libfuzzer.sh WORKDIR SECONDS [TARGET...]
-#   TARGET: dsa vlan gro pcap acl bpf devargs (default: all). New inputs go to
+#   TARGET: dsa vlan gro pcap acl bpf devargs replay_opts (default: all). New inputs go to
 #   WORKDIR/corpus-<target>; a failing input is kept as WORKDIR/crash-*
 #   (its bytes are printed as hex too, so CI logs hold the reproducer).
 #   Exit 0: every target ran clean; 1: a target failed; 77: libFuzzer is
@@ -16,7 +16,7 @@ work=${1:?usage: $0 WORKDIR SECONDS [TARGET...]}
 secs=${2:?usage: $0 WORKDIR SECONDS [TARGET...]}
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(dsa vlan gro pcap acl bpf devargs)
+[ ${#targets[@]} -gt 0 ] || targets=(dsa vlan gro pcap acl bpf devargs replay_opts)
 mkdir -p "$work"
 
 cc=${CLANG:-clang}
@@ -31,13 +31,17 @@ read -r -a dpdk_cflags <<<"$(pkg-config --cflags libdpdk)"
 read -r -a dpdk_libs <<<"$(pkg-config --libs libdpdk)"
 cflags=(-O1 -g -std=c11 -D_GNU_SOURCE -DALLOW_EXPERIMENTAL_API "${dpdk_cflags[@]}"
 	-I"$top/tests/fuzz" -I"$top/lib" -I"$top/lib/dsa_tag" -I"$top/lib/vlan" -I"$top/lib/gro"
-	-I"$top/src" -I"$top/apps/replay" -I"$top/drivers/atlantic_pmd" -I"$top/drivers/atlantic_pmd/model"
+	-I"$top/src" -I"$top/apps/replay" -I"$top/apps/common" -I"$top/drivers/atlantic_pmd" -I"$top/drivers/atlantic_pmd/model"
 	-DALLOW_INTERNAL_API -DRTE_LOG_DEFAULT_LOGTYPE=pmd.net.aqc)
 # The driver's devargs parser includes the DPDK driver SDK headers that
 # scripts/fetch-dpdk-sdk.sh keeps in .cache (Debian ships no driver headers).
 for sdk in "$top"/.cache/dpdk-sdk/*/include; do
 	[ -d "$sdk" ] && cflags+=(-I"$sdk")
 done
+# apps/common's --version text: the header meson configures (apps/meson.build)
+ver=$(sed -n "s/^[[:space:]]*version: *'\([^']*\)'.*/\1/p" "$top/meson.build" | head -1)
+printf '#pragma once\n#define TAGPIPE_VERSION "%s"\n' "${ver:-unknown}" >"$work/tp_version.h"
+cflags+=(-I"$work")
 declare -A srcs=(
 	[dsa]="tests/fuzz/fuzz_dsa.c lib/dsa_tag/*.c"
 	[vlan]="tests/fuzz/fuzz_vlan.c lib/vlan/*.c"
@@ -46,11 +50,12 @@ declare -A srcs=(
 	[acl]="tests/fuzz/fuzz_acl.c"
 	[bpf]="tests/fuzz/fuzz_bpf.c"
 	[devargs]="tests/fuzz/fuzz_devargs.c drivers/atlantic_pmd/aqc_sim_devargs.c drivers/atlantic_pmd/aqc_log.c drivers/atlantic_pmd/model/*.c"
+	[replay_opts]="tests/fuzz/fuzz_replay_opts.c apps/replay/options.c apps/replay/linktype.c apps/common/cli_syntax.c"
 )
 
 # Targets of libtagpipe's API link the whole library (src/ and lib/),
 # compiled once into an archive: it is most of the build's time.
-declare -A whole_lib=([acl]=1 [bpf]=1)
+declare -A whole_lib=([acl]=1 [bpf]=1 [replay_opts]=1)
 libtp="$work/libtp_fuzz.a"
 build_libtp() {
 	# kept between runs of one WORKDIR until a source is newer
@@ -81,7 +86,8 @@ for t in "${targets[@]}"; do
 			rc=1
 			continue
 		fi
-		extra=("$libtp")
+		# whole: the taggers register from constructors (link_whole in meson)
+		extra=(-Wl,--whole-archive "$libtp" -Wl,--no-whole-archive)
 	fi
 	if ! (cd "$top" && "$cc" "${san[@]}" "${cflags[@]}" $files "${extra[@]}" -o "$bin" \
 		"${dpdk_libs[@]}" -lpcap -lbpf -lelf -ldl -lm -lpthread) >"$work/build-$t.log" 2>&1; then
