@@ -3,7 +3,8 @@
 # input (bench_gro.c: bulk TCP/IPv4, MSS 1448, bursts of 32, flushed every K
 # bursts), counted by callgrind inside the GRO calls only (merge and flush,
 # callees included), one flow count at a time. Instruction counts do not
-# depend on how busy the machine is, which cycle counts do.
+# depend on how busy the machine is, which cycle counts do, nor on the page
+# size (valgrind cannot map the EAL's hugepage area: TP_TEST_NO_HUGE=1).
 #
 # usage: callgrind_gro.sh BENCH_GRO [FLOWS...]     (default flows: 1 32)
 # Prints one line per engine and flow count; exits 0 unless a run fails.
@@ -29,7 +30,7 @@ for f in "${flows[@]}"; do
 		toggles=()
 		for fn in "${fns[@]}"; do toggles+=("--toggle-collect=$fn"); done
 		TP_GRO_BENCH_FLOWS=$f TP_GRO_BENCH_ENGINE=$eng TP_GRO_BENCH_REPS=1 \
-			TP_GRO_BENCH_AGE_ONLY=1 \
+			TP_GRO_BENCH_AGE_ONLY=1 TP_TEST_NO_HUGE=1 \
 			valgrind --tool=callgrind --callgrind-out-file="$out/cg.$eng.$f" \
 			"${toggles[@]}" "$bench" >"$out/log.$eng.$f" 2>&1 ||
 			{ tail -20 "$out/log.$eng.$f"; exit 1; }
