@@ -155,6 +155,11 @@ extern bool fwd_eal_started;    /* rte_eal_cleanup() is due on exit */
  * after "--"); exits 2 on a bad one. */
 void fwd_options_parse(int argc, char **argv, const char *prog,
 		       struct fwd_options *o);
+/* The same, returning -EINVAL after that one line instead of exiting (a
+ * parse a program can survive: the fuzz target); --help and --version
+ * still print and exit 0. */
+int fwd_options_try_parse(int argc, char **argv, const char *prog,
+			  struct fwd_options *o);
 /* One-line "tagpipe-fwd: error: ..." on stderr. */
 void fwd_err(const char *fmt, ...) __rte_format_printf(1, 2);
 /* Checks that need the EAL (port numbers, lcores); exits 2 on a bad one. */

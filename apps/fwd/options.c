@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,11 @@ fwd_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* Set while fwd_options_try_parse runs: a bad value jumps back to it
+ * instead of ending the program (parsing allocates nothing, so nothing
+ * is left behind). */
+static jmp_buf *parse_escape;
+
 static void __rte_noreturn
 usage_exit(const char *fmt, ...)
 {
@@ -42,6 +48,8 @@ usage_exit(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputs(" (see --help)\n", stderr);
+	if (parse_escape != NULL)
+		longjmp(*parse_escape, 1);
 	if (fwd_eal_started)
 		tp_eal_cleanup();
 	exit(FWD_EXIT_USAGE);
@@ -368,6 +376,21 @@ fwd_options_parse(int argc, char **argv, const char *prog, struct fwd_options *o
 	}
 	if (optind < argc)
 		usage_exit("unexpected argument '%s'", argv[optind]);
+}
+
+int
+fwd_options_try_parse(int argc, char **argv, const char *prog, struct fwd_options *o)
+{
+	jmp_buf escape;
+
+	if (setjmp(escape) != 0) {
+		parse_escape = NULL;
+		return -EINVAL;
+	}
+	parse_escape = &escape;
+	fwd_options_parse(argc, argv, prog, o);
+	parse_escape = NULL;
+	return 0;
 }
 
 void

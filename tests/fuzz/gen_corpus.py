@@ -236,6 +236,34 @@ def replay_opts():
         write("replay_opts", name, b"\0".join(a.encode() for a in args))
 
 
+def fwd_opts():
+    # NUL-separated arguments of tagpipe-fwd (after the EAL's "--")
+    seeds = {
+        "empty": [],
+        "interactive": ["-i", "--forward-mode", "io", "--auto-start"],
+        "pipeline": ["--forward-mode", "pipeline", "--port-tagger", "0:edsa",
+                     "--port-vlan", "1:keep", "--gro", "age:50", "--gro-flows", "512",
+                     "--gro-max-segs", "32", "--gro-order", "kernel", "--gso", "off",
+                     "--verdict", "tx", "--redirect", "7=port:1,switch_port:3"],
+        "testpmd": ["--rxq", "4", "--txq", "4", "--rxd", "512", "--txd", "512",
+                    "--nb-cores", "1", "--burst", "64", "--total-num-mbufs", "8192",
+                    "--txpkts", "128", "--eth-peer", "1,02:00:00:00:00:02",
+                    "--port-topology", "chained", "--stats-period", "1"],
+        "equals": ["--burst=16", "--rxq=2", "--gro=off"],
+        "old_spellings": ["--gro-age", "30", "--redirect", "4:1:2"],
+        "bad_burst": ["--burst", "0"],
+        "bad_mode": ["--forward-mode", "nosuch"],
+        "bad_mac": ["--eth-peer", "0,zz:00:00:00:00:00"],
+        "bad_port": ["--port-vlan", "99:strip"],
+        "queue_in_redirect": ["--redirect", "1=port:0,queue:1"],
+        "unknown": ["--frobnicate"],
+        "needs_value": ["--rxq"],
+        "stray": ["stray"],
+    }
+    for name, args in seeds.items():
+        write("fwd_opts", name, b"\0".join(a.encode() for a in args))
+
+
 def pcap_bytes(frames, linktype=1, ts=None):
     b = struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 262144, linktype)
     for i, fr in enumerate(frames):
@@ -267,6 +295,7 @@ if __name__ == "__main__":
     bpf()
     devargs()
     replay_opts()
+    fwd_opts()
     if check:
         want, have = tree(OUT), tree(COMMITTED)
         diff = sorted(k for k in set(want) | set(have) if want.get(k) != have.get(k))

@@ -3,7 +3,8 @@
 # for a bounded time from its committed corpus (tests/fuzz/corpus/<target>).
 #
 # usage: tests/fuzz/libfuzzer.sh WORKDIR SECONDS [TARGET...]
-#   TARGET: dsa vlan gro pcap acl bpf devargs replay_opts (default: all). New inputs go to
+#   TARGET: dsa vlan gro pcap acl bpf devargs replay_opts fwd_opts
+#   (default: all). New inputs go to
 #   WORKDIR/corpus-<target>; a failing input is kept as WORKDIR/crash-*
 #   (its bytes are printed as hex too, so CI logs hold the reproducer).
 #   Exit 0: every target ran clean; 1: a target failed; 77: libFuzzer is
@@ -16,7 +17,7 @@ work=${1:?usage: $0 WORKDIR SECONDS [TARGET...]}
 secs=${2:?usage: $0 WORKDIR SECONDS [TARGET...]}
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(dsa vlan gro pcap acl bpf devargs replay_opts)
+[ ${#targets[@]} -gt 0 ] || targets=(dsa vlan gro pcap acl bpf devargs replay_opts fwd_opts)
 mkdir -p "$work"
 
 cc=${CLANG:-clang}
@@ -31,7 +32,7 @@ read -r -a dpdk_cflags <<<"$(pkg-config --cflags libdpdk)"
 read -r -a dpdk_libs <<<"$(pkg-config --libs libdpdk)"
 cflags=(-O1 -g -std=c11 -D_GNU_SOURCE -DALLOW_EXPERIMENTAL_API "${dpdk_cflags[@]}"
 	-I"$top/tests/fuzz" -I"$top/lib" -I"$top/lib/dsa_tag" -I"$top/lib/vlan" -I"$top/lib/gro"
-	-I"$top/src" -I"$top/apps/replay" -I"$top/apps/common" -I"$top/drivers/atlantic_pmd" -I"$top/drivers/atlantic_pmd/model"
+	-I"$top/src" -I"$top/apps/replay" -I"$top/apps/fwd" -I"$top/apps/common" -I"$top/drivers/atlantic_pmd" -I"$top/drivers/atlantic_pmd/model"
 	-DALLOW_INTERNAL_API -DRTE_LOG_DEFAULT_LOGTYPE=pmd.net.aqc)
 # The driver's devargs parser includes the DPDK driver SDK headers that
 # scripts/fetch-dpdk-sdk.sh keeps in .cache (Debian ships no driver headers).
@@ -50,12 +51,13 @@ declare -A srcs=(
 	[acl]="tests/fuzz/fuzz_acl.c"
 	[bpf]="tests/fuzz/fuzz_bpf.c"
 	[devargs]="tests/fuzz/fuzz_devargs.c drivers/atlantic_pmd/aqc_sim_devargs.c drivers/atlantic_pmd/aqc_log.c drivers/atlantic_pmd/model/*.c"
-	[replay_opts]="tests/fuzz/fuzz_replay_opts.c apps/replay/options.c apps/replay/linktype.c apps/common/cli_syntax.c"
+	[replay_opts]="tests/fuzz/fuzz_replay_opts.c tests/fuzz/fuzz_cli.c apps/replay/options.c apps/replay/linktype.c apps/common/cli_syntax.c"
+	[fwd_opts]="tests/fuzz/fuzz_fwd_opts.c tests/fuzz/fuzz_cli.c $(cd "$top" && ls apps/fwd/*.c | grep -v /main.c) apps/common/cli_syntax.c"
 )
 
 # Targets of libtagpipe's API link the whole library (src/ and lib/),
 # compiled once into an archive: it is most of the build's time.
-declare -A whole_lib=([acl]=1 [bpf]=1 [replay_opts]=1)
+declare -A whole_lib=([acl]=1 [bpf]=1 [replay_opts]=1 [fwd_opts]=1)
 libtp="$work/libtp_fuzz.a"
 build_libtp() {
 	# kept between runs of one WORKDIR until a source is newer
