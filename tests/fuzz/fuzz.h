@@ -69,25 +69,19 @@ void fuzz_check_pool(void);
 #define FUZZ_MAX_ARGS 24
 #define FUZZ_MAX_ARG 256
 
-/* argv[0] = prog, then the arguments (copied into store), NULL-terminated
- * (argv has room for FUZZ_MAX_ARGS + 2). Returns argc, or 0 when an
- * argument ends the program by design (--help, --version, -h in a cluster
- * of short options; with_value: the short options taking a value) or
- * skip(argument) says the target must not parse it. */
-int fuzz_argv(const uint8_t *data, size_t size, const char *prog, const char *with_value,
-	      bool (*skip)(const char *), char **argv, char (*store)[FUZZ_MAX_ARG + 1]);
-
-/* stderr (the FILE a parser writes to) into *log until restored; fd 2
- * stays, for the sanitizers' reports. Returns the stream to restore. */
-FILE *fuzz_stderr_to_memory(char **log, size_t *len);
-void fuzz_stderr_restore(FILE *old);
-
-/* What a parser wrote: "PROG: note: " lines (an old spelling, accepted),
- * and for a refusal one "PROG: error: " line, the last. A newline in the
- * input can split a quoted value over lines: then only "an error line is
- * there" is checked. */
-void fuzz_check_cli_lines(const char *log, const char *prog, bool refused,
-			  bool input_has_nl);
+/* One command-line input: the arguments into argv (argv[0] = prog),
+ * parse(argc, argv, arg) run with stderr in memory, then the properties
+ * every parser promises: it returns 0 or -EINVAL; it writes only
+ * "PROG: note: " lines (an old spelling, accepted) and, when it refuses,
+ * one "PROG: error: " line, the last (a newline in the input may split a
+ * quoted value: then only "an error line is there"). Returns parse's
+ * result, or 1 when the input was skipped: an argument ends the program
+ * by design (--help, --version, -h in a cluster of short options;
+ * with_value: the short options that take a value) or skip(argument)
+ * says the target must not parse it. */
+int fuzz_cli_run(const uint8_t *data, size_t size, const char *prog, const char *with_value,
+		 bool (*skip)(const char *), int (*parse)(int argc, char **argv, void *arg),
+		 void *arg);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

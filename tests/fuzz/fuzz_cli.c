@@ -4,6 +4,7 @@
  * input bytes into an argument vector, the parser run with its stderr in
  * memory, and the property on what it wrote. Contract in fuzz.h.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "fuzz.h"
@@ -31,7 +32,10 @@ ends_program(const char *a, const char *with_value)
 	return false;
 }
 
-int
+/* argv[0] = prog, then the arguments (copied into store), NULL-terminated.
+ * Returns argc, or 0 when an argument ends the program by design or
+ * skip(argument) says the target must not parse it. */
+static int
 fuzz_argv(const uint8_t *data, size_t size, const char *prog, const char *with_value,
 	  bool (*skip)(const char *), char **argv, char (*store)[FUZZ_MAX_ARG + 1])
 {
@@ -55,7 +59,9 @@ fuzz_argv(const uint8_t *data, size_t size, const char *prog, const char *with_v
 	return argc;
 }
 
-FILE *
+/* stderr (the FILE a parser writes to) into *log until restored; fd 2
+ * stays, for the sanitizers' reports. Returns the stream to restore. */
+static FILE *
 fuzz_stderr_to_memory(char **log, size_t *len)
 {
 	FILE *mem = open_memstream(log, len), *old = stderr;
@@ -65,7 +71,7 @@ fuzz_stderr_to_memory(char **log, size_t *len)
 	return old;
 }
 
-void
+static void
 fuzz_stderr_restore(FILE *old)
 {
 	FILE *mem = stderr;
@@ -74,7 +80,11 @@ fuzz_stderr_restore(FILE *old)
 	FUZZ_CHECK(fclose(mem) == 0);
 }
 
-void
+/* What a parser wrote: "PROG: note: " lines (an old spelling, accepted),
+ * and for a refusal one "PROG: error: " line, the last. A newline in the
+ * input can split a quoted value over lines: then only "an error line is
+ * there" is checked. */
+static void
 fuzz_check_cli_lines(const char *log, const char *prog, bool refused, bool input_has_nl)
 {
 	char note[64], error[64];
@@ -102,4 +112,27 @@ fuzz_check_cli_lines(const char *log, const char *prog, bool refused, bool input
 	}
 	FUZZ_CHECK(errors == (refused ? 1u : 0u));
 	FUZZ_CHECK(!refused || strchr(last, '\n')[1] == '\0');
+}
+
+int
+fuzz_cli_run(const uint8_t *data, size_t size, const char *prog, const char *with_value,
+	     bool (*skip)(const char *), int (*parse)(int argc, char **argv, void *arg),
+	     void *arg)
+{
+	static char store[FUZZ_MAX_ARGS][FUZZ_MAX_ARG + 1];
+	char *argv[FUZZ_MAX_ARGS + 2], *log = NULL;
+	size_t len = 0;
+	FILE *old;
+	int argc, rc;
+
+	argc = fuzz_argv(data, size, prog, with_value, skip, argv, store);
+	if (argc == 0)
+		return 1;
+	old = fuzz_stderr_to_memory(&log, &len);
+	rc = parse(argc, argv, arg);
+	fuzz_stderr_restore(old);
+	FUZZ_CHECK(rc == 0 || rc == -EINVAL);
+	fuzz_check_cli_lines(log, prog, rc < 0, memchr(data, '\n', size) != NULL);
+	free(log);
+	return rc;
 }

@@ -36,44 +36,35 @@ skipped(const char *a)
 	return strstr(a, "bpf") != NULL || strchr(a, '/') != NULL;
 }
 
+/* the program's argv after "--": no program name in front */
+static int
+parse(int argc, char **argv, void *arg)
+{
+	return fwd_options_try_parse(argc - 1, argv + 1, "tagpipe-fwd", arg);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char store[FUZZ_MAX_ARGS][FUZZ_MAX_ARG + 1];
-	char *argv[FUZZ_MAX_ARGS + 2], *log = NULL;
 	static struct fwd_options o;
-	size_t len = 0;
-	FILE *old;
-	int argc, rc;
-
 	/* no short option takes a value (-i is --interactive) */
-	argc = fuzz_argv(data, size, "tagpipe-fwd", "", skipped, argv, store);
-	if (argc == 0)
-		return 0;
-	old = fuzz_stderr_to_memory(&log, &len);
-	/* the program's argv after "--": no program name in front */
-	rc = fwd_options_try_parse(argc - 1, argv + 1, "tagpipe-fwd", &o);
-	fuzz_stderr_restore(old);
+	int rc = fuzz_cli_run(data, size, "tagpipe-fwd", "", skipped, parse, &o);
 
-	FUZZ_CHECK(rc == 0 || rc == -EINVAL);
-	fuzz_check_cli_lines(log, "tagpipe-fwd", rc < 0, memchr(data, '\n', size) != NULL);
-	if (rc == 0) {
-		FUZZ_CHECK(o.engine != NULL);
-		FUZZ_CHECK(o.nb_rxq >= 1 && o.nb_rxq <= FWD_MAX_QUEUES);
-		FUZZ_CHECK(o.nb_txq <= FWD_MAX_QUEUES);
-		FUZZ_CHECK(o.nb_rxd >= 32 && o.nb_rxd <= 32768);
-		FUZZ_CHECK(o.nb_txd >= 32 && o.nb_txd <= 32768);
-		FUZZ_CHECK(o.burst >= 1 && o.burst <= FWD_MAX_BURST);
-		FUZZ_CHECK(o.txpkt_len >= 42 && o.txpkt_len <= 1514);
-		FUZZ_CHECK(o.gro.max_flows <= 65535 && o.gro.max_segs <= 64);
-		FUZZ_CHECK(o.nb_redirects <= FWD_MAX_REDIRECTS);
-		for (unsigned int i = 0; i < o.nb_redirects; i++)
-			FUZZ_CHECK(o.redirect[i].port < FWD_MAX_PORTS);
-		FUZZ_CHECK(strnlen(o.verdict, FWD_MAX_VERDICT) < FWD_MAX_VERDICT);
-		for (unsigned int p = 0; p < FWD_MAX_PORTS; p++)
-			FUZZ_CHECK(strnlen(o.port[p].tagger, FWD_MAX_TAGGER_NAME) <
-				   FWD_MAX_TAGGER_NAME);
-	}
-	free(log);
+	if (rc != 0)
+		return 0;
+	FUZZ_CHECK(o.engine != NULL);
+	FUZZ_CHECK(o.nb_rxq >= 1 && o.nb_rxq <= FWD_MAX_QUEUES);
+	FUZZ_CHECK(o.nb_txq <= FWD_MAX_QUEUES);
+	FUZZ_CHECK(o.nb_rxd >= 32 && o.nb_rxd <= 32768);
+	FUZZ_CHECK(o.nb_txd >= 32 && o.nb_txd <= 32768);
+	FUZZ_CHECK(o.burst >= 1 && o.burst <= FWD_MAX_BURST);
+	FUZZ_CHECK(o.txpkt_len >= 42 && o.txpkt_len <= 1514);
+	FUZZ_CHECK(o.gro.max_flows <= 65535 && o.gro.max_segs <= 64);
+	FUZZ_CHECK(o.nb_redirects <= FWD_MAX_REDIRECTS);
+	for (unsigned int i = 0; i < o.nb_redirects; i++)
+		FUZZ_CHECK(o.redirect[i].port < FWD_MAX_PORTS);
+	FUZZ_CHECK(strnlen(o.verdict, FWD_MAX_VERDICT) < FWD_MAX_VERDICT);
+	for (unsigned int p = 0; p < FWD_MAX_PORTS; p++)
+		FUZZ_CHECK(strnlen(o.port[p].tagger, FWD_MAX_TAGGER_NAME) < FWD_MAX_TAGGER_NAME);
 	return 0;
 }

@@ -30,26 +30,19 @@ touches_files(const char *a)
 	       strstr(a, "acl") != NULL || strchr(a, '/') != NULL;
 }
 
+static int
+parse(int argc, char **argv, void *arg)
+{
+	return replay_parse_args(argc, argv, arg);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char store[FUZZ_MAX_ARGS][FUZZ_MAX_ARG + 1];
-	char *argv[FUZZ_MAX_ARGS + 2], *log = NULL;
-	struct replay_opts o;
-	size_t len = 0;
-	FILE *old;
-	int argc, rc;
-
+	struct replay_opts o = { 0 };
 	/* -i takes a value: the rest of its cluster */
-	argc = fuzz_argv(data, size, "tagpipe-replay", "i", touches_files, argv, store);
-	if (argc == 0)
-		return 0;
-	old = fuzz_stderr_to_memory(&log, &len);
-	rc = replay_parse_args(argc, argv, &o);
-	fuzz_stderr_restore(old);
+	int rc = fuzz_cli_run(data, size, "tagpipe-replay", "i", touches_files, parse, &o);
 
-	FUZZ_CHECK(rc == 0 || rc == -EINVAL);
-	fuzz_check_cli_lines(log, "tagpipe-replay", rc < 0, memchr(data, '\n', size) != NULL);
 	if (rc == 0) {
 		FUZZ_CHECK(o.nb_inputs >= 1 && o.nb_inputs <= REPLAY_MAX_INPUTS);
 		FUZZ_CHECK(o.burst >= 1 && o.burst <= TP_PIPELINE_MAX_BURST);
@@ -59,6 +52,5 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(o.switch_cpu_port >= -1 && o.switch_cpu_port <= 255);
 	}
 	tp_prog_close(o.prog);
-	free(log);
 	return 0;
 }
