@@ -26,15 +26,6 @@
 
 #define KLOG_SIZE (1u << 20)
 
-static int
-quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
-}
-
 /* The verifier's reason: the last two log lines before its statistics
  * ("processed N insns ..."), joined by "; ". */
 static void
@@ -70,7 +61,7 @@ bpf_kernel_verify(const struct tp_bpf *p, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	old = libbpf_set_print(quiet);
+	old = libbpf_set_print(bpf_libbpf_quiet);
 	obj = bpf_object__open_file(p->path, NULL);
 	if (obj == NULL) {
 		rc = -errno;

@@ -269,8 +269,8 @@ btf_values_off(const struct btf *btf, const char *name)
 	return -1;
 }
 
-static int
-libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+int
+bpf_libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	(void)level;
 	(void)fmt;
@@ -305,7 +305,7 @@ libbpf_probe(const char *path, char *err, size_t errlen)
 		 * a fuzzer's) must not take over the child */
 		for (unsigned int i = 0; i < RTE_DIM(fatal); i++)
 			signal(fatal[i], SIG_DFL);
-		libbpf_set_print(libbpf_quiet);
+		libbpf_set_print(bpf_libbpf_quiet);
 		obj = bpf_object__open_file(path, NULL);
 		_exit(obj != NULL ? 0 : 2);     /* no close, no atexit: just the verdict */
 	}

@@ -12,10 +12,12 @@
 #ifndef TP_BPF_PRIV_H
 #define TP_BPF_PRIV_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
 #include <rte_mbuf.h>
@@ -208,6 +210,10 @@ struct bpf_cg_ops {
 	void (*loop_limit)(struct bpf_run *rs);
 };
 extern const struct bpf_cg_ops bpf_cg_ops;
+
+/* bpf_load.c: a libbpf print callback that prints nothing (libbpf's own
+ * messages would duplicate the errors tagpipe gives; libbpf_set_print). */
+int bpf_libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap);
 
 /* bpf_load.c: ELF, maps, relocations. Fills p (zeroed by the caller). */
 int bpf_load_object(struct tp_bpf *p, const char *path, const char *sel,
