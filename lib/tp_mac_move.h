@@ -31,11 +31,13 @@ tp_mac_move(uint8_t *p, int delta)
 	memcpy(p + delta + 8, &b, 4);
 }
 
-/* Move the 12 MAC bytes at p forward by delta (4..8) with one load and one
- * 16-byte store at p + delta - 4: the store's first 4 bytes land in what
- * the strip turns into headroom (they become zero), so nothing after the
- * moved MACs is rewritten and no second load is needed to preserve it.
- * Needs 16 bytes at p; delta below 4 would write before p. */
+/* Move the 12 MAC bytes at p forward by delta (4 or more: 4..8 for one
+ * strip, up to 16 for the fused switch tag + QinQ strip) with one load and
+ * one 16-byte store at p + delta - 4: the store's first 4 bytes land in
+ * what the strip turns into headroom (they become zero), so nothing after
+ * the moved MACs is rewritten and no second load is needed to preserve it.
+ * Needs 16 bytes at p and delta + 12 bytes in the segment; delta below 4
+ * would write before p. */
 static inline void
 tp_mac_move_fwd16(uint8_t *p, unsigned int delta)
 {

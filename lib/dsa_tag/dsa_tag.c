@@ -30,6 +30,7 @@ static const struct tp_dsa_tagger *by_proto[TP_DSA_PROTO_MAX];
 static const struct tp_dsa_tagger *all[MAX_TAGGERS];
 static unsigned int n_all;
 static tp_dsa_burst_fn strip_ref[TP_DSA_PROTO_MAX];
+static tp_dsa_vlan_prefix_fn vlan_prefix[TP_DSA_PROTO_MAX];
 
 static const char *const drop_names[] = {
 #define TP_DSA_X_NAME(e, s) [TP_DSA_DROP_##e] = s,
@@ -69,6 +70,27 @@ tp_dsa_strip_ref_set(unsigned int proto, tp_dsa_burst_fn ref)
 {
 	if (proto < TP_DSA_PROTO_MAX)
 		strip_ref[proto] = ref;
+}
+
+void
+tp_dsa_vlan_prefix_set(unsigned int proto, tp_dsa_vlan_prefix_fn f)
+{
+	if (proto < TP_DSA_PROTO_MAX)
+		vlan_prefix[proto] = f;
+}
+
+uint16_t
+tp_dsa_vlan_strip_prefix(const struct tp_dsa_tagger *t, struct rte_mbuf **pkts,
+			 uint16_t n, const struct tp_dsa_conf *conf,
+			 const struct tp_vlan_conf *vconf, struct tp_dsa_stats *stats,
+			 struct tp_vlan_stats *vstats)
+{
+	/* Only the built-in tagger of that protocol has the fused path; the
+	 * protocol table holds it (registration refuses a second one). */
+	if (t->proto >= TP_DSA_PROTO_MAX || by_proto[t->proto] != t ||
+	    vlan_prefix[t->proto] == NULL)
+		return 0;
+	return vlan_prefix[t->proto](pkts, n, conf, vconf, stats, vstats);
 }
 
 tp_dsa_burst_fn

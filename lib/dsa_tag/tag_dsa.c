@@ -50,6 +50,16 @@ dsa_rx_fast(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *c,
 	return mv_rx_burst(pkts, n, c, drops, reasons, st, 0, TP_DSA_PROTO_DSA, dsa_rx);
 }
 
+/* RX with the VLAN strip fused in (tag_marvell.h). */
+static uint16_t
+dsa_rx_vlan_prefix(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *c,
+		   const struct tp_vlan_conf *vc, struct tp_dsa_stats *st,
+		   struct tp_vlan_stats *vst)
+{
+	return mv_rx_vlan_prefix(pkts, n, c, vc, st, vst, 0, TP_DSA_PROTO_DSA);
+}
+
 TP_DSA_TAGGER_DEFINE_FAST(tp_tagger_dsa, "dsa", TP_DSA_PROTO_DSA, TP_DSA_POS_AFTER_SA,
-			  4, 4, 32, 32, 32, 0, dsa_rx, dsa_sw, dsa_tx, dsa_rx_fast);
+			  4, 4, 32, 32, 32, 0, dsa_rx, dsa_sw, dsa_tx, dsa_rx_fast,
+			  dsa_rx_vlan_prefix);
 TP_DSA_TAGGER_REGISTER(tp_tagger_dsa)

@@ -58,6 +58,16 @@ edsa_rx_fast(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *c,
 	return mv_rx_burst(pkts, n, c, drops, reasons, st, MV_EDSA_HDR, TP_DSA_PROTO_EDSA, edsa_rx);
 }
 
+/* RX with the VLAN strip fused in (tag_marvell.h). */
+static uint16_t
+edsa_rx_vlan_prefix(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *c,
+		    const struct tp_vlan_conf *vc, struct tp_dsa_stats *st,
+		    struct tp_vlan_stats *vst)
+{
+	return mv_rx_vlan_prefix(pkts, n, c, vc, st, vst, MV_EDSA_HDR, TP_DSA_PROTO_EDSA);
+}
+
 TP_DSA_TAGGER_DEFINE_FAST(tp_tagger_edsa, "edsa", TP_DSA_PROTO_EDSA, TP_DSA_POS_AFTER_SA,
-			  8, 8, 32, 32, 32, 0, edsa_rx, edsa_sw, edsa_tx, edsa_rx_fast);
+			  8, 8, 32, 32, 32, 0, edsa_rx, edsa_sw, edsa_tx, edsa_rx_fast,
+			  edsa_rx_vlan_prefix);
 TP_DSA_TAGGER_REGISTER(tp_tagger_edsa)

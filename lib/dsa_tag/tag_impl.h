@@ -405,6 +405,14 @@ tag_no_pre(struct rte_mbuf **pkts, uint16_t n)
 void tp_dsa_strip_ref_set(unsigned int proto, tp_dsa_burst_fn ref);
 tp_dsa_burst_fn tp_dsa_strip_ref(unsigned int proto);
 
+/* A tagger's fused switch tag + VLAN strip (tp_dsa_vlan_strip_prefix), c
+ * possibly NULL; set by the tagger's constructor (TP_DSA_TAGGER_DEFINE_FAST). */
+typedef uint16_t (*tp_dsa_vlan_prefix_fn)(struct rte_mbuf **pkts, uint16_t n,
+					  const struct tp_dsa_conf *c,
+					  const struct tp_vlan_conf *vc,
+					  struct tp_dsa_stats *st, struct tp_vlan_stats *vst);
+void tp_dsa_vlan_prefix_set(unsigned int proto, tp_dsa_vlan_prefix_fn f);
+
 /*
  * One line per tagger file: burst functions and the const ops table.
  *   var: C name; NAME: kernel name; PROTO; POS; RXLEN/TXLEN: minimum tag
@@ -478,9 +486,11 @@ tp_dsa_burst_fn tp_dsa_strip_ref(unsigned int proto);
 
 /* A tagger whose RX strip (not the switch-side decode) is a fast path:
  * fast(pkts, n, c, drops, reasons, st) with c never NULL, which must give
- * exactly what var##_strip_ref gives (tests/dsa_tag compares them). */
+ * exactly what var##_strip_ref gives (tests/dsa_tag compares them), and
+ * which has a fused switch tag + VLAN strip, vfast (a tp_dsa_vlan_prefix_fn,
+ * or NULL). */
 #define TP_DSA_TAGGER_DEFINE_FAST(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS, \
-				  PAD, rx, sw, tx, fast)                              \
+				  PAD, rx, sw, tx, fast, vfast)                       \
 	static uint16_t var##_strip_ref(struct rte_mbuf **, uint16_t,                   \
 					const struct tp_dsa_conf *, struct rte_mbuf **, \
 					uint8_t *, struct tp_dsa_stats *);             \
@@ -494,6 +504,10 @@ tp_dsa_burst_fn tp_dsa_strip_ref(unsigned int proto);
 		if (unlikely(c->flags & TP_DSA_CONF_F_SWITCH_SIDE))                     \
 			return var##_strip_ref(pkts, n, c, drops, reasons, st);         \
 		return fast(pkts, n, c, drops, reasons, st);                            \
+	}                                                                               \
+	RTE_INIT(var##_vlan_init)                                                       \
+	{                                                                               \
+		tp_dsa_vlan_prefix_set(PROTO, vfast);                                   \
 	}                                                                               \
 	TP_DSA_TAGGER_DEFINE_ALL(var, NAME, PROTO, POS, RXLEN, TXLEN, RXP, TXP, DEVS,   \
 				 PAD, 0, rx, sw, tx, tag_no_pre, var##_strip)

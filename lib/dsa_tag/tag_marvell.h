@@ -18,6 +18,7 @@
 #include <rte_byteorder.h>
 
 #include "tag_impl.h"
+#include "tp_vlan_fast.h"
 
 #define MV_CMD_TO_CPU 0
 #define MV_CMD_FROM_CPU 1
@@ -251,6 +252,122 @@ mv_rx_burst(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *c,
 #else
 	return tag_strip_loop(pkts, n, c, drops, reasons, st, proto,
 			      TP_DSA_POS_AFTER_SA, hdr + 4, dec, 0);
+#endif
+}
+
+/*
+ * The switch tag and the VLAN tags after it in one pass
+ * (tp_dsa_vlan_strip_prefix). A frame both fast paths take - a tag word
+ * mv_rx_fast_one accepts, without "tagged" (that tag turns into an 802.1Q
+ * header, which the VLAN stage then reads), no tag taken by the NIC, and
+ * the 24 bytes the VLAN fast path reads present after the switch tag - has
+ * its tag word and both TPID slots read once, the meta and the VLAN fields
+ * written, and its MACs moved once, by the switch tag and the VLAN tags
+ * together. Returns 1 then, or 0 with the frame untouched.
+ */
+static __rte_always_inline int
+mv_rx_vlan_one(struct rte_mbuf *m, unsigned int hdr, uint8_t proto, size_t off,
+	       tpid_pair_vec tv, uint64_t *n_single, uint64_t *n_qinq)
+{
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	uint8_t *v = p + TAG_MACS + hdr + 4; /* where the VLAN stage would look */
+	uint64_t ol = m->ol_flags, md;
+	uint16_t dl = m->data_len;
+	unsigned int by = hdr + 4, tags;
+	uint32_t w;
+
+	if (unlikely(dl < hdr + 4 + 24 ||
+		     (ol & (RTE_MBUF_F_RX_QINQ_STRIPPED | RTE_MBUF_F_RX_VLAN_STRIPPED))))
+		return 0;
+	memcpy(&w, p + TAG_MACS + hdr, 4);
+	w = rte_be_to_cpu_32(w);
+	if (unlikely(!mv_fast_word(w) || (w & MV_W_TAGGED)))
+		return 0;
+	md = mv_fast_meta(w, proto);
+	memcpy((uint8_t *)m + off, &md, 8);
+	tags = tpid_pair(tv, v);
+	/* the TCIs are read before the MAC move overwrites them */
+	if (likely(tags == 3)) {
+		uint16_t tci = tag_rd16(v + 6);
+
+		m->vlan_tci_outer = tag_rd16(v + 2);
+		m->ol_flags = ol | TP_VLAN_RX_F_TWO;
+		by += 8;
+		tp_mac_move_fwd16(p, by);
+		m->data_off += by;
+		tp_vlan_set_len_tci(m, m->pkt_len - by, (uint16_t)(dl - by), tci);
+		(*n_qinq)++;
+	} else if (tags & 1) {
+		uint16_t tci = tag_rd16(v + 2);
+
+		m->ol_flags = ol | TP_VLAN_RX_F_ONE;
+		by += 4;
+		tp_mac_move_fwd16(p, by);
+		m->data_off += by;
+		tp_vlan_set_len_tci(m, m->pkt_len - by, (uint16_t)(dl - by), tci);
+		(*n_single)++;
+	} else {
+		tp_mac_move_fwd16(p, by);
+		m->data_off += by;
+		tp_mbuf_shorten_front(m, by);
+	}
+	return 1;
+}
+
+/* The leading frames of the burst mv_rx_vlan_one takes; stops at the first
+ * other one (the caller gives the rest to the two bursts, which keeps the
+ * order and every drop reason). The configurations the fast strip does not
+ * take (no meta field, port/device ranges, switch side, no TPID) take no
+ * frame. */
+static __rte_always_inline uint16_t
+mv_rx_vlan_prefix(struct rte_mbuf **pkts, uint16_t n, const struct tp_dsa_conf *c,
+		  const struct tp_vlan_conf *vc, struct tp_dsa_stats *st,
+		  struct tp_vlan_stats *vst, unsigned int hdr, uint8_t proto)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	const int off = tp_dsa_meta_offset;
+	uint64_t n_single = 0, n_qinq = 0;
+	struct tpid_set s;
+	tpid_pair_vec tv;
+	uint16_t i;
+
+	if (c == NULL)
+		c = &tp_dsa_default_conf;
+	if (off < 0 || c->n_ports != 0 || c->n_devices != 0 ||
+	    (c->flags & TP_DSA_CONF_F_SWITCH_SIDE) || tpid_set_init(&s, vc) == 0)
+		return 0;
+	tv = tpid_pair_load(&s);
+	for (i = 0; i < n && i < TAG_PREFETCH_AHEAD; i++)
+		tag_prefetch(pkts[i], TP_DSA_POS_AFTER_SA, off);
+	for (i = 0; i + TAG_PREFETCH_AHEAD < n; i++) {
+		tag_prefetch(pkts[i + TAG_PREFETCH_AHEAD], TP_DSA_POS_AFTER_SA, off);
+		if (unlikely(!mv_rx_vlan_one(pkts[i], hdr, proto, (size_t)off, tv,
+					     &n_single, &n_qinq)))
+			goto out;
+	}
+	for (; i < n; i++)
+		if (unlikely(!mv_rx_vlan_one(pkts[i], hdr, proto, (size_t)off, tv,
+					     &n_single, &n_qinq)))
+			break;
+out:
+	st->in += i;
+	st->out += i;
+	vst->in += i;
+	vst->out += i;
+	vst->single += n_single;
+	vst->qinq += n_qinq;
+	vst->untagged += i - n_single - n_qinq;
+	return i;
+#else
+	RTE_SET_USED(pkts);
+	RTE_SET_USED(n);
+	RTE_SET_USED(c);
+	RTE_SET_USED(vc);
+	RTE_SET_USED(st);
+	RTE_SET_USED(vst);
+	RTE_SET_USED(hdr);
+	RTE_SET_USED(proto);
+	return 0; /* the meta is built in little-endian order (mv_fast_meta) */
 #endif
 }
 

@@ -337,6 +337,31 @@ tp_dsa_insert_burst_reasons(const struct tp_dsa_tagger *t, struct rte_mbuf **pkt
 	return t->insert_burst(pkts, n, conf, drops, reasons, stats);
 }
 
+/*
+ * The switch tag and then up to two VLAN tags stripped in one pass over
+ * the leading frames of the burst: what tp_dsa_strip_burst(t, conf)
+ * followed by tp_vlan_strip_burst(vconf) (tp_vlan.h) would do, with the
+ * tag word and the TPIDs read once and the MACs moved once. Returns j:
+ * pkts[0..j) are stripped exactly as those two bursts strip them (bytes,
+ * lengths, data_off, ol_flags, vlan_tci, vlan_tci_outer, meta, and both
+ * stats, which are counted), none dropped; pkts[j..n) are untouched, for
+ * the caller to give to the two bursts in that order. It stops at the
+ * first frame its fast path does not take (for dsa/edsa: a tag word the
+ * kernel would drop or with "tagged" set, a trunk source, a tag the NIC
+ * stripped, fewer than 24 bytes after the switch tag in the first
+ * segment). j is 0 for taggers without a fused path (all but dsa and
+ * edsa), a switch-side conf, n_ports/n_devices ranges, an unregistered
+ * meta field or an empty TPID set. vconf NULL = tp_vlan's defaults. Cost
+ * per burst: one call. Experimental.
+ */
+struct tp_vlan_conf;
+struct tp_vlan_stats;
+__rte_experimental
+uint16_t tp_dsa_vlan_strip_prefix(const struct tp_dsa_tagger *t, struct rte_mbuf **pkts,
+				  uint16_t n, const struct tp_dsa_conf *conf,
+				  const struct tp_vlan_conf *vconf,
+				  struct tp_dsa_stats *stats, struct tp_vlan_stats *vstats);
+
 /* Registration, used by the tag_*.c files (constructor; link_whole keeps them). */
 void tp_dsa_tagger_register(const struct tp_dsa_tagger *t);
 #define TP_DSA_TAGGER_REGISTER(t) \

@@ -9,6 +9,7 @@
 #include <rte_mbuf.h>
 
 #include "tp_mac_move.h"
+#include "tp_vlan_fast.h"
 
 #include "tp_vlan.h"
 
@@ -36,27 +37,6 @@ static inline void
 tp_vlan_move_macs(uint8_t *p, int delta)
 {
 	tp_mac_move(p, delta);
-}
-
-/* Set pkt_len, data_len and vlan_tci, which rte_mbuf_core.h lays out
- * back to back (36, 40, 42 on 64-bit), with one 8-byte store: stores are
- * the cost of a strip. */
-static inline void
-tp_vlan_set_len_tci(struct rte_mbuf *m, uint32_t pkt_len, uint16_t data_len, uint16_t tci)
-{
-#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-	uint64_t v = (uint64_t)pkt_len | (uint64_t)data_len << 32 | (uint64_t)tci << 48;
-
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, data_len) !=
-			 offsetof(struct rte_mbuf, pkt_len) + 4);
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, vlan_tci) !=
-			 offsetof(struct rte_mbuf, pkt_len) + 6);
-	memcpy((char *)m + offsetof(struct rte_mbuf, pkt_len), &v, sizeof(v));
-#else
-	m->pkt_len = pkt_len;
-	m->data_len = data_len;
-	m->vlan_tci = tci;
-#endif
 }
 
 /* Keep pkts[i] as the k-th survivor; no store while nothing was dropped. */

@@ -9,18 +9,6 @@
 #include "vlan_private.h"
 
 #if defined(RTE_ARCH_X86)
-#include <tmmintrin.h>
-#endif
-
-#define F_VLAN (RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED)
-#define F_QINQ (RTE_MBUF_F_RX_QINQ | RTE_MBUF_F_RX_QINQ_STRIPPED)
-
-/* The TPID set as big-endian words, so frames are compared without swaps. */
-struct tpid_set {
-	uint16_t t[TP_VLAN_MAX_TPIDS];
-};
-
-#if defined(RTE_ARCH_X86)
 /* The set in the low 64 bits of a vector: one compare for all four. */
 typedef __m128i tpid_vec;
 
@@ -53,38 +41,6 @@ is_tpid(tpid_vec s, uint16_t be)
 }
 #endif
 
-#if defined(RTE_ARCH_X86) && defined(__SSSE3__)
-/* The set twice (lanes 0-3 and 4-7): both TPID slots of a frame compared
- * at once. */
-typedef __m128i tpid_pair_vec;
-
-static inline tpid_pair_vec
-tpid_pair_load(const struct tpid_set *s)
-{
-	return _mm_unpacklo_epi64(tpid_vec_load(s), tpid_vec_load(s));
-}
-
-/* Bit 0: p[0..2) is a TPID of the set; bit 1: p[4..6) is one. */
-static inline unsigned int
-tpid_pair(tpid_pair_vec v, const uint8_t *p)
-{
-	const __m128i spread = _mm_setr_epi8(0, 1, 0, 1, 0, 1, 0, 1,
-					     4, 5, 4, 5, 4, 5, 4, 5);
-	__m128i x = _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)p), spread);
-	unsigned int mm = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi16(x, v));
-
-	return ((mm & 0xFF) != 0) | ((mm & 0xFF00) != 0) << 1;
-}
-#else
-typedef tpid_vec tpid_pair_vec;
-
-static inline tpid_pair_vec
-tpid_pair_load(const struct tpid_set *s)
-{
-	return tpid_vec_load(s);
-}
-#endif
-
 static inline uint16_t
 ld16(const uint8_t *p)
 {
@@ -93,14 +49,6 @@ ld16(const uint8_t *p)
 	memcpy(&v, p, 2);
 	return v;
 }
-
-#if !(defined(RTE_ARCH_X86) && defined(__SSSE3__))
-static inline unsigned int
-tpid_pair(tpid_pair_vec v, const uint8_t *p)
-{
-	return (unsigned int)is_tpid(v, ld16(p)) | (unsigned int)is_tpid(v, ld16(p + 4)) << 1;
-}
-#endif
 
 /* Not enough bytes in the first segment for `need`: cut frame or chain. */
 static inline unsigned int
@@ -129,19 +77,12 @@ tp_vlan_strip_burst_reasons(const struct tp_vlan_conf *conf,
 	tpid_pair_vec tp;
 	uint16_t i, k = 0, nd = 0;
 	uint64_t n_nic = 0, n_untagged = 0, n_single = 0, n_qinq = 0;
-	unsigned int j;
 	int none;
 	unsigned int fast_min;
 
 	if (conf == NULL)
 		conf = &tp_vlan_default_conf;
-	/* Only the first n_tpid slots count: the rest become copies of the
-	 * first, so the loop's four-way compare accepts nothing else. A set
-	 * with no TPID (n_tpid 0) strips no tag; one over the array's size is
-	 * read as the whole array. */
-	for (j = 0; j < TP_VLAN_MAX_TPIDS; j++)
-		s.t[j] = rte_cpu_to_be_16(conf->tpid[j < conf->n_tpid ? j : 0]);
-	none = conf->n_tpid == 0;
+	none = tpid_set_init(&s, conf) == 0;
 	tv = tpid_vec_load(&s);
 	tp = tpid_pair_load(&s);
 	/* no fast path for an empty set (no data_len reaches 0x10000) */
@@ -166,7 +107,7 @@ tp_vlan_strip_burst_reasons(const struct tp_vlan_conf *conf,
 				uint16_t tci = tp_vlan_rd16(p + 18);
 
 				m->vlan_tci_outer = tp_vlan_rd16(p + 14);
-				m->ol_flags = ol | F_VLAN | F_QINQ;
+				m->ol_flags = ol | TP_VLAN_RX_F_TWO;
 				tp_mac_move_fwd16(p, 2 * TP_VLAN_HLEN);
 				m->data_off += 2 * TP_VLAN_HLEN;
 				tp_vlan_set_len_tci(m, m->pkt_len - 2 * TP_VLAN_HLEN,
@@ -175,7 +116,7 @@ tp_vlan_strip_burst_reasons(const struct tp_vlan_conf *conf,
 			} else if (tags & 1) {
 				uint16_t tci = tp_vlan_rd16(p + 14);
 
-				m->ol_flags = ol | F_VLAN;
+				m->ol_flags = ol | TP_VLAN_RX_F_ONE;
 				tp_mac_move_fwd16(p, TP_VLAN_HLEN);
 				m->data_off += TP_VLAN_HLEN;
 				tp_vlan_set_len_tci(m, m->pkt_len - TP_VLAN_HLEN,
@@ -212,14 +153,14 @@ tp_vlan_strip_burst_reasons(const struct tp_vlan_conf *conf,
 		if (ol & RTE_MBUF_F_RX_VLAN_STRIPPED) {
 			/* NIC took the outer tag; the frame's tag is the inner one. */
 			m->vlan_tci_outer = m->vlan_tci;
-			m->ol_flags = ol | F_VLAN | F_QINQ;
+			m->ol_flags = ol | TP_VLAN_RX_F_TWO;
 			pull(m, p, TP_VLAN_HLEN, tp_vlan_rd16(p + 14));
 			n_nic++;
 			TP_KEEP(pkts, i, k, m);
 			continue;
 		}
 		if (!is_tpid(tv, ld16(p + 16))) {
-			m->ol_flags = ol | F_VLAN;
+			m->ol_flags = ol | TP_VLAN_RX_F_ONE;
 			pull(m, p, TP_VLAN_HLEN, tp_vlan_rd16(p + 14));
 			n_single++;
 			TP_KEEP(pkts, i, k, m);
@@ -230,7 +171,7 @@ tp_vlan_strip_burst_reasons(const struct tp_vlan_conf *conf,
 			continue;
 		}
 		m->vlan_tci_outer = tp_vlan_rd16(p + 14);
-		m->ol_flags = ol | F_VLAN | F_QINQ;
+		m->ol_flags = ol | TP_VLAN_RX_F_TWO;
 		pull(m, p, 2 * TP_VLAN_HLEN, tp_vlan_rd16(p + 18));
 		n_qinq++;
 		TP_KEEP(pkts, i, k, m);

@@ -13,6 +13,14 @@
  * VLAN: tp_vlan_strip_burst (fast path inside) against a model of
  * tp_vlan.h's rules written here from the contract, frame by frame, over
  * random single/QinQ/untagged frames, TPID sets and NIC flags.
+ *
+ * Fused: tp_dsa_vlan_strip_prefix, then the two bursts on what it leaves,
+ * against tp_dsa_strip_burst then tp_vlan_strip_burst on a copy, for
+ * every tagger (the ones without a fused pass must take no frame), over
+ * Marvell tags followed by 0-2 TPIDs, random TPID sets, configurations and
+ * NIC flags: the same frames kept, byte for byte with every field and the
+ * meta, the same drops and reasons, the same counters of both libraries,
+ * and the frames it leaves untouched.
  */
 #include <stdio.h>
 #include <string.h>
@@ -382,12 +390,173 @@ test_vlan_fast_vs_model(void **state)
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 }
 
+/* ---- fused switch tag + VLAN strip against the two bursts ---- */
+
+/* A frame for tagger t: often a Marvell word after the SA (after DA DA 00
+ * 00 for edsa), then 0-2 TPIDs from a small set, at the tagger's offset.
+ * clean: one the fused pass takes, mostly (long enough, a FORWARD or
+ * TO_CPU word without "tagged"), so that bursts reach their end in it. */
+static uint32_t
+rand_fused_frame(uint8_t *f, const struct tp_dsa_tagger *t, int clean)
+{
+	static const uint16_t tpids[] = { 0x8100, 0x88A8, 0x9100, 0xDADA };
+	unsigned int hdr = t->proto == TP_DSA_PROTO_EDSA ? 4 : 0;
+	uint32_t len = rand_frame(f);
+
+	if (clean)
+		len = 40 + rnd() % (MAXF - 39);
+	else if (rnd() % 8 == 0)
+		len = 20 + hdr + rnd() % 16; /* around the 24 bytes after the tag */
+	if (!clean && (len < 12 + hdr + 4 || rnd() % 8 == 0))
+		return len;
+	if (hdr) {
+		f[12] = 0xDA;
+		f[13] = 0xDA;
+		f[14] = 0;
+		f[15] = 0;
+	}
+	/* FORWARD or TO_CPU code 0, "tagged" now and then, small port */
+	f[12 + hdr] = (uint8_t)((rnd() % 4 ? 0xC0 : rnd() & 0xC0) |
+				(clean || rnd() % 6 ? 0 : 0x20) | (rnd() % 4));
+	f[13 + hdr] = (uint8_t)((rnd() % 8) << 3 | (rnd() % 4 ? 0 : rnd() & 7));
+	if (clean && rnd() % 64 != 0) {
+		/* FORWARD or TO_CPU with code 0: no trunk, no code bits */
+		f[12 + hdr] = (uint8_t)((rnd() & 1 ? 0xC0 : 0) | (rnd() % 4));
+		f[13 + hdr] &= 0xF8;
+		f[14 + hdr] &= 0xEF;
+	}
+	for (unsigned int at = 16 + hdr; at + 2 <= len && at <= 20 + hdr; at += 4)
+		if (rnd() % 5 != 0) {
+			uint16_t tp = tpids[rnd() % RTE_DIM(tpids)];
+
+			f[at] = (uint8_t)(tp >> 8);
+			f[at + 1] = (uint8_t)tp;
+		}
+	return len;
+}
+
+static void
+test_fused_vs_two_bursts(void **state)
+{
+	static const struct {
+		unsigned int n;
+		uint16_t t[3];
+	} sets[] = {
+		{ 2, { 0x8100, 0x88A8 } }, { 1, { 0x88A8 } }, { 3, { 0x8100, 0x9100, 0x88A8 } },
+	};
+	const struct tp_dsa_tagger *all[64];
+	unsigned int start = tp_test_pool_in_use(mp);
+	unsigned int nt = tp_dsa_tagger_list(all, 64);
+	uint64_t fused = 0, fz[3] = { 0 }, by_tags[3] = { 0 }, dropped = 0;
+
+	(void)state;
+	for (unsigned int i = 0; i < nt; i++) {
+		const struct tp_dsa_tagger *t = all[i];
+		int marvell = t->proto == TP_DSA_PROTO_DSA || t->proto == TP_DSA_PROTO_EDSA;
+
+		for (unsigned int round = 0; round < (marvell ? 600u : 20u); round++) {
+			struct rte_mbuf *a[BURST], *b[BURST], *oa[BURST], *ob[BURST];
+			struct rte_mbuf *da[2 * BURST], *db[2 * BURST];
+			uint8_t ra[2 * BURST], rb[2 * BURST];
+			uint8_t before[MAXF + 64];
+			uint32_t before_len = 0;
+			struct tp_dsa_stats sa = { 0 }, sb = { 0 };
+			struct tp_vlan_stats va = { 0 }, vb = { 0 };
+			struct tp_vlan_conf vc, *vcp = &vc;
+			struct tp_dsa_conf c, *cp = rnd() % 2 ? &c : NULL; /* NULL: defaults */
+			uint16_t j, ka, kb, nda, ndb, k1;
+			unsigned int set = rnd() % (RTE_DIM(sets) + 2);
+			int clean = rnd() % 2;
+
+			random_conf(&c, t);
+			tp_vlan_conf_init(&vc);
+			if (set < RTE_DIM(sets))
+				assert_int_equal(tp_vlan_conf_set_tpids(&vc, sets[set].t,
+									 sets[set].n), 0);
+			else if (set == RTE_DIM(sets))
+				vc.n_tpid = 0;
+			else
+				vcp = NULL; /* tp_vlan's defaults */
+			for (unsigned int x = 0; x < BURST; x++) {
+				uint8_t f[MAXF];
+				uint32_t len = rand_fused_frame(f, t, clean);
+				uint16_t seg = len > 1 && rnd() % (clean ? 64 : 6) == 0 ?
+					       (uint16_t)(1 + rnd() % len) : 0;
+				uint64_t ol = rnd() % (clean ? 64 : 8) == 0 ?
+					      RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED : 0;
+				uint16_t tci = (uint16_t)rnd();
+
+				oa[x] = a[x] = make(f, len, seg, ol, tci);
+				ob[x] = b[x] = make(f, len, seg, ol, tci);
+				a[x]->vlan_tci_outer = b[x]->vlan_tci_outer = (uint16_t)rnd();
+			}
+			/* fused pass; the frame it stops at must be as it was */
+			j = tp_dsa_vlan_strip_prefix(t, a, BURST, cp, vcp, &sa, &va);
+			if (!marvell)
+				assert_int_equal(j, 0);
+			if (j < BURST)
+				before_len = tp_test_mbuf_to_bytes(b[j], before, sizeof(before));
+			if (j < BURST) {
+				uint8_t now[MAXF + 64];
+
+				assert_int_equal(tp_test_mbuf_to_bytes(a[j], now, sizeof(now)),
+						 before_len);
+				assert_memory_equal(now, before, before_len);
+				assert_int_equal(a[j]->ol_flags, b[j]->ol_flags);
+			}
+			fused += j;
+			fz[0] += va.untagged; /* what the fused pass stripped */
+			fz[1] += va.single;
+			fz[2] += va.qinq;
+			k1 = j + tp_dsa_strip_burst_reasons(t, a + j, BURST - j, cp, da, ra, &sa);
+			nda = BURST - k1;
+			ka = j + tp_vlan_strip_burst_reasons(vcp, a + j, k1 - j, da + nda,
+							     ra + nda, &va);
+			nda += k1 - ka;
+			k1 = tp_dsa_strip_burst_reasons(t, b, BURST, cp, db, rb, &sb);
+			ndb = BURST - k1;
+			kb = tp_vlan_strip_burst_reasons(vcp, b, k1, db + ndb, rb + ndb, &vb);
+			ndb += k1 - kb;
+
+			assert_int_equal(ka, kb);
+			assert_int_equal(nda, ndb);
+			assert_memory_equal(&sa, &sb, sizeof(sa));
+			assert_memory_equal(&va, &vb, sizeof(va));
+			for (unsigned int x = 0; x < ka; x++) {
+				assert_int_equal(index_of(oa, a[x]), index_of(ob, b[x]));
+				assert_same_head(a[x], b[x]);
+			}
+			for (unsigned int x = 0; x < nda; x++) {
+				assert_int_equal(ra[x], rb[x]);
+				assert_int_equal(index_of(oa, da[x]), index_of(ob, db[x]));
+			}
+			by_tags[0] += va.untagged;
+			by_tags[1] += va.single;
+			by_tags[2] += va.qinq;
+			dropped += nda;
+			rte_pktmbuf_free_bulk(a, ka);
+			rte_pktmbuf_free_bulk(b, kb);
+			rte_pktmbuf_free_bulk(da, nda);
+			rte_pktmbuf_free_bulk(db, ndb);
+		}
+	}
+	fprintf(stderr, "fused vs two bursts: %lu frames fused (%lu untagged, %lu single, "
+		"%lu qinq); in all %lu untagged, %lu single, %lu qinq, %lu dropped\n",
+		(unsigned long)fused, (unsigned long)fz[0], (unsigned long)fz[1],
+		(unsigned long)fz[2], (unsigned long)by_tags[0], (unsigned long)by_tags[1],
+		(unsigned long)by_tags[2], (unsigned long)dropped);
+	assert_true(fz[0] > 500 && fz[1] > 500 && fz[2] > 500);
+	assert_true(by_tags[1] > 1000 && by_tags[2] > 1000 && dropped > 1000);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dsa_fast_vs_ref),
 		cmocka_unit_test(test_vlan_fast_vs_model),
+		cmocka_unit_test(test_fused_vs_two_bursts),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
