@@ -25,9 +25,11 @@
  * Cases
  *   dsa           tp_dsa_strip_burst("edsa") alone
  *   dsa+qinq      the same, then tp_vlan_strip_burst
- *     (both "hot": each frame's first data line and mbuf lines in cache,
- *      touched just before the timed call; the stage's own cost)
- *   dsa/fill, dsa+qinq/fill  the same without that touch: the lines are
+ *   fused         both in one pass, tp_dsa_vlan_strip_prefix (it takes
+ *                 every frame here): what the pipeline runs
+ *     (all three "hot": each frame's first data line and mbuf lines in
+ *      cache, touched just before the timed call; the stage's own cost)
+ *   dsa/fill, dsa+qinq/fill, fused/fill  the same without that touch: the lines are
  *                 where filling 32 frames of 1.5 KB left them (a burst's
  *                 data is larger than L1, so some first lines are not in it)
  *   timer         the timed region with no call: the floor that every row
@@ -158,11 +160,19 @@ warm(struct rte_mbuf **pkts, uint16_t n)
 	(void)sink;
 }
 
-/* qinq: tp_vlan_strip_burst after the DSA strip; dsa false: nothing is
- * called (the "timer" row: the cost of the timed region itself, which
- * every row includes); hot: the frames' first lines touched first. */
+/* What a strip row calls. */
+enum strip {
+	S_NONE,  /* nothing: the "timer" row, the cost of the timed region
+		  * itself, which every row includes */
+	S_DSA,   /* tp_dsa_strip_burst */
+	S_TWO,   /* tp_dsa_strip_burst, then tp_vlan_strip_burst */
+	S_FUSED, /* tp_dsa_vlan_strip_prefix, the two bursts on what it
+		  * leaves (nothing here): what the pipeline runs */
+};
+
+/* hot: the frames' first lines touched first. */
 static struct run
-run_strip(bool dsa, bool qinq, bool hot)
+run_strip(enum strip what, bool hot)
 {
 	const struct tp_dsa_tagger *t = tp_dsa_tagger_find("edsa");
 	struct tp_vlan_conf vc;
@@ -173,19 +183,23 @@ run_strip(bool dsa, bool qinq, bool hot)
 
 	tp_vlan_conf_init(&vc);
 	for (unsigned int at = 0; at < nframes; at += BURST) {
+		struct rte_mbuf **b = in + at;
 		uint64_t t0;
-		uint16_t k;
+		uint16_t j = 0, k = BURST;
 
 		fill(false, at);
 		if (hot)
-			warm(in + at, BURST);
+			warm(b, BURST);
 		t0 = rte_rdtsc_precise();
-		k = dsa ? tp_dsa_strip_burst(t, in + at, BURST, NULL, drops, &ds) : BURST;
-		if (qinq)
-			k = tp_vlan_strip_burst(&vc, in + at, k, drops, &vs);
+		if (what == S_FUSED)
+			j = tp_dsa_vlan_strip_prefix(t, b, BURST, NULL, &vc, &ds, &vs);
+		if (what != S_NONE && j < BURST)
+			k = j + tp_dsa_strip_burst(t, b + j, BURST - j, NULL, drops, &ds);
+		if (what >= S_TWO && j < k)
+			k = j + tp_vlan_strip_burst(&vc, b + j, k - j, drops, &vs);
 		r.cycles += rte_rdtsc_precise() - t0;
 		r.out += k;
-		rte_pktmbuf_free_bulk(in + at, BURST);
+		rte_pktmbuf_free_bulk(b, BURST);
 	}
 	return r;
 }
@@ -338,13 +352,15 @@ spread_of(double *v, int n)
 }
 
 enum bench_case {
-	C_TIMER, C_DSA, C_DSA_QINQ, C_DSA_FILL, C_DSA_QINQ_FILL, C_DPDK_CTX, C_PIPE,
+	C_TIMER, C_DSA, C_DSA_QINQ, C_FUSED, C_DSA_FILL, C_DSA_QINQ_FILL, C_FUSED_FILL,
+	C_DPDK_CTX, C_PIPE,
 	C_PIPE_ST, C_DPDK_BURST, C_PIPE_BURST,
 	C_MAX
 };
 
 static const char *const case_name[C_MAX] = {
-	"timer", "dsa", "dsa+qinq", "dsa/fill", "dsa+qinq/fill", "dpdk-ctx",
+	"timer", "dsa", "dsa+qinq", "fused", "dsa/fill", "dsa+qinq/fill", "fused/fill",
+	"dpdk-ctx",
 	"pipeline", "pipeline/st", "dpdk-burst", "pipeline-brst",
 };
 
@@ -352,11 +368,13 @@ static struct run
 run_case(enum bench_case c, unsigned int flows)
 {
 	switch (c) {
-	case C_TIMER: return run_strip(false, false, true);
-	case C_DSA: return run_strip(true, false, true);
-	case C_DSA_QINQ: return run_strip(true, true, true);
-	case C_DSA_FILL: return run_strip(true, false, false);
-	case C_DSA_QINQ_FILL: return run_strip(true, true, false);
+	case C_TIMER: return run_strip(S_NONE, true);
+	case C_DSA: return run_strip(S_DSA, true);
+	case C_DSA_QINQ: return run_strip(S_TWO, true);
+	case C_FUSED: return run_strip(S_FUSED, true);
+	case C_DSA_FILL: return run_strip(S_DSA, false);
+	case C_DSA_QINQ_FILL: return run_strip(S_TWO, false);
+	case C_FUSED_FILL: return run_strip(S_FUSED, false);
 	case C_DPDK_CTX: return run_dpdk_ctx(flows);
 	case C_PIPE: return run_pipeline(flows, true, false);
 	case C_PIPE_ST: return run_pipeline(flows, true, true);
@@ -387,7 +405,7 @@ bench(enum bench_case c, unsigned int flows)
 	s = spread_of(cpp, reps);
 	printf("%-13s %5u %6u %9.1f  [%7.1f - %7.1f] %7.2f", case_name[c], flows,
 	       c == C_DPDK_CTX || c == C_PIPE || c == C_PIPE_ST ? flush_every : 1,
-	       s.med, s.min, s.max, c <= C_DSA_QINQ_FILL ? 0.0 : ratio);
+	       s.med, s.min, s.max, c <= C_FUSED_FILL ? 0.0 : ratio);
 	if (c == C_PIPE_ST)
 		for (int k = 0; k < TP_STAGE_MAX; k++)
 			printf("  %s %.1f", tp_stage_name((unsigned int)k),
@@ -445,6 +463,10 @@ main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	tp_test_eal_init_bench();
+	/* as a pipeline does at creation: the strip rows then write the meta
+	 * field the pipeline's strip writes */
+	if (tp_dsa_meta_register() != 0)
+		return fprintf(stderr, "bench: tp_dsa_meta_register failed\n"), 1;
 	mp = tp_test_pool_create("bench", MAX_FRAMES + 4 * BURST, 0);
 
 	printf("bench_pipeline: TSC cycles per input frame, median [min - max] of %d "
@@ -465,7 +487,7 @@ main(int argc, char **argv)
 			if (one_case >= 0 && c != one_case)
 				continue;
 			/* The untag stages and the timer: flow count does not matter. */
-			if (c <= C_DSA_QINQ_FILL && i > 0 && one_flows == 0)
+			if (c <= C_FUSED_FILL && i > 0 && one_flows == 0)
 				continue;
 			v = bench((enum bench_case)c, f);
 			if (c == C_DPDK_CTX)
