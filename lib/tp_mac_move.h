@@ -72,4 +72,13 @@ tp_mbuf_shorten_front(struct rte_mbuf *m, unsigned int by)
 #endif
 }
 
+/* The same, and vlan_tci = tci: a VLAN strip's three fields in one
+ * read-modify-write and one 2-byte store. */
+static inline void
+tp_mbuf_shorten_front_tci(struct rte_mbuf *m, unsigned int by, uint16_t tci)
+{
+	tp_mbuf_shorten_front(m, by);
+	m->vlan_tci = tci;
+}
+
 #endif /* TP_MAC_MOVE_H */

@@ -8,7 +8,6 @@
 #ifndef TP_VLAN_FAST_H
 #define TP_VLAN_FAST_H
 
-#include <stddef.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
@@ -96,25 +95,5 @@ tpid_pair(tpid_pair_vec v, const uint8_t *p)
 	return (unsigned int)tpid_in(&v, p) | (unsigned int)tpid_in(&v, p + 4) << 1;
 }
 #endif
-
-/* Set pkt_len, data_len and vlan_tci, which rte_mbuf_core.h lays out
- * side by side: one 8-byte store. */
-static inline void
-tp_vlan_set_len_tci(struct rte_mbuf *m, uint32_t pkt_len, uint16_t data_len, uint16_t tci)
-{
-#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-	uint64_t v = (uint64_t)pkt_len | (uint64_t)data_len << 32 | (uint64_t)tci << 48;
-
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, data_len) !=
-			 offsetof(struct rte_mbuf, pkt_len) + 4);
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, vlan_tci) !=
-			 offsetof(struct rte_mbuf, pkt_len) + 6);
-	memcpy((char *)m + offsetof(struct rte_mbuf, pkt_len), &v, sizeof(v));
-#else
-	m->pkt_len = pkt_len;
-	m->data_len = data_len;
-	m->vlan_tci = tci;
-#endif
-}
 
 #endif /* TP_VLAN_FAST_H */

@@ -63,7 +63,7 @@ pull(struct rte_mbuf *m, uint8_t *p, uint16_t by, uint16_t tci)
 {
 	tp_vlan_move_macs(p, by);
 	m->data_off += by;
-	tp_vlan_set_len_tci(m, m->pkt_len - by, (uint16_t)(m->data_len - by), tci);
+	tp_mbuf_shorten_front_tci(m, by, tci);
 }
 
 uint16_t
@@ -110,8 +110,7 @@ tp_vlan_strip_burst_reasons(const struct tp_vlan_conf *conf,
 				m->ol_flags = ol | TP_VLAN_RX_F_TWO;
 				tp_mac_move_fwd16(p, 2 * TP_VLAN_HLEN);
 				m->data_off += 2 * TP_VLAN_HLEN;
-				tp_vlan_set_len_tci(m, m->pkt_len - 2 * TP_VLAN_HLEN,
-						    (uint16_t)(dl - 2 * TP_VLAN_HLEN), tci);
+				tp_mbuf_shorten_front_tci(m, 2 * TP_VLAN_HLEN, tci);
 				n_qinq++;
 			} else if (tags & 1) {
 				uint16_t tci = tp_vlan_rd16(p + 14);
@@ -119,8 +118,7 @@ tp_vlan_strip_burst_reasons(const struct tp_vlan_conf *conf,
 				m->ol_flags = ol | TP_VLAN_RX_F_ONE;
 				tp_mac_move_fwd16(p, TP_VLAN_HLEN);
 				m->data_off += TP_VLAN_HLEN;
-				tp_vlan_set_len_tci(m, m->pkt_len - TP_VLAN_HLEN,
-						    (uint16_t)(dl - TP_VLAN_HLEN), tci);
+				tp_mbuf_shorten_front_tci(m, TP_VLAN_HLEN, tci);
 				n_single++;
 			} else {
 				n_untagged++;
