@@ -463,22 +463,20 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 	kend = RTE_MIN(n, j + (stop - f->segs));
 	for (k = j; k < kend; k++) {
 		r = fast_seg(g, f, pkts[k], sh, &tail, &psh_fin, &bad, nvec, v6, wide);
-		if (r == FAST_REFUSED)
+		if (unlikely(r != FAST_JOINED)) {
+			if (r == FAST_BAD_CSUM) {
+				if (k != j)
+					fast_train_commit(g, f, k - j, tail, 0);
+				pass_through(g, idx, pkts[k], bad, out, no);
+				return k - j + 1;
+			}
+			k += r == FAST_JOINED_LAST;
 			break;
-		if (unlikely(r == FAST_BAD_CSUM)) {
-			if (k != j)
-				fast_train_commit(g, f, k - j, tail, 0);
-			pass_through(g, idx, pkts[k], bad, out, no);
-			return k - j + 1;
 		}
-		/* every packet is prefetched once, GRO_PREFETCH ahead: by the
-		 * main loop for the train's first, here for the ones it took */
-		if (k != j && k + GRO_PREFETCH < n)
+		/* GRO_PREFETCH ahead, as the main loop does (which prefetched
+		 * for the train's first segment: that line is asked twice) */
+		if (k + GRO_PREFETCH < n)
 			gro_prefetch_hdr(pkts[k + GRO_PREFETCH]);
-		if (r == FAST_JOINED_LAST) {
-			k++;
-			break;
-		}
 	}
 	if (k == j)
 		return 0;
