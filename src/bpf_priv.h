@@ -177,9 +177,9 @@ struct tp_bpf {
 	uint32_t nb_regions;
 	uint64_t (*counters)[BPF_NB_COUNTERS]; /* per lcore index */
 	uint32_t ncpu;
+	struct bpf_lcore_runs *lruns; /* per lcore index < ncpu (prog_bpf.c) */
 };
 
-/* Per-run state (on the burst function's stack). */
 /* Per-run state. The first three members are the ABI of compiled code
  * (bpf_compile.c emits the same prefix; checked there). */
 struct bpf_run {

@@ -14,16 +14,53 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_lcore.h>
 
 #include "bpf_priv.h"
 #include "prog_priv.h"
+
+#define CHUNK 32
+
+/*
+ * The run slots of one lcore, kept between bursts: a slot is left in its
+ * idle state by conclude() (no fault, no redirect, no tail call, no open
+ * ring record), so a burst writes only each frame's fields (prepare())
+ * and, when the port or queue changed, the context's two ids. Only the
+ * thread of that lcore index uses it: EAL lcores and registered threads
+ * have distinct indexes (rte_lcore_index); any other thread runs on
+ * slots of its own stack.
+ */
+struct bpf_lcore_runs {
+	struct bpf_run rs[CHUNK];
+	uint8_t stack[BPF_MAX_FRAMES * BPF_STACK_SIZE] __rte_aligned(16);
+	uint32_t port_queue; /* ids the slots' contexts hold: port << 16 | queue */
+} __rte_cache_aligned;
+
+/* Slots rs[0..k) in the idle state for lcore slot cpu, port and queue. */
+static void
+run_slots_init(struct bpf_run *rs, unsigned int k, const struct tp_bpf *p, uint32_t cpu,
+	       uint8_t *stack, uint16_t port, uint16_t queue)
+{
+	for (unsigned int i = 0; i < k; i++) {
+		rs[i] = (struct bpf_run){
+			.prog = p,
+			.cpu = cpu,
+			.stack = stack,
+			.redirect_key = UINT32_MAX,
+			.loop_left = UINT32_MAX,
+		};
+		rs[i].ctx.ingress_ifindex = (uint32_t)port + 1;
+		rs[i].ctx.rx_queue_index = queue;
+	}
+}
 
 static void
 bpf_free(struct tp_bpf *p)
 {
 	if (p == NULL)
 		return;
+	free(p->lruns);
 	bpf_compiled_free(p);
 	for (uint32_t i = 0; i < p->nb_maps; i++)
 		bpf_map_fini(&p->maps[i]);
@@ -160,10 +197,17 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 	if (p->ncpu == 0)
 		p->ncpu = 1;
 	p->counters = calloc(p->ncpu, sizeof(*p->counters));
-	if (p->counters == NULL) {
+	if (p->counters == NULL ||
+	    posix_memalign((void **)&p->lruns, RTE_CACHE_LINE_SIZE,
+			   p->ncpu * sizeof(*p->lruns)) != 0) {
+		p->lruns = NULL;
 		bpf_free(p);
 		snprintf(err, errlen, "bpf: out of memory");
 		return -ENOMEM;
+	}
+	for (uint32_t c = 0; c < p->ncpu; c++) {
+		run_slots_init(p->lruns[c].rs, CHUNK, p, c, p->lruns[c].stack, 0, 0);
+		p->lruns[c].port_queue = 0;
 	}
 	rc = bpf_load_object(p, path, sel[0] ? sel : NULL, err, errlen);
 	if (rc == 0)
@@ -216,26 +260,25 @@ bpf_fini(void *priv)
 	bpf_free(priv);
 }
 
-/* Context and metadata of packet m into rs (the program's view); the
- * burst's port and queue are set once per burst (bpf_burst). */
+/* Context and metadata of packet m into idle slot rs (the program's
+ * view); the ids of port and queue are already in the context. */
 static inline void
 prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
 {
 	uint8_t *data = rte_pktmbuf_mtod(m, uint8_t *);
+	const struct tp_bpf *p = rs->prog;
 	struct tp_xdp_md md;
 
 	rs->m = m;
 	rs->ctx.data = (uintptr_t)data;
 	rs->ctx.data_end = (uintptr_t)data + m->data_len;
 	rs->ctx.data_meta = (uintptr_t)data;
-	rs->redirect_key = UINT32_MAX;
-	rs->fault = 0;
-	rs->tail_calls = 0;
-	rs->rb_open = 0;
-	/* acyclic programs cannot spend UINT32_MAX backward jumps */
-	rs->loop_left = rs->prog->has_loops ? BPF_LOOP_BUDGET : UINT32_MAX;
+	/* acyclic programs cannot spend UINT32_MAX backward jumps (and
+	 * never touch it) */
+	if (p->has_loops)
+		rs->loop_left = BPF_LOOP_BUDGET;
 	/* tagpipe's metadata only for programs that can see it */
-	if (rs->prog->reads_meta && rte_pktmbuf_headroom(m) >= BPF_TP_META_LEN) {
+	if (p->reads_meta && rte_pktmbuf_headroom(m) >= BPF_TP_META_LEN) {
 		struct tp_xdp_meta meta;
 
 		tp_xdp_md_fill(&md, env, m);
@@ -252,44 +295,34 @@ prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
 	}
 }
 
-/* r0 and the run's fault into the pipeline's verdict and key. */
+/* r0 and the run's fault into the pipeline's verdict and key; rs back to
+ * the idle state (run_slots_init). */
 static inline void
 conclude(struct bpf_run *rs, uint64_t r0, uint64_t *cnt, uint8_t *verdict,
 	 uint32_t *key)
 {
 	if (unlikely(rs->rb_open != 0))
-		bpf_ringbuf_abandon(rs);
+		bpf_ringbuf_abandon(rs); /* leaves rb_open 0 */
 	if (unlikely(rs->fault)) {
 		cnt[rs->why]++;
+		rs->fault = 0;
 		r0 = TP_ABORTED;
 	}
 	/* Above TP_REDIRECT: the pipeline counts it as bad_verdict. */
 	*verdict = r0 > TP_REDIRECT ? UINT8_MAX : (uint8_t)r0;
 	*key = rs->redirect_key;
+	rs->redirect_key = UINT32_MAX;
+	rs->tail_calls = 0;
 }
 
-#define CHUNK 32
-
-static void
-bpf_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
-	  uint8_t *verdict, uint32_t *key)
+/* The burst on idle slots rs[0..CHUNK) (fewer when n is smaller). */
+static inline void
+run_on_slots(const struct tp_bpf *p, const struct tp_prog_env *env, struct bpf_run *rs,
+	     struct rte_mbuf **pkts, uint16_t n, uint8_t *verdict, uint32_t *key,
+	     uint64_t *cnt)
 {
-	const struct tp_bpf *p = env->priv;
-	uint8_t stack[BPF_MAX_FRAMES * BPF_STACK_SIZE] __rte_aligned(16);
-	int li = rte_lcore_index(-1);
-	uint32_t cpu = li < 0 ? 0 : (uint32_t)li % p->ncpu;
-	uint64_t *cnt = p->counters[cpu];
-	struct bpf_run rs[CHUNK];
 	uint64_t r0[CHUNK];
 
-	for (uint16_t i = 0; i < RTE_MIN(n, (uint16_t)CHUNK); i++) {
-		rs[i].prog = p;
-		rs[i].cpu = cpu;
-		rs[i].stack = stack;
-		rs[i].ctx.ingress_ifindex = (uint32_t)env->port + 1;
-		rs[i].ctx.rx_queue_index = env->queue;
-		rs[i].ctx.egress_ifindex = 0;
-	}
 	cnt[BPF_CNT_RUNS] += n;
 	for (uint16_t at = 0; at < n; at += CHUNK) {
 		uint16_t k = RTE_MIN((uint16_t)(n - at), (uint16_t)CHUNK);
@@ -305,6 +338,37 @@ bpf_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
 		}
 		for (uint16_t i = 0; i < k; i++)
 			conclude(&rs[i], r0[i], cnt, &verdict[at + i], &key[at + i]);
+	}
+}
+
+static void
+bpf_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
+	  uint8_t *verdict, uint32_t *key)
+{
+	const struct tp_bpf *p = env->priv;
+	int li = rte_lcore_index(-1);
+
+	if (likely(li >= 0 && (uint32_t)li < p->ncpu)) {
+		/* this lcore's slots (see struct bpf_lcore_runs) */
+		struct bpf_lcore_runs *lr = &p->lruns[li];
+		uint32_t pq = (uint32_t)env->port << 16 | env->queue;
+
+		if (unlikely(lr->port_queue != pq)) {
+			for (unsigned int i = 0; i < CHUNK; i++) {
+				lr->rs[i].ctx.ingress_ifindex = (uint32_t)env->port + 1;
+				lr->rs[i].ctx.rx_queue_index = env->queue;
+			}
+			lr->port_queue = pq;
+		}
+		run_on_slots(p, env, lr->rs, pkts, n, verdict, key, p->counters[li]);
+	} else {
+		uint8_t stack[BPF_MAX_FRAMES * BPF_STACK_SIZE] __rte_aligned(16);
+		uint32_t cpu = li < 0 ? 0 : (uint32_t)li % p->ncpu;
+		struct bpf_run rs[CHUNK];
+
+		run_slots_init(rs, RTE_MIN(n, (uint16_t)CHUNK), p, cpu, stack, env->port,
+			       env->queue);
+		run_on_slots(p, env, rs, pkts, n, verdict, key, p->counters[cpu]);
 	}
 }
 
