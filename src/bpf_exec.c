@@ -132,6 +132,12 @@ bpf_run_mem_ok(const struct bpf_run *rs, uint64_t addr, uint32_t size)
 	return mem_ok(rs, addr, size, false);
 }
 
+bool
+bpf_run_mem_writable(const struct bpf_run *rs, uint64_t addr, uint32_t size)
+{
+	return mem_ok(rs, addr, size, true);
+}
+
 const struct bpf_cg_ops bpf_cg_ops = {
 	.helper = call_helper,
 	.mem_slow = cg_mem_slow,
@@ -447,6 +453,7 @@ bpf_helper_nargs(int32_t id)
 	case BPF_FUNC_ringbuf_discard: return 2;
 	case BPF_FUNC_ringbuf_query: return 2;
 	case BPF_FUNC_loop: return 4;
+	case BPF_FUNC_fib_lookup: return 4;
 	default: return -1;
 	}
 }
@@ -457,7 +464,8 @@ bpf_helper_takes_ctx(int32_t id)
 	return id == BPF_FUNC_tail_call || id == BPF_FUNC_perf_event_output ||
 	       id == BPF_FUNC_xdp_adjust_head || id == BPF_FUNC_xdp_adjust_meta ||
 	       id == BPF_FUNC_xdp_adjust_tail || id == BPF_FUNC_xdp_get_buff_len ||
-	       id == BPF_FUNC_xdp_load_bytes || id == BPF_FUNC_xdp_store_bytes;
+	       id == BPF_FUNC_xdp_load_bytes || id == BPF_FUNC_xdp_store_bytes ||
+	       id == BPF_FUNC_fib_lookup;
 }
 
 static uint64_t
@@ -487,6 +495,7 @@ call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r)
 	case BPF_FUNC_ringbuf_submit: return bpf_h_ringbuf_commit(rs, r[1], false);
 	case BPF_FUNC_ringbuf_discard: return bpf_h_ringbuf_commit(rs, r[1], true);
 	case BPF_FUNC_ringbuf_query: return bpf_h_ringbuf_query(rs, r[1], r[2]);
+	case BPF_FUNC_fib_lookup: return bpf_h_fib_lookup(rs, r[2], r[3], r[4]);
 	default: return fault(rs, BPF_CNT_BAD_HELPER_ARG); /* refused at load */
 	}
 }

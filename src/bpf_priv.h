@@ -178,6 +178,7 @@ struct tp_bpf {
 	uint64_t (*counters)[BPF_NB_COUNTERS]; /* per lcore index */
 	uint32_t ncpu;
 	struct bpf_lcore_runs *lruns; /* per lcore index < ncpu (prog_bpf.c) */
+	struct bpf_fib *fib;      /* routes of bpf_fib_lookup; NULL: none yet */
 };
 
 /* Per-run state. The first three members are the ABI of compiled code
@@ -292,6 +293,14 @@ int64_t bpf_loop_callback(const struct bpf_run *rs, uint64_t fn, uint64_t r10);
 struct tp_bpf_map *bpf_run_map(struct bpf_run *rs, uint64_t r);
 uint64_t bpf_run_fault(struct bpf_run *rs, enum bpf_counter why);
 bool bpf_run_mem_ok(const struct bpf_run *rs, uint64_t addr, uint32_t size);
+bool bpf_run_mem_writable(const struct bpf_run *rs, uint64_t addr, uint32_t size);
+
+/* bpf_fib.c: the route table of bpf_fib_lookup (tp_prog_bpf_route_add). */
+struct bpf_fib;
+int bpf_fib_add(struct tp_bpf *p, const char *spec, char *err, size_t errlen);
+void bpf_fib_free(struct tp_bpf *p);
+uint64_t bpf_h_fib_lookup(struct bpf_run *rs, uint64_t params, uint64_t plen,
+			  uint64_t flags);
 /* Helpers known to the runtime: argument count, or -1 when unsupported. */
 int bpf_helper_nargs(int32_t id);
 /* 1 when helper id takes the context as its first argument. */

@@ -211,9 +211,6 @@ check_jmp(struct verifier *v, const struct bpf_insn *i, uint32_t pc)
 		if (i->src_reg != 0)
 			return verr(v, pc, "kfunc call (src_reg %u) is not supported",
 				    i->src_reg);
-		if (i->imm == BPF_FUNC_fib_lookup)
-			return verr(v, pc, "helper 69 (bpf_fib_lookup) is not supported: "
-				    "tagpipe has no kernel FIB");
 		if (bpf_helper_nargs(i->imm) < 0)
 			return verr(v, pc, "helper %d is not supported", i->imm);
 		return 0;

@@ -61,6 +61,7 @@ bpf_free(struct tp_bpf *p)
 	if (p == NULL)
 		return;
 	free(p->lruns);
+	bpf_fib_free(p);
 	bpf_compiled_free(p);
 	for (uint32_t i = 0; i < p->nb_maps; i++)
 		bpf_map_fini(&p->maps[i]);
@@ -414,6 +415,18 @@ map_at(const struct tp_prog *p, int index)
 	if (b == NULL || index < 0 || (uint32_t)index >= b->nb_maps)
 		return NULL;
 	return &b->maps[index];
+}
+
+int
+tp_prog_bpf_route_add(struct tp_prog *p, const char *spec, char *err, size_t errlen)
+{
+	struct tp_bpf *b = bpf_of(p);
+
+	if (b == NULL || spec == NULL) {
+		snprintf(err, errlen, "no XDP object (--verdict FILE.o) to add a route to");
+		return -EINVAL;
+	}
+	return bpf_fib_add(b, spec, err, errlen);
 }
 
 int

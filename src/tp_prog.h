@@ -84,6 +84,7 @@
  *     segment packets), xdp_get_buff_len (188), xdp_load_bytes (189),
  *     xdp_store_bytes (190), loop (181: the callback is a function of
  *     the object, at most 1 << 23 iterations, no tail call inside),
+ *     fib_lookup (69, against the program's routes: tp_prog_bpf_route_add),
  *     ringbuf_output/reserve/submit/discard/query
  *     (130-134, to a ring read with tp_prog_bpf_ringbuf_consume; a run
  *     may hold 4 reservations at once, and one that ends holding any has
@@ -388,6 +389,27 @@ int tp_prog_bpf_map_delete(const struct tp_prog *p, int index, const void *key);
  * -EINVAL. */
 int tp_prog_bpf_prog_count(const struct tp_prog *p);
 int tp_prog_bpf_prog_find(const struct tp_prog *p, const char *name);
+
+/* Add a route for bpf_fib_lookup (helper 69), from text in the manner of
+ * ip-route(8):
+ *   [blackhole|unreachable|prohibit] PREFIX[/LEN] [via GW] [dev PORT]
+ *       [src ADDR] [lladdr MAC] [smac MAC] [mtu N] [metric N]
+ * (words separated by spaces or commas; IPv4 or IPv6 by the prefix; no
+ * LEN: a host route). A unicast route needs dev PORT, the tagpipe port it
+ * leaves by (the helper returns ifindex PORT + 1). lladdr is the next
+ * hop's MAC, a static neighbour entry: the gateway's, or with no via
+ * every destination's of the prefix (use host routes for several
+ * neighbours); without it a lookup says NO_NEIGH. smac is the egress
+ * port's MAC (default 00:00:00:00:00:00), mtu the route's MTU (default
+ * 1500; tot_len above it gives FRAG_NEEDED with mtu_result), src the
+ * address BPF_FIB_LOOKUP_SRC returns (without it NO_SRC_ADDR). The helper
+ * otherwise acts as the kernel's for XDP (net/core/filter.c): longest
+ * prefix wins, a later route for the same prefix replaces it; one table
+ * (BPF_FIB_LOOKUP_TBID naming any but 254, main, finds nothing); every
+ * port forwards; an ifindex outside 1..TP_PIPELINE_MAX_PORTS is -ENODEV.
+ * At most 1024 routes per program; routes may be added while traffic
+ * runs. 0, or -EINVAL/-ENOSPC with err naming the bad word. */
+int tp_prog_bpf_route_add(struct tp_prog *p, const char *spec, char *err, size_t errlen);
 
 /* Update one map element from text "NAME:KEY=VALUE" (tagpipe-replay
  * --bpf-map): KEY and VALUE are hex bytes in memory order, exactly

@@ -126,6 +126,8 @@ struct fwd_options {
 	unsigned int nb_redirects;
 	const char *bpf_map[FWD_MAX_BPF_MAPS]; /* --bpf-map NAME:KEY=VALUE */
 	unsigned int nb_bpf_maps;
+	const char *bpf_route[FWD_MAX_BPF_MAPS]; /* --bpf-route ROUTE */
+	unsigned int nb_bpf_routes;
 	const char *cmdline_file;         /* --cmdline-file, or NULL */
 };
 

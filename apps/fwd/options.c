@@ -87,6 +87,10 @@ usage(void)
 	       "                             or an XDP object FILE.o[:SECTION] (docs/xdp.md)\n"
 	       "  --bpf-unverified           run XDP objects without asking the kernel verifier\n"
 	       "  --bpf-map NAME:KEY=VALUE   set an element of the XDP object's map (hex bytes)\n"
+	       "  --bpf-route 'ROUTE'        a route for the XDP object's bpf_fib_lookup:\n"
+	       "                             [blackhole|unreachable|prohibit] PREFIX[/LEN]\n"
+	       "                             [via GW] dev PORT [lladdr MAC] [smac MAC] [src A]\n"
+	       "                             [mtu N] [metric N] (ip-route(8) words)\n"
 	       "  --redirect KEY=port:P[,switch_port:S]   redirect map entry (repeatable)\n"
 	       "  --cmdline-file FILE        run prompt commands from FILE first (as typed),\n"
 	       "                             then the prompt (-i) or forwarding\n"
@@ -170,7 +174,7 @@ enum {
 	OPT_RXD, OPT_TXD, OPT_NB_CORES, OPT_BURST, OPT_NB_MBUFS, OPT_TXPKTS,
 	OPT_ETH_PEER, OPT_PORT_TAGGER, OPT_PORT_VLAN, OPT_GRO, OPT_GRO_FLOWS,
 	OPT_GRO_SEGS, OPT_GRO_AGE, OPT_GRO_ORDER, OPT_GSO, OPT_VERDICT, OPT_REDIRECT,
-	OPT_BPF_UNVERIFIED, OPT_BPF_MAP, OPT_VERSION, OPT_CMDLINE_FILE,
+	OPT_BPF_UNVERIFIED, OPT_BPF_MAP, OPT_BPF_ROUTE, OPT_VERSION, OPT_CMDLINE_FILE,
 };
 
 static const struct option long_opts[] = {
@@ -202,6 +206,7 @@ static const struct option long_opts[] = {
 	{ "redirect", required_argument, NULL, OPT_REDIRECT },
 	{ "bpf-unverified", no_argument, NULL, OPT_BPF_UNVERIFIED },
 	{ "bpf-map", required_argument, NULL, OPT_BPF_MAP },
+	{ "bpf-route", required_argument, NULL, OPT_BPF_ROUTE },
 	{ "cmdline-file", required_argument, NULL, OPT_CMDLINE_FILE },
 	{ NULL, 0, NULL, 0 },
 };
@@ -317,6 +322,11 @@ parse_one(struct fwd_options *o, int c, const char *a)
 		if (o->nb_bpf_maps == FWD_MAX_BPF_MAPS)
 			usage_exit("--bpf-map: more than %d", FWD_MAX_BPF_MAPS);
 		o->bpf_map[o->nb_bpf_maps++] = a;
+		break;
+	case OPT_BPF_ROUTE:
+		if (o->nb_bpf_routes == FWD_MAX_BPF_MAPS)
+			usage_exit("--bpf-route: more than %d", FWD_MAX_BPF_MAPS);
+		o->bpf_route[o->nb_bpf_routes++] = a;
 		break;
 	case OPT_CMDLINE_FILE:
 		/* Checked now, so a typo costs no EAL start. */

@@ -51,6 +51,14 @@ fwd_pipeline_check_options(const struct fwd_options *o, char *err, size_t len)
 			return -EINVAL;
 		}
 	}
+	for (unsigned int i = 0; i < o->nb_bpf_routes; i++) {
+		char rerr[256];
+
+		if (tp_prog_bpf_route_add(prog, o->bpf_route[i], rerr, sizeof(rerr)) < 0) {
+			snprintf(err, len, "--bpf-route: %s", rerr);
+			return -EINVAL;
+		}
+	}
 	rc = tp_telemetry_register();
 	if (rc != 0)
 		FWD_LOG(WARNING, "telemetry endpoints: %s", rte_strerror(-rc));

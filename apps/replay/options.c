@@ -85,6 +85,10 @@ replay_usage(FILE *f, const char *prog)
 		"  --bpf-map NAME:KEY=VALUE  set an element of the XDP object's map\n"
 		"                          before the run (KEY, VALUE: hex bytes in memory\n"
 		"                          order; PROG_ARRAY: VALUE is a function name)\n"
+		"  --bpf-route 'ROUTE'     a route for the XDP object's bpf_fib_lookup, as\n"
+		"                          ip-route(8) words: [blackhole|unreachable|\n"
+		"                          prohibit] PREFIX[/LEN] [via GW] dev PORT\n"
+		"                          [lladdr MAC] [smac MAC] [src A] [mtu N] [metric N]\n"
 		"  --bpf-unverified        run XDP objects the kernel verifier was not\n"
 		"                          asked about (tagpipe's own checks only)\n"
 		"  --redirect KEY=port:P[,queue:Q][,switch_port:S]\n"
@@ -332,7 +336,7 @@ enum {
 	OPT_BURST = 256, OPT_LOOPS, OPT_TAGGER, OPT_VLAN, OPT_GRO, OPT_VERDICT,
 	OPT_WRITE, OPT_META, OPT_STATS, OPT_GRO_FLOWS, OPT_COMPARE, OPT_JSON,
 	OPT_VLAN_TPID, OPT_REDIRECT, OPT_VIA_PORT, OPT_GRO_CSUM, OPT_GRO_ORDER, OPT_CPU_PORT,
-	OPT_BPF_UNVERIFIED, OPT_WRITE_FORMAT, OPT_BPF_MAP, OPT_VERSION,
+	OPT_BPF_UNVERIFIED, OPT_WRITE_FORMAT, OPT_BPF_MAP, OPT_VERSION, OPT_BPF_ROUTE,
 };
 
 static bool
@@ -388,6 +392,7 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		{ "gro-order", required_argument, NULL, OPT_GRO_ORDER },
 		{ "bpf-unverified", no_argument, NULL, OPT_BPF_UNVERIFIED },
 		{ "bpf-map", required_argument, NULL, OPT_BPF_MAP },
+		{ "bpf-route", required_argument, NULL, OPT_BPF_ROUTE },
 		{ "switch-cpu-port", required_argument, NULL, OPT_CPU_PORT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "write-format", required_argument, NULL, OPT_WRITE_FORMAT },
@@ -395,8 +400,8 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *maps[REPLAY_MAX_BPF_MAPS];
-	unsigned int nb_maps = 0;
+	const char *maps[REPLAY_MAX_BPF_MAPS], *routes[REPLAY_MAX_BPF_MAPS];
+	unsigned int nb_maps = 0, nb_routes = 0;
 	bool quiet = false;
 	unsigned long v;
 	int c;
@@ -474,6 +479,13 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 				return -EINVAL;
 			}
 			maps[nb_maps++] = optarg;
+			break;
+		case OPT_BPF_ROUTE:
+			if (nb_routes == REPLAY_MAX_BPF_MAPS) {
+				replay_err("--bpf-route: more than %d", REPLAY_MAX_BPF_MAPS);
+				return -EINVAL;
+			}
+			routes[nb_routes++] = optarg;
 			break;
 		case OPT_REDIRECT:
 			if (parse_redirect(optarg, o) < 0)
@@ -576,6 +588,14 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 
 		if (tp_prog_bpf_map_update_text(o->prog, maps[i], err, sizeof(err)) < 0) {
 			replay_err("--bpf-map: %s", err);
+			return -EINVAL;
+		}
+	}
+	for (unsigned int i = 0; i < nb_routes; i++) {
+		char err[256];
+
+		if (tp_prog_bpf_route_add(o->prog, routes[i], err, sizeof(err)) < 0) {
+			replay_err("--bpf-route: %s", err);
 			return -EINVAL;
 		}
 	}

@@ -21,7 +21,7 @@
 #include "tp_pipeline.h"
 
 #define REPLAY_MAX_INPUTS 16
-#define REPLAY_MAX_BPF_MAPS 64 /* --bpf-map options */
+#define REPLAY_MAX_BPF_MAPS 64 /* --bpf-map options, and --bpf-route options */
 #define REPLAY_MAX_REDIRECTS 64
 #define REPLAY_MAX_TPIDS 4   /* TP_VLAN_MAX_TPIDS */
 #define REPLAY_EXIT_USAGE 2  /* bad input from the person: one-line error */

@@ -5,8 +5,8 @@ of them, built with scapy from the programs' documented behaviour
 
 usage: gen_bpf_frames.py OUTDIR
 Writes OUTDIR/in.pcap (frames 0..7), parse_out.pcap, push_out.pcap,
-pop_out.pcap, trim_out.pcap, tail_out.pcap (one expected frame per input
-frame).
+pop_out.pcap, trim_out.pcap, tail_out.pcap, fib_out.pcap (one expected
+frame per input frame).
 """
 import os
 import sys
@@ -77,6 +77,25 @@ def main():
     pop[7] = bytes(Ether(src=A, dst=B) / IP(src="10.0.0.3", dst="192.168.1.1") /
                    UDP(sport=5555, dport=9))
     wrpcap(os.path.join(out, "pop_out.pcap"), [Raw(f) for f in pop], linktype=1)
+
+    # t_fib xdp_fib with test_bpf.c's routes (FIB_ROUTES there): frames 0
+    # and 1 (to 192.168.1.1, via the /24) get the gateway's MAC as
+    # destination, the route's smac as source, TTL 63 and the checksum for
+    # it; frame 6 (to 2001:db8::2, the /64) likewise with hop limit 63.
+    # Frame 2 needs fragmenting (86 > mtu 80), frame 3 is blackholed: both
+    # unchanged, as is everything not IP.
+    fib = list(fs)
+    for i in (0, 1):
+        f = frames()[i]
+        f[Ether].dst, f[Ether].src = "02:00:00:00:00:99", "02:00:00:00:00:aa"
+        f[IP].ttl = 63
+        del f[IP].chksum
+        fib[i] = bytes(f)
+    f6 = frames()[6]
+    f6[Ether].dst, f6[Ether].src = "02:00:00:00:00:66", "02:00:00:00:00:bb"
+    f6[IPv6].hlim = 63
+    fib[6] = bytes(f6)
+    wrpcap(os.path.join(out, "fib_out.pcap"), [Raw(f) for f in fib], linktype=1)
 
     # xdp_trim: longer than 60 bytes -> the first 60; else 4 zero bytes more.
     trim = [f[:60] if len(f) > 60 else f + bytes(4) for f in fs]

@@ -76,6 +76,33 @@ def case_maps(tmp):
         "'outer''s inner shape" in p.stderr, p.stderr
 
 
+def case_routes(tmp):
+    """--bpf-route fills the route table of bpf_fib_lookup (t_fib.o, a
+    router): frames 0-2 go to 192.168.1.0/24 (REDIRECT to ifindex 3, key
+    2, sent by port 0) with the gateway's MAC, the route's smac and TTL 63
+    (checked byte for byte on frame 0); frame 3 is blackholed (DROP);
+    IPv6, ARP, the runt and the VLAN frame PASS. Bad routes name the bad
+    word; a route without an XDP object is refused."""
+    fib = os.path.join(BUILD, "t_fib.o:xdp_fib")
+    out = os.path.join(tmp, "redir.pcap")
+    p = run(["-i", IN, "--gro", "off", "--vlan", "keep", "--verdict", fib,
+             "--bpf-route", "192.168.1.0/24 via 10.1.0.1 dev 2 lladdr 02:00:00:00:00:99 "
+             "smac 02:00:00:00:00:aa metric 7", "--bpf-route", "blackhole 192.168.1.7",
+             "--redirect", "2=port:0", "--write", "redirect=" + out, "--stats", "-"])
+    st = json.loads(next(l for l in p.stdout.splitlines() if l.startswith("{")))
+    got = (st["rx"], st["pass"], st["redirect"], st["drop"], st["aborted"])
+    assert got == (8, 4, 3, 1, 0), st
+    _, want = tpgen.read_pcap(os.path.join(BUILD, "fib_out.pcap"))
+    _, sent = tpgen.read_pcap(out)
+    assert len(sent) == 3 and sent[0] == want[0] and sent[1] == want[1], sent
+    p = run(["-i", IN, "--verdict", fib, "--bpf-route", "10.0.0.0/8 dev 1 colour red"], 2)
+    assert "unknown word 'colour'" in p.stderr, p.stderr
+    p = run(["-i", IN, "--verdict", fib, "--bpf-route", "10.0.0.0/8 via 10.0.0.1"], 2)
+    assert "no 'dev PORT'" in p.stderr, p.stderr
+    p = run(["-i", IN, "--bpf-route", "10.0.0.0/8 dev 1"], 2)
+    assert "no XDP object" in p.stderr, p.stderr
+
+
 def case_refused(tmp):
     p = run(["-i", IN, "--verdict", os.path.join(BUILD, "t_loop.o:xdp/forever")], 2)
     assert "infinite loop: no path from here reaches an exit" in p.stderr, p.stderr

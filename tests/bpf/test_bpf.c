@@ -587,6 +587,108 @@ test_redirect(void **state)
 	tp_prog_close(p);
 }
 
+/* The routes fib_out.pcap was built for (gen_bpf_frames.py). */
+static const char *const fib_routes[] = {
+	"192.168.1.0/24 via 10.1.0.1 dev 2 lladdr 02:00:00:00:00:99 smac 02:00:00:00:00:aa "
+	"metric 7",
+	"192.168.1.2/32,dev,3,lladdr,02:00:00:00:00:98,mtu,80",
+	"blackhole 192.168.1.7",
+	"2001:db8::/64 dev 1 lladdr 02:00:00:00:00:66 smac 02:00:00:00:00:bb",
+};
+
+/* bpf_fib_lookup: a router on the routes above, exact bytes, verdicts,
+ * egress ports and return codes; the helper's argument checks; routes
+ * the API refuses, by name. */
+static void
+test_fib_lookup(void **state)
+{
+	static const uint8_t want[NF] = { XDP_REDIRECT, XDP_REDIRECT, XDP_PASS, XDP_DROP,
+					  XDP_PASS, XDP_PASS, XDP_REDIRECT, XDP_PASS };
+	static const struct {
+		const char *spec, *why;
+	} bad[] = {
+		{ "10.0.0.0/33 dev 1", "bad prefix '10.0.0.0/33'" },
+		{ "10.0.0.0/8", "no 'dev PORT'" },
+		{ "10.0.0.0/8 dev 32", "bad dev '32'" },
+		{ "10.0.0.0/8 dev 1 colour red", "unknown word 'colour'" },
+		{ "10.0.0.0/8 dev 1 lladdr 02:00:00:00:00", "bad lladdr" },
+		{ "10.0.0.0/8 dev 1 via 2001:db8::1", "bad via '2001:db8::1'" },
+		{ "blackhole 10.0.0.0/8 dev 1", "unknown word 'dev'" },
+		{ "10.0.0.0/8 dev", "'dev' needs a value" },
+	};
+	struct tp_prog *p = open_ok(obj("t_fib.o"), "xdp_fib");
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF];
+	char err[256];
+
+	(void)state;
+	for (unsigned int i = 0; i < RTE_DIM(fib_routes); i++)
+		if (tp_prog_bpf_route_add(p, fib_routes[i], err, sizeof(err)) != 0)
+			fail_msg("route '%s': %s", fib_routes[i], err);
+	for (unsigned int i = 0; i < RTE_DIM(bad); i++) {
+		err[0] = '\0';
+		assert_int_equal(tp_prog_bpf_route_add(p, bad[i].spec, err, sizeof(err)), -EINVAL);
+		if (strstr(err, bad[i].why) == NULL)
+			fail_msg("route '%s': error '%s' lacks '%s'", bad[i].spec, err, bad[i].why);
+	}
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, want, NF);
+	assert_int_equal(k[0], 2); /* dev 2: ifindex 3, redirect key 2 */
+	assert_int_equal(k[1], 2);
+	assert_int_equal(k[6], 1);
+	expect_bytes_from("tests/bpf/fib_out.pcap", m);
+	assert_int_equal(u64_at(p, "rcs", BPF_FIB_LKUP_RET_SUCCESS, 0), 3);
+	assert_int_equal(u64_at(p, "rcs", BPF_FIB_LKUP_RET_BLACKHOLE, 0), 1);
+	assert_int_equal(u64_at(p, "rcs", BPF_FIB_LKUP_RET_FRAG_NEEDED, 0), 1);
+	assert_int_equal(u64_at(p, "rcs", BPF_FIB_LKUP_RET_NOT_FWDED, 0), 0);
+	assert_int_equal(u64_at(p, "rcs", 15, 0), 80); /* mtu_result */
+	free_all(m, NF);
+
+	/* the same frames from another ingress port, after routes that
+	 * replace the /24 (no neighbour now) and make .1.7 unreachable */
+	assert_int_equal(tp_prog_bpf_route_add(p, "192.168.1.0/24 dev 4", err, sizeof(err)), 0);
+	assert_int_equal(tp_prog_bpf_route_add(p, "unreachable 192.168.1.7/32", err,
+					       sizeof(err)), 0);
+	load_frames(m);
+	run(p, 5, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++)
+		assert_int_equal(v[i], i == 3 ? XDP_DROP : i == 6 ? XDP_REDIRECT : XDP_PASS);
+	{
+		/* frame 6 forwarded as before, the others untouched */
+		uint8_t **fi, **fo;
+		uint32_t *li, *lo;
+
+		assert_int_equal(tp_test_pcap_read(tp_test_build_path("tests/bpf/in.pcap"),
+						   &fi, &li, NULL), NF);
+		assert_int_equal(tp_test_pcap_read(tp_test_build_path("tests/bpf/fib_out.pcap"),
+						   &fo, &lo, NULL), NF);
+		for (unsigned int i = 0; i < NF; i++)
+			tp_test_assert_mbuf_bytes(m[i], i == 6 ? fo[i] : fi[i],
+						  i == 6 ? lo[i] : li[i]);
+		tp_test_pcap_free(fi, li, NF);
+		tp_test_pcap_free(fo, lo, NF);
+	}
+	free_all(m, NF);
+	assert_int_equal(u64_at(p, "rcs", BPF_FIB_LKUP_RET_NO_NEIGH, 0), 2);
+	assert_int_equal(u64_at(p, "rcs", BPF_FIB_LKUP_RET_UNREACHABLE, 0), 1);
+	tp_prog_close(p);
+
+	/* argument checks, as the kernel's: unknown flag, short struct,
+	 * unknown family, no such device */
+	p = open_ok(obj("t_fib.o"), "xdp_fib_args");
+	load_frames(m);
+	run(p, 0, m, 1, v, k);
+	assert_int_equal(v[0], XDP_PASS);
+	assert_int_equal((int64_t)u64_at(p, "args", 0, 0), -EINVAL);
+	assert_int_equal((int64_t)u64_at(p, "args", 1, 0), -EINVAL);
+	assert_int_equal((int64_t)u64_at(p, "args", 2, 0), -EAFNOSUPPORT);
+	assert_int_equal((int64_t)u64_at(p, "args", 3, 0), -ENODEV);
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
 /* adjust_head VLAN push (VID from tagpipe metadata) and pop, adjust_tail. */
 static void
 test_adjust(void **state)
@@ -833,7 +935,7 @@ test_bad(void **state)
 
 	open_fails(obj("t_bad.o"), "xdp_uninit", "r7 is read before it is set");
 	open_fails(obj("t_bad.o"), "xdp_ctxw", "write to the context");
-	open_fails(obj("t_bad.o"), "xdp_fib", "helper 69 (bpf_fib_lookup)");
+	open_fails(obj("t_bad.o"), "xdp_sk", "helper 84 is not supported");
 	open_fails(obj("t_bad.o"), "no_such", "no program 'no_such'");
 	open_fails(obj("missing.o"), NULL, "No such file");
 	{
@@ -1413,6 +1515,7 @@ main(void)
 		cmocka_unit_test(test_legacy_maps),
 		cmocka_unit_test(test_hash_counter),
 		cmocka_unit_test(test_redirect),
+		cmocka_unit_test(test_fib_lookup),
 		cmocka_unit_test(test_lru),
 		cmocka_unit_test(test_lpm),
 		cmocka_unit_test(test_adjust),

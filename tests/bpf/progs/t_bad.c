@@ -10,7 +10,8 @@
  *    zero -> XDP_PASS, else XDP_DROP.
  *  prog_uninit ("xdp_uninit"): returns r7 never set: refused at open.
  *  xdp_ctx_write ("xdp_ctxw"): stores into xdp_md: refused at open.
- *  prog_fib ("xdp_fib"): calls bpf_fib_lookup: refused at open.
+ *  prog_sk ("xdp_sk"): calls bpf_sk_lookup_tcp (84), a helper XDP has
+ *    in the kernel and tagpipe does not: refused at open.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -59,12 +60,16 @@ int xdp_ctx_write(struct xdp_md *ctx)
 	return XDP_PASS;
 }
 
-SEC("xdp_fib")
-int prog_fib(struct xdp_md *ctx)
+SEC("xdp_sk")
+int prog_sk(struct xdp_md *ctx)
 {
-	struct bpf_fib_lookup p = { .family = 2 };
+	struct bpf_sock_tuple t = {};
+	struct bpf_sock *sk = bpf_sk_lookup_tcp(ctx, &t, sizeof(t.ipv4), -1, 0);
 
-	return bpf_fib_lookup(ctx, &p, sizeof(p), 0) == 0 ? XDP_PASS : XDP_DROP;
+	if (sk == NULL)
+		return XDP_PASS;
+	bpf_sk_release(sk);
+	return XDP_DROP;
 }
 
 char _license[] SEC("license") = "GPL";
