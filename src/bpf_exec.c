@@ -492,8 +492,8 @@ call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r)
 	case BPF_FUNC_xdp_store_bytes: return h_xfer_bytes(rs, r[2], r[3], r[4], true);
 	case BPF_FUNC_ringbuf_output: return bpf_h_ringbuf_output(rs, r[1], r[2], r[3], r[4]);
 	case BPF_FUNC_ringbuf_reserve: return bpf_h_ringbuf_reserve(rs, r[1], r[2], r[3]);
-	case BPF_FUNC_ringbuf_submit: return bpf_h_ringbuf_commit(rs, r[1], false);
-	case BPF_FUNC_ringbuf_discard: return bpf_h_ringbuf_commit(rs, r[1], true);
+	case BPF_FUNC_ringbuf_submit: return bpf_h_ringbuf_commit(rs, r[1], r[2], false);
+	case BPF_FUNC_ringbuf_discard: return bpf_h_ringbuf_commit(rs, r[1], r[2], true);
 	case BPF_FUNC_ringbuf_query: return bpf_h_ringbuf_query(rs, r[1], r[2]);
 	case BPF_FUNC_fib_lookup: return bpf_h_fib_lookup(rs, r[2], r[3], r[4]);
 	default: return fault(rs, BPF_CNT_BAD_HELPER_ARG); /* refused at load */

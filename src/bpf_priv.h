@@ -254,14 +254,17 @@ bool bpf_map_is_opaque(uint32_t type);
 int bpf_ringbuf_create(struct tp_bpf_map *m, char *err, size_t errlen);
 void bpf_ringbuf_destroy(struct tp_bpf_map *m);
 void *bpf_ringbuf_reserve(struct bpf_ringbuf *rb, uint64_t size);
-void bpf_ringbuf_commit(void *sample, uint32_t size, bool discard);
+void bpf_ringbuf_commit(void *sample, uint32_t size, bool discard, uint64_t flags);
+int bpf_ringbuf_fd(struct bpf_ringbuf *rb);
+void bpf_ringbuf_wake(struct bpf_ringbuf *rb);
 uint64_t bpf_ringbuf_query(const struct bpf_ringbuf *rb, uint64_t flags);
 int bpf_ringbuf_consume(struct bpf_ringbuf *rb, tp_bpf_ringbuf_fn fn, void *ctx);
 uint64_t bpf_h_ringbuf_output(struct bpf_run *rs, uint64_t map, uint64_t data,
 			      uint64_t size, uint64_t flags);
 uint64_t bpf_h_ringbuf_reserve(struct bpf_run *rs, uint64_t map, uint64_t size,
 			       uint64_t flags);
-uint64_t bpf_h_ringbuf_commit(struct bpf_run *rs, uint64_t sample, bool discard);
+uint64_t bpf_h_ringbuf_commit(struct bpf_run *rs, uint64_t sample, uint64_t flags,
+			      bool discard);
 uint64_t bpf_h_ringbuf_query(struct bpf_run *rs, uint64_t map, uint64_t flags);
 
 /* bpf_printk.c: bpf_trace_printk(fmt, fmt_size, args[0..2]) to the

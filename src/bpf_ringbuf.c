@@ -27,14 +27,19 @@
  *   - consumption follows libbpf's ringbuf_process_ring (tools/lib/bpf/
  *     ringbuf.c): from consumer_pos up to producer_pos, stop at the first
  *     BUSY record, skip DISCARDed ones, publish consumer_pos after each.
- * Notification (BPF_RB_NO_WAKEUP / BPF_RB_FORCE_WAKEUP) has nothing to
- * wake in tagpipe: consumers poll tp_prog_bpf_ringbuf_consume. The flags
- * are accepted as the kernel accepts them.
+ *   - notification (bpf_ringbuf_commit): a commit wakes the consumer when
+ *     the consumer stands at this very record (it has read everything
+ *     before it, so it may be asleep), unless BPF_RB_NO_WAKEUP; with
+ *     BPF_RB_FORCE_WAKEUP always. The kernel queues an irq_work that
+ *     wakes epoll waiters on the ring's fd; here an eventfd is made
+ *     readable (tp_prog_bpf_ringbuf_fd), created when a consumer first
+ *     asks for it, so a ring nobody waits on costs no system call.
  */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -54,6 +59,7 @@ struct bpf_ringbuf {
 	size_t map_len;           /* bytes of the whole mapping */
 	rte_spinlock_t lock;      /* producers (reserve) */
 	rte_spinlock_t consumer;  /* one consumer at a time */
+	int efd;                  /* the consumer's eventfd, -1 until asked for */
 	uint64_t consumer_pos __attribute__((aligned(RB_PAGE)));
 	uint64_t producer_pos __attribute__((aligned(RB_PAGE)));
 	uint8_t data[] __attribute__((aligned(RB_PAGE)));
@@ -113,6 +119,7 @@ bpf_ringbuf_create(struct tp_bpf_map *m, char *err, size_t errlen)
 	rb->map_len = head + 2 * size;
 	rte_spinlock_init(&rb->lock);
 	rte_spinlock_init(&rb->consumer);
+	rb->efd = -1;
 	m->rb = rb;
 	return 0;
 nomem:
@@ -125,8 +132,11 @@ nomem:
 void
 bpf_ringbuf_destroy(struct tp_bpf_map *m)
 {
-	if (m->rb != NULL)
+	if (m->rb != NULL) {
+		if (m->rb->efd >= 0)
+			close(m->rb->efd);
 		munmap(m->rb, m->rb->map_len);
+	}
 	m->rb = NULL;
 }
 
@@ -167,13 +177,60 @@ bpf_ringbuf_reserve(struct bpf_ringbuf *rb, uint64_t size)
 	return hdr + BPF_RINGBUF_HDR_SZ;
 }
 
-void
-bpf_ringbuf_commit(void *sample, uint32_t size, bool discard)
+int
+bpf_ringbuf_fd(struct bpf_ringbuf *rb)
 {
+	int fd = __atomic_load_n(&rb->efd, __ATOMIC_ACQUIRE), nfd;
+
+	if (fd >= 0)
+		return fd;
+	nfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (nfd < 0)
+		return -errno;
+	if (!__atomic_compare_exchange_n(&rb->efd, &fd, nfd, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		close(nfd); /* another consumer made it first: fd is that one */
+		return fd;
+	}
+	/* a record committed before the fd existed woke nobody */
+	if (bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) != 0)
+		bpf_ringbuf_wake(rb);
+	return nfd;
+}
+
+void
+bpf_ringbuf_wake(struct bpf_ringbuf *rb)
+{
+	int fd = __atomic_load_n(&rb->efd, __ATOMIC_ACQUIRE);
+	uint64_t one = 1;
+
+	/* the counter only grows until the consumer reads it; a full
+	 * counter (EAGAIN) is readable already */
+	if (fd >= 0 && write(fd, &one, sizeof(one)) < 0)
+		return;
+}
+
+void
+bpf_ringbuf_commit(void *sample, uint32_t size, bool discard, uint64_t flags)
+{
+	uint8_t *hdr = (uint8_t *)sample - BPF_RINGBUF_HDR_SZ;
+	struct bpf_ringbuf *rb;
+	uint32_t pg_off;
+
 	/* programs cannot reach the header (bpf_exec.c allows only the
 	 * records a run holds), so the reserved length is the header's */
-	__atomic_store_n((uint32_t *)((uint8_t *)sample - BPF_RINGBUF_HDR_SZ),
-			 size | (discard ? BPF_RINGBUF_DISCARD_BIT : 0), __ATOMIC_RELEASE);
+	memcpy(&pg_off, hdr + 4, 4);
+	__atomic_store_n((uint32_t *)hdr, size | (discard ? BPF_RINGBUF_DISCARD_BIT : 0),
+			 __ATOMIC_RELEASE);
+	/* the ring from the record, as bpf_ringbuf_restore_from_rec does */
+	rb = (struct bpf_ringbuf *)(uintptr_t)(((uintptr_t)hdr & ~(uintptr_t)(RB_PAGE - 1)) -
+					       (uintptr_t)pg_off * RB_PAGE);
+	if (flags & BPF_RB_FORCE_WAKEUP)
+		bpf_ringbuf_wake(rb);
+	else if (!(flags & BPF_RB_NO_WAKEUP) &&
+		 (__atomic_load_n(&rb->consumer_pos, __ATOMIC_ACQUIRE) & rb->mask) ==
+		 (uint64_t)(hdr - rb->data))
+		bpf_ringbuf_wake(rb);
 }
 
 uint64_t
@@ -225,6 +282,13 @@ bpf_ringbuf_consume(struct bpf_ringbuf *rb, tp_bpf_ringbuf_fn fn, void *ctx)
 	int n;
 
 	rte_spinlock_lock(&rb->consumer);
+	if (rb->efd >= 0) {
+		uint64_t c;
+
+		/* cleared before reading: a wake during the pass stays */
+		if (read(rb->efd, &c, sizeof(c)) < 0 && errno != EAGAIN)
+			c = 0;
+	}
 	cons = __atomic_load_n(&rb->consumer_pos, __ATOMIC_ACQUIRE);
 	prod = __atomic_load_n(&rb->producer_pos, __ATOMIC_ACQUIRE);
 	n = consume_to(rb, cons, prod, fn, ctx);
@@ -264,12 +328,12 @@ bpf_h_ringbuf_reserve(struct bpf_run *rs, uint64_t map, uint64_t size, uint64_t 
 /* bpf_ringbuf_submit / discard: sample must be one this run reserved and
  * has not released (the kernel's verifier proves it; here it is checked). */
 uint64_t
-bpf_h_ringbuf_commit(struct bpf_run *rs, uint64_t sample, bool discard)
+bpf_h_ringbuf_commit(struct bpf_run *rs, uint64_t sample, uint64_t flags, bool discard)
 {
 	for (uint32_t k = 0; k < rs->rb_open; k++) {
 		if ((uintptr_t)rs->rb_rec[k].sample != sample)
 			continue;
-		bpf_ringbuf_commit(rs->rb_rec[k].sample, rs->rb_rec[k].size, discard);
+		bpf_ringbuf_commit(rs->rb_rec[k].sample, rs->rb_rec[k].size, discard, flags);
 		rs->rb_rec[k] = rs->rb_rec[--rs->rb_open];
 		return 0;
 	}
@@ -294,7 +358,7 @@ bpf_h_ringbuf_output(struct bpf_run *rs, uint64_t map, uint64_t data, uint64_t s
 	if (s == NULL)
 		return (uint64_t)-EAGAIN;
 	memcpy(s, (const void *)(uintptr_t)data, size);
-	bpf_ringbuf_commit(s, (uint32_t)size, false);
+	bpf_ringbuf_commit(s, (uint32_t)size, false, flags);
 	return 0;
 }
 
@@ -313,7 +377,7 @@ bpf_ringbuf_abandon(struct bpf_run *rs)
 	while (rs->rb_open > 0) {
 		rs->rb_open--;
 		bpf_ringbuf_commit(rs->rb_rec[rs->rb_open].sample,
-				   rs->rb_rec[rs->rb_open].size, true);
+				   rs->rb_rec[rs->rb_open].size, true, 0);
 	}
 	if (!rs->fault) /* a run stopped for another reason keeps it */
 		bpf_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);

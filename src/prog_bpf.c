@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -719,6 +720,38 @@ tp_prog_bpf_ringbuf_consume(const struct tp_prog *p, int index,
 	if (m == NULL || m->type != BPF_MAP_TYPE_RINGBUF || fn == NULL)
 		return -EINVAL;
 	return bpf_ringbuf_consume(m->rb, fn, ctx);
+}
+
+int
+tp_prog_bpf_ringbuf_fd(const struct tp_prog *p, int index)
+{
+	struct tp_bpf_map *m = map_at(p, index);
+
+	if (m == NULL || m->type != BPF_MAP_TYPE_RINGBUF)
+		return -EINVAL;
+	return bpf_ringbuf_fd(m->rb);
+}
+
+int
+tp_prog_bpf_ringbuf_poll(const struct tp_prog *p, int index, int timeout_ms,
+			 tp_bpf_ringbuf_fn fn, void *ctx)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	int rc;
+
+	if (fn == NULL)
+		return -EINVAL;
+	pfd.fd = tp_prog_bpf_ringbuf_fd(p, index);
+	if (pfd.fd < 0)
+		return pfd.fd;
+	do {
+		rc = poll(&pfd, 1, timeout_ms);
+	} while (rc < 0 && errno == EINTR);
+	if (rc < 0)
+		return -errno;
+	if (rc == 0)
+		return 0;
+	return tp_prog_bpf_ringbuf_consume(p, index, fn, ctx);
 }
 
 int

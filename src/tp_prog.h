@@ -86,7 +86,8 @@
  *     the object, at most 1 << 23 iterations, no tail call inside),
  *     fib_lookup (69, against the program's routes: tp_prog_bpf_route_add),
  *     ringbuf_output/reserve/submit/discard/query
- *     (130-134, to a ring read with tp_prog_bpf_ringbuf_consume; a run
+ *     (130-134, to a ring read with tp_prog_bpf_ringbuf_consume, waited
+ *     on with tp_prog_bpf_ringbuf_poll or _fd; a run
  *     may hold 4 reservations at once, and one that ends holding any has
  *     them discarded and returns TP_ABORTED, counted as a helper fault,
  *     where the kernel would have refused the program). Any other helper, kfuncs, recursion, loops
@@ -451,10 +452,28 @@ int tp_prog_bpf_perf_read(const struct tp_prog *p, int index, uint32_t cpu,
  * record is consumed once fn returns; a negative return stops there and
  * is returned. Otherwise the number of records given to fn (0: none), or
  * -EINVAL (not a RINGBUF map, fn NULL). Safe while traffic runs; consumers are
- * serialised. The producer's wakeup flags have nothing to wake: poll. */
+ * serialised. */
 typedef int (*tp_bpf_ringbuf_fn)(void *ctx, const void *data, size_t len);
 int tp_prog_bpf_ringbuf_consume(const struct tp_prog *p, int index,
 				tp_bpf_ringbuf_fn fn, void *ctx);
+
+/* A file descriptor that becomes readable (poll, epoll: POLLIN) when the
+ * RINGBUF map index has a record for a consumer that may be waiting:
+ * as the kernel wakes epoll waiters on a ring's fd (kernel/bpf/ringbuf.c
+ * bpf_ringbuf_commit), a submit or discard wakes when the consumer had
+ * read up to that record, unless the program passed BPF_RB_NO_WAKEUP,
+ * and always with BPF_RB_FORCE_WAKEUP. tp_prog_bpf_ringbuf_consume
+ * clears it before it reads. Created on the first call (until then no
+ * commit makes a system call); readable at once if records wait. Owned
+ * by the program (closed with it). The fd, or -EINVAL (not a RINGBUF
+ * map), or -errno of eventfd(2). */
+int tp_prog_bpf_ringbuf_fd(const struct tp_prog *p, int index);
+
+/* libbpf's ring_buffer__poll for one ring: wait up to timeout_ms (-1:
+ * no limit) for the fd above, then consume as tp_prog_bpf_ringbuf_consume.
+ * The records given to fn, 0 when the time ran out, or a negative errno. */
+int tp_prog_bpf_ringbuf_poll(const struct tp_prog *p, int index, int timeout_ms,
+			     tp_bpf_ringbuf_fn fn, void *ctx);
 
 struct tp_bpf_stats {
 	uint64_t runs;            /* program runs (packets) */

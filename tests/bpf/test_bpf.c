@@ -11,6 +11,7 @@
  * DST 2 | UDP 8, a hit adds 1 << 6; xdp_stats_map[action] = {packets, bytes}).
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1324,6 +1325,91 @@ rb_rounds_aborted(struct tp_prog *p, unsigned int rounds, struct rb_got *got)
 
 /* Programs the kernel's verifier refuses for their reservations; with
  * --bpf-unverified tagpipe's run-time checks stop them. */
+/* 1 when fd is readable now. */
+static int
+readable(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN);
+}
+
+static int
+rb_count(void *ctx, const void *data, size_t len)
+{
+	(void)data;
+	(void)len;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+/* Consumer wakeups: a commit at the consumer's position makes the ring's
+ * fd readable (the kernel's rule), NO_WAKEUP never, FORCE_WAKEUP always;
+ * consuming clears it; poll waits for it. */
+static void
+test_ringbuf_wakeup(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_ringbuf.o"), NULL);
+	struct tp_prog *quiet = open_ok(obj("t_ringbuf.o"), "xdp_rb_quiet");
+	struct tp_prog *force = open_ok(obj("t_ringbuf.o"), "xdp_rb_force");
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF];
+	int rb = map_idx(p, "rb"), fd, n = 0;
+
+	(void)state;
+	assert_int_equal(tp_prog_bpf_ringbuf_fd(p, map_idx(p, ".bss")), -EINVAL);
+	fd = tp_prog_bpf_ringbuf_fd(p, rb);
+	assert_true(fd >= 0);
+	assert_int_equal(tp_prog_bpf_ringbuf_fd(p, rb), fd);
+	assert_false(readable(fd));
+	assert_int_equal(tp_prog_bpf_ringbuf_poll(p, rb, 0, rb_count, &n), 0);
+	/* frame 0's submit or discard is at the consumer: readable; poll
+	 * gives every submitted record (6 events, 8 outputs) and clears it */
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	free_all(m, NF);
+	assert_true(readable(fd));
+	assert_int_equal(tp_prog_bpf_ringbuf_poll(p, rb, 1000, rb_count, &n), NF + 6);
+	assert_false(readable(fd));
+	/* a commit behind the consumer's position wakes nobody: the fd is
+	 * read (cleared) without consuming, so the consumer stays at the
+	 * first frame's records */
+	load_frames(m);
+	run(p, 0, m, 1, v, k);
+	assert_true(readable(fd));
+	assert_int_equal(read(fd, &(uint64_t){ 0 }, 8), 8);
+	run(p, 0, m + 1, 1, v, k);
+	assert_false(readable(fd));
+	free_all(m, NF);
+	tp_prog_close(p);
+
+	/* NO_WAKEUP at the consumer: silent */
+	rb = map_idx(quiet, "rb");
+	fd = tp_prog_bpf_ringbuf_fd(quiet, rb);
+	load_frames(m);
+	run(quiet, 0, m, 1, v, k);
+	assert_int_equal(v[0], XDP_PASS);
+	assert_false(readable(fd));
+	n = 0;
+	assert_int_equal(tp_prog_bpf_ringbuf_consume(quiet, rb, rb_count, &n), 1);
+	tp_prog_close(quiet);
+
+	/* FORCE_WAKEUP behind the consumer: wakes; and an fd made while a
+	 * record waits is readable at once */
+	rb = map_idx(force, "rb");
+	run(force, 0, m + 1, 1, v, k);
+	fd = tp_prog_bpf_ringbuf_fd(force, rb);
+	assert_true(readable(fd));
+	assert_int_equal(read(fd, &(uint64_t){ 0 }, 8), 8);
+	run(force, 0, m + 2, 1, v, k);
+	assert_true(readable(fd));
+	assert_int_equal(tp_prog_bpf_ringbuf_consume(force, rb, rb_count, &n), 2);
+	assert_false(readable(fd));
+	free_all(m, NF);
+	tp_prog_close(force);
+}
+
 static void
 test_ringbuf_unverified(void **state)
 {
@@ -1528,6 +1614,7 @@ main(void)
 		cmocka_unit_test(test_xsk_default),
 		cmocka_unit_test(test_xdpdump),
 		cmocka_unit_test(test_ringbuf),
+		cmocka_unit_test(test_ringbuf_wakeup),
 		cmocka_unit_test(test_ringbuf_unverified),
 		cmocka_unit_test(test_bpf_loop),
 		cmocka_unit_test(test_map_in_map),

@@ -13,6 +13,9 @@
  *    -EINVAL, reserve with flags 1 is NULL, reserve of 4096 bytes (more
  *    than the ring with its header) is NULL and query with flags 99 is 0;
  *    else XDP_DROP.
+ *  prog_rb_quiet ("xdp_rb_quiet"), prog_rb_force ("xdp_rb_force"): output
+ *    of the frame length (u32) with BPF_RB_NO_WAKEUP, with
+ *    BPF_RB_FORCE_WAKEUP; XDP_PASS, or XDP_DROP when it failed.
  *  prog_rb_leak ("xdp_rb_leak"): reserves 8 bytes and returns XDP_PASS
  *    holding them (the kernel's verifier refuses it).
  *  prog_rb_oob ("xdp_rb_oob"): reserves 8 bytes, then reads data[200]
@@ -88,6 +91,24 @@ int prog_rb_flags(struct xdp_md *ctx)
 		return XDP_DROP;
 	}
 	return bpf_ringbuf_query(&rb, 99) == 0 ? XDP_PASS : XDP_DROP;
+}
+
+SEC("xdp_rb_quiet")
+int prog_rb_quiet(struct xdp_md *ctx)
+{
+	__u32 len = ctx->data_end - ctx->data;
+
+	return bpf_ringbuf_output(&rb, &len, sizeof(len), BPF_RB_NO_WAKEUP) ? XDP_DROP :
+									       XDP_PASS;
+}
+
+SEC("xdp_rb_force")
+int prog_rb_force(struct xdp_md *ctx)
+{
+	__u32 len = ctx->data_end - ctx->data;
+
+	return bpf_ringbuf_output(&rb, &len, sizeof(len), BPF_RB_FORCE_WAKEUP) ? XDP_DROP :
+										  XDP_PASS;
 }
 
 SEC("xdp_rb_leak")
