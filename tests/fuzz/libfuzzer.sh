@@ -44,7 +44,7 @@ ver=$(sed -n "s/^[[:space:]]*version: *'\([^']*\)'.*/\1/p" "$top/meson.build" | 
 printf '#pragma once\n#define TAGPIPE_VERSION "%s"\n' "${ver:-unknown}" >"$work/tp_version.h"
 cflags+=(-I"$work")
 declare -A srcs=(
-	[dsa]="tests/fuzz/fuzz_dsa.c lib/dsa_tag/*.c"
+	[dsa]="tests/fuzz/fuzz_dsa.c lib/dsa_tag/*.c lib/vlan/*.c"
 	[vlan]="tests/fuzz/fuzz_vlan.c lib/vlan/*.c"
 	[gro]="tests/fuzz/fuzz_gro.c lib/gro/*.c"
 	[pcap]="tests/fuzz/fuzz_pcap.c apps/replay/capture.c apps/replay/linktype.c apps/replay/pcapng.c"
