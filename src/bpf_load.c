@@ -368,10 +368,22 @@ load_btf_maps(struct tp_bpf *p, struct elf_obj *o, char *err, size_t errlen)
 			     bpf_map__max_entries(bm), err, errlen);
 		if (rc < 0)
 			break;
+		/* the types, for keys and values as text (bpf_btf.c) */
+		p->maps[p->nb_maps - 1].btf_key = bpf_map__btf_key_type_id(bm);
+		p->maps[p->nb_maps - 1].btf_value = bpf_map__btf_value_type_id(bm);
 		o->values_off[p->nb_maps - 1] =
 			bpf_map__type(bm) == BPF_MAP_TYPE_PROG_ARRAY ||
 			bpf_map_is_of_maps(bpf_map__type(bm)) ?
 			btf_values_off(bpf_object__btf(obj), bpf_map__name(bm)) : -1;
+	}
+	if (rc == 0 && bpf_object__btf(obj) != NULL) {
+		uint32_t sz;
+		const void *raw = btf__raw_data(bpf_object__btf(obj), &sz);
+
+		/* kept past the object: maps read and print by it */
+		p->btf = raw != NULL ? btf__new(raw, sz) : NULL;
+		if (libbpf_get_error(p->btf) != 0)
+			p->btf = NULL;
 	}
 	bpf_object__close(obj);
 	return rc;

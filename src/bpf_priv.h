@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
@@ -78,6 +79,7 @@ struct tp_bpf_map {
 	uint8_t *ref;             /* LRU types: per slot, looked up since the
 				   * clock hand last passed */
 	uint32_t hand;            /* LRU types: the clock hand (a slot) */
+	uint32_t btf_key, btf_value; /* BTF type ids in tp_bpf.btf; 0: none */
 	uint32_t *plen_count;     /* LPM_TRIE: elements per prefix length */
 	struct bpf_perf_ring *rings; /* PERF_EVENT_ARRAY: nrings of them */
 	uint32_t nrings;
@@ -179,6 +181,7 @@ struct tp_bpf {
 	uint32_t ncpu;
 	struct bpf_lcore_runs *lruns; /* per lcore index < ncpu (prog_bpf.c) */
 	struct bpf_fib *fib;      /* routes of bpf_fib_lookup; NULL: none yet */
+	struct btf *btf;          /* the object's BTF (a copy), or NULL */
 };
 
 /* Per-run state. The first three members are the ABI of compiled code
@@ -297,6 +300,15 @@ struct tp_bpf_map *bpf_run_map(struct bpf_run *rs, uint64_t r);
 uint64_t bpf_run_fault(struct bpf_run *rs, enum bpf_counter why);
 bool bpf_run_mem_ok(const struct bpf_run *rs, uint64_t addr, uint32_t size);
 bool bpf_run_mem_writable(const struct bpf_run *rs, uint64_t addr, uint32_t size);
+
+/* bpf_btf.c: keys and values as BTF types (integers, and structs and
+ * arrays of them). parse: 0, or -1 when the text is not a value of type
+ * id of size bytes; print: 0, or -1 when the type cannot be printed. */
+int bpf_btf_parse(const struct btf *btf, uint32_t id, const char *s, size_t len,
+		  uint8_t *out, uint32_t size);
+int bpf_btf_print(const struct btf *btf, uint32_t id, const void *data, uint32_t size,
+		  FILE *f);
+bool bpf_btf_typed(const struct btf *btf, uint32_t id);
 
 /* bpf_fib.c: the route table of bpf_fib_lookup (tp_prog_bpf_route_add). */
 struct bpf_fib;

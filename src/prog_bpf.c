@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
+
 #include <rte_common.h>
 #include <rte_lcore.h>
 
@@ -63,6 +65,7 @@ bpf_free(struct tp_bpf *p)
 		return;
 	free(p->lruns);
 	bpf_fib_free(p);
+	btf__free(p->btf);
 	bpf_compiled_free(p);
 	for (uint32_t i = 0; i < p->nb_maps; i++)
 		bpf_map_fini(&p->maps[i]);
@@ -557,6 +560,23 @@ hex_bytes(const char *s, size_t len, uint8_t *out, size_t want)
 
 /* "NAME:KEY..." of spec up to key_end: the map's index in *idx, its info
  * and the key bytes. 0, or -EINVAL with err naming the bad part. */
+/* Exactly size hex bytes in memory order, else a value of BTF type id
+ * (bpf_btf.c): 0 or -1. */
+static int
+text_bytes(const struct tp_prog *p, uint32_t id, const char *s, size_t len, uint8_t *out,
+	   uint32_t size)
+{
+	return hex_bytes(s, len, out, size) == 0 ||
+	       bpf_btf_parse(bpf_of(p)->btf, id, s, len, out, size) == 0 ? 0 : -1;
+}
+
+/* What an error adds when a value of the map's type would do too. */
+static const char *
+typed_note(const struct tp_prog *p, uint32_t id)
+{
+	return bpf_btf_typed(bpf_of(p)->btf, id) ? " nor a value of its BTF type" : "";
+}
+
 static int
 name_and_key(const struct tp_prog *p, const char *spec, const char *colon,
 	     const char *key_end, int *idx, struct tp_bpf_map_info *info, uint8_t *key,
@@ -576,9 +596,11 @@ name_and_key(const struct tp_prog *p, const char *spec, const char *colon,
 		return -EINVAL;
 	}
 	tp_prog_bpf_map_info(p, *idx, info);
-	if (hex_bytes(colon + 1, (size_t)(key_end - colon - 1), key, info->key_size) < 0) {
-		snprintf(err, errlen, "'%s': key '%.*s' is not %u hex bytes", spec,
-			 (int)(key_end - colon - 1), colon + 1, info->key_size);
+	if (text_bytes(p, map_at(p, *idx)->btf_key, colon + 1, (size_t)(key_end - colon - 1),
+		       key, info->key_size) < 0) {
+		snprintf(err, errlen, "'%s': key '%.*s' is not %u hex bytes%s", spec,
+			 (int)(key_end - colon - 1), colon + 1, info->key_size,
+			 typed_note(p, map_at(p, *idx)->btf_key));
 		return -EINVAL;
 	}
 	return 0;
@@ -660,9 +682,10 @@ tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
 			return -EINVAL;
 		}
 		memcpy(val, &n, 4);
-	} else if (hex_bytes(eq + 1, strlen(eq + 1), val, info.value_size) < 0) {
-		snprintf(err, errlen, "'%s': value '%s' is not %u hex bytes", spec, eq + 1,
-			 info.value_size);
+	} else if (text_bytes(p, map_at(p, idx)->btf_value, eq + 1, strlen(eq + 1), val,
+			      info.value_size) < 0) {
+		snprintf(err, errlen, "'%s': value '%s' is not %u hex bytes%s", spec, eq + 1,
+			 info.value_size, typed_note(p, map_at(p, idx)->btf_value));
 		free(val);
 		return -EINVAL;
 	}
@@ -754,8 +777,20 @@ tp_prog_bpf_ringbuf_poll(const struct tp_prog *p, int index, int timeout_ms,
 	return tp_prog_bpf_ringbuf_consume(p, index, fn, ctx);
 }
 
-int
-tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f)
+/* key or value bytes as BTF type id when typed and the type prints, else
+ * as hex */
+static void
+bytes_out(const struct tp_bpf *b, bool typed, uint32_t id, const uint8_t *d, uint32_t n,
+	  FILE *f)
+{
+	if (!typed || !bpf_btf_typed(b->btf, id) || bpf_btf_print(b->btf, id, d, n, f) < 0)
+		hex_out(f, d, n);
+}
+
+/* The elements of map index, one line each: KEY=VALUE in hex, or with
+ * typed KEY = VALUE in the BTF types where the object has them. */
+static int
+dump_lines(const struct tp_prog *p, int index, FILE *f, bool typed)
 {
 	struct tp_bpf_map *m = map_at(p, index);
 	struct tp_bpf *b = bpf_of(p);
@@ -780,8 +815,8 @@ tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f)
 			any |= v[i] != 0;
 		if (m->state == NULL && !any)
 			continue;
-		hex_out(f, key, m->key_size);
-		fputc('=', f);
+		bytes_out(b, typed, m->btf_key, key, m->key_size, f);
+		fputs(typed ? " = " : "=", f);
 		if (m->type == BPF_MAP_TYPE_PROG_ARRAY) {
 			uint32_t n;
 
@@ -795,8 +830,9 @@ tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f)
 		} else {
 			for (uint32_t c = 0; c < m->ncpu; c++) {
 				if (c)
-					fputc(',', f);
-				hex_out(f, v + (size_t)c * m->stride, m->value_size);
+					fputs(typed ? ", " : ",", f);
+				bytes_out(b, typed, m->btf_value, v + (size_t)c * m->stride,
+					  m->value_size, f);
 			}
 		}
 		fputc('\n', f);
@@ -804,6 +840,18 @@ tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f)
 	}
 	rte_spinlock_unlock(&m->lock);
 	return lines;
+}
+
+int
+tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f)
+{
+	return dump_lines(p, index, f, false);
+}
+
+int
+tp_prog_bpf_map_dump_btf(const struct tp_prog *p, int index, FILE *f)
+{
+	return dump_lines(p, index, f, true);
 }
 
 static void

@@ -415,7 +415,14 @@ int tp_prog_bpf_route_add(struct tp_prog *p, const char *spec, char *err, size_t
 /* Update one map element from text "NAME:KEY=VALUE" (tagpipe-replay
  * --bpf-map): KEY and VALUE are hex bytes in memory order, exactly
  * key_size and value_size bytes (as the bpf() syscall takes them; "0a000001"
- * is IPv4 10.0.0.1 as a network-order key); a per-CPU map gets VALUE in
+ * is IPv4 10.0.0.1 as a network-order key), or, where the object's BTF
+ * gives the map's key or value type, a value of that type: a number
+ * (decimal, 0x hex; a dotted IPv4 address for a __be32) for an integer or
+ * enum, the members' or elements' numbers in order, comma-separated, for
+ * a struct or array of integers ("routes:24,0x0001a8c0=3": a prefix
+ * length and, in a __u32 on little-endian x86, 192.168.1.0 in network
+ * order). Text that is
+ * exactly the size in hex digits is read as hex. A per-CPU map gets VALUE in
  * every lcore's copy; a PROG_ARRAY's VALUE is a program's function name,
  * a map-in-map's VALUE the inner map's name.
  * BPF_ANY. 0, or -EINVAL/-E2BIG/... with err naming the bad part. */
@@ -435,6 +442,13 @@ int tp_prog_bpf_map_delete_text(const struct tp_prog *p, const char *spec, char 
  * tp_prog_bpf_ringbuf_consume). Returns the number
  * of lines, or -EINVAL. Safe while traffic runs (values as for lookup). */
 int tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f);
+/* The same as "KEY = VALUE" lines with keys and values in the object's
+ * BTF types where it has them and text can express them: integers and
+ * enums as numbers, a __be16/__be32/__be64 typedef in network byte order
+ * (a 4-byte __be32 as a dotted IPv4 address), structs of integers as
+ * {member: value, ...}, arrays of integers as [v, ...]; anything else in
+ * hex as above. Per-CPU values comma-separated. */
+int tp_prog_bpf_map_dump_btf(const struct tp_prog *p, int index, FILE *f);
 
 /* The next record bpf_perf_event_output put in PERF_EVENT_ARRAY map index
  * from lcore index cpu: its bytes (the program's data, then the packet

@@ -202,13 +202,14 @@ fwd_pipeline_bpf_map(const char *verb, const char *arg)
 			       mi.type, mi.key_size, mi.value_size, mi.max_entries,
 			       mi.ncpu > 1 ? " per-cpu" : "");
 		}
-	} else if (strcmp(verb, "dump") == 0) {
+	} else if (strcmp(verb, "dump") == 0 || strcmp(verb, "show") == 0) {
 		int i = tp_prog_bpf_map_find(prog, arg);
 
 		if (i < 0)
-			fwd_err("bpf map dump: no map '%s'", arg);
+			fwd_err("bpf map %s: no map '%s'", verb, arg);
 		else
-			printf("%d elements\n", tp_prog_bpf_map_dump(prog, i, stdout));
+			printf("%d elements\n", verb[0] == 'd' ? tp_prog_bpf_map_dump(prog, i, stdout) :
+			       tp_prog_bpf_map_dump_btf(prog, i, stdout));
 	} else if (strcmp(verb, "delete") == 0) {
 		if (tp_prog_bpf_map_delete_text(prog, arg, err, sizeof(err)) < 0)
 			fwd_err("bpf map delete: %s", err);

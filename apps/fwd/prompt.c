@@ -59,7 +59,7 @@ TK(tk_onoff, w2, "on#off");
 TK(tk_bpf, w0, "bpf");
 TK(tk_map, w1, "map");
 TK(tk_list, w2, "list");
-TK(tk_dumpset, w2, "dump#set#delete");
+TK(tk_dumpset, w2, "dump#show#set#delete");
 TK(tk_arg3, w3, NULL);
 /* The word lists are filled (fwd_engines[], tp_prog_names) before the
  * prompt starts. Free words, so a bad one gets the command's own error
@@ -122,8 +122,9 @@ do_help(void *res, struct cmdline *cl, void *data)
 	       "set verdict PROG\n"
 	       "set gro on|off\n"
 	       "set verbose 0|1|2|3 (off, received, sent, both)\n"
-	       "bpf map list | bpf map dump NAME | bpf map set NAME:KEY=VALUE |\n"
-	       "    bpf map delete NAME:KEY\n");
+	       "bpf map list | bpf map dump NAME | bpf map show NAME |\n"
+	       "    bpf map set NAME:KEY=VALUE | bpf map delete NAME:KEY\n"
+	       "    (dump: hex; show: the BTF types; KEY, VALUE: hex or typed)\n");
 	fflush(stdout);
 }
 
@@ -254,7 +255,7 @@ INST(c_set_verbose, do_set_verbose, NULL,
 INST(c_bpf_list, do_bpf_map, NULL, "bpf map list: the XDP object's maps",
      (void *)&tk_bpf, (void *)&tk_map, (void *)&tk_list);
 INST(c_bpf_arg, do_bpf_map, NULL,
-     "bpf map dump NAME | bpf map set NAME:KEY=VALUE | bpf map delete NAME:KEY (hex)",
+     "bpf map dump|show NAME | bpf map set NAME:KEY=VALUE | bpf map delete NAME:KEY",
      (void *)&tk_bpf, (void *)&tk_map, (void *)&tk_dumpset, (void *)&tk_arg3);
 
 static cmdline_parse_ctx_t commands[] = {

@@ -53,7 +53,7 @@ def main():
         cmds = [('bpf map list', 0.2), ('bpf map dump routes', 0.2),
                 ('start', consumed), (None, ask), ('stop', 0.2), ('show pipeline stats', 0.2),
                 ('bpf map set routes:18000000c0a80100=03000000', 0.2),
-                ('bpf map dump routes', 0.2),
+                ('bpf map dump routes', 0.2), ('bpf map show routes', 0.2),
                 ('bpf map delete routes:18000000c0a80100', 0.2),
                 ('bpf map delete routes:18000000c0a80100', 0.2),
                 ('bpf map delete routes:1800', 0.2),
@@ -80,6 +80,9 @@ def main():
         c.true('prompt set', 'Set routes:18000000c0a80100=03000000\n' in out)
         c.true('both elements dumped', out.count('=01000000\n') == 3 and
                '18000000c0a80100=03000000\n' in out and '2 elements\n' in out)
+        c.true('typed show (BTF struct route_key)',
+               '{prefixlen: 24, addr: 108736} = 3\n' in out and
+               '{prefixlen: 0, addr: 0} = 1\n' in out)
         c.true('prompt delete', 'Deleted routes:18000000c0a80100\n' in out)
         c.true('deleted again: no such element',
                "bpf map delete: 'routes:18000000c0a80100': no such element" in err)

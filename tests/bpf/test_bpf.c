@@ -123,6 +123,19 @@ dump_of(struct tp_prog *p, const char *name, int lines)
 	return buf;
 }
 
+/* The same with tp_prog_bpf_map_dump_btf. */
+static const char *
+dump_of_btf(struct tp_prog *p, const char *name, int lines)
+{
+	static char buf[4096];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	assert_non_null(f);
+	assert_int_equal(tp_prog_bpf_map_dump_btf(p, tp_prog_bpf_map_find(p, name), f), lines);
+	fclose(f);
+	return buf;
+}
+
 /* rc of a find by name, failing the test when it is an error. */
 static int
 found(int rc, const char *what, const char *name)
@@ -515,6 +528,72 @@ test_lru(void **state)
 }
 
 /* LPM_TRIE: the longest matching prefix wins. */
+/* Keys and values as the object's BTF types (t_maps.o): a struct value,
+ * a per-CPU integer, a struct key, typed delete; hex still taken; what
+ * fits neither refused by name; the typed dump. */
+static void
+test_btf_text(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_maps.o"), "xdp_lpm");
+	struct { uint64_t packets, bytes; } fv;
+	struct { uint32_t plen, addr; } r24 = { 24, rte_cpu_to_be_32(0xc0a80100) };
+	uint32_t key = 7, got;
+	uint64_t runs[RTE_MAX_LCORE];
+	char err[256];
+	const char *d;
+
+	(void)state;
+	assert_int_equal(tp_prog_bpf_map_update_text(p, "flows:7=3,180", err, sizeof(err)), 0);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, map_idx(p, "flows"), &key, &fv), 0);
+	assert_int_equal(fv.packets, 3);
+	assert_int_equal(fv.bytes, 180);
+	d = dump_of_btf(p, "flows", 1);
+	assert_string_equal(d, "7 = {packets: 3, bytes: 180}\n");
+	/* exactly the size in hex: read as hex */
+	assert_int_equal(tp_prog_bpf_map_update_text(p, "flows:08000000=0100000000000000"
+						     "0200000000000000", err, sizeof(err)), 0);
+	d = dump_of(p, "flows", 2); /* in slot order */
+	assert_non_null(strstr(d, "07000000=0300000000000000b400000000000000\n"));
+	assert_non_null(strstr(d, "08000000=01000000000000000200000000000000\n"));
+	assert_int_equal(tp_prog_bpf_map_delete_text(p, "flows:8", err, sizeof(err)), 0);
+	assert_int_equal(tp_prog_bpf_map_update_text(p, "flows:7=3", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "value '3' is not 16 hex bytes nor a value of its BTF type"));
+	assert_int_equal(tp_prog_bpf_map_update_text(p, "flows:-1=1,1", err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "key '-1' is not 4 hex bytes nor a value of its BTF type"));
+	assert_int_equal(tp_prog_bpf_map_update_text(p, "flows:7=1,2,3", err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(tp_prog_bpf_map_update_text(p, "flows:4294967296=1,2", err,
+						     sizeof(err)), -EINVAL);
+	/* per-CPU: every lcore's copy */
+	assert_int_equal(tp_prog_bpf_map_update_text(p, "runs:1=0x10", err, sizeof(err)), 0);
+	key = 1;
+	assert_int_equal(tp_prog_bpf_map_lookup(p, map_idx(p, "runs"), &key, runs), 0);
+	assert_int_equal(runs[0], 16);
+	assert_non_null(strstr(dump_of_btf(p, "runs", 1), "1 = 16"));
+	/* a struct key, members in order: the same element as its bytes */
+	assert_int_equal(tp_prog_bpf_map_update_text(p, "routes:24,0x0001a8c0=3", err,
+						     sizeof(err)), 0);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, map_idx(p, "routes"), &r24, &got), 0);
+	assert_int_equal(got, 3);
+	assert_string_equal(dump_of_btf(p, "routes", 1),
+			    "{prefixlen: 24, addr: 108736} = 3\n");
+	tp_prog_close(p);
+
+	/* a __be32 key: a dotted address, stored in network order */
+	p = open_ok(obj("t_fib.o"), "xdp_fib");
+	assert_int_equal(tp_prog_bpf_map_update_text(p, "hosts:192.168.1.1=5", err, sizeof(err)),
+			 0);
+	key = rte_cpu_to_be_32(0xc0a80101);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, map_idx(p, "hosts"), &key, &got), 0);
+	assert_int_equal(got, 5);
+	assert_string_equal(dump_of_btf(p, "hosts", 1), "192.168.1.1 = 5\n");
+	assert_string_equal(dump_of(p, "hosts", 1), "c0a80101=05000000\n");
+	assert_int_equal(tp_prog_bpf_map_update_text(p, "hosts:192.168.1=5", err, sizeof(err)),
+			 -EINVAL);
+	tp_prog_close(p);
+}
+
 static void
 test_lpm(void **state)
 {
@@ -1604,6 +1683,7 @@ main(void)
 		cmocka_unit_test(test_fib_lookup),
 		cmocka_unit_test(test_lru),
 		cmocka_unit_test(test_lpm),
+		cmocka_unit_test(test_btf_text),
 		cmocka_unit_test(test_adjust),
 		cmocka_unit_test(test_tail_calls),
 		cmocka_unit_test(test_loops),

@@ -16,6 +16,8 @@
  *   xdp_fib_args: the argument checks, one call each into `args`:
  *     [0] flags 0x80 (unknown), [1] plen 32, [2] family 0, [3] ifindex 0;
  *     then XDP_PASS.
+ *   `hosts` (HASH, __be32 key): unused by the programs; a key for the
+ *     typed text of tp_prog_bpf_map_update_text (a dotted address).
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -41,6 +43,13 @@ struct {
 	__type(key, __u32);
 	__type(value, __s64);
 } args SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4);
+	__type(key, __be32);
+	__type(value, __u32);
+} hosts SEC(".maps");
 
 static __always_inline void
 count(__u32 slot, __u64 add, int set)
