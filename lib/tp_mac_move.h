@@ -81,4 +81,15 @@ tp_mbuf_shorten_front_tci(struct rte_mbuf *m, unsigned int by, uint16_t tci)
 	m->vlan_tci = tci;
 }
 
+/* Take `by` bytes (4 or more) out after the MACs at p, the first segment's
+ * data, which holds them and the 16 bytes tp_mac_move_fwd16 reads: the
+ * MACs moved up, data_off, pkt_len and data_len. */
+static inline void
+tp_mbuf_strip_after_macs(struct rte_mbuf *m, uint8_t *p, unsigned int by)
+{
+	tp_mac_move_fwd16(p, by);
+	m->data_off = (uint16_t)(m->data_off + by);
+	tp_mbuf_shorten_front(m, by);
+}
+
 #endif /* TP_MAC_MOVE_H */

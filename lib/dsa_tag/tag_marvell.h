@@ -200,9 +200,7 @@ mv_rx_fast_one(struct rte_mbuf *m, unsigned int hdr, uint8_t proto, int meta,
 		if (hdr == 0) /* "dsa": the tag became the 802.1Q header */
 			return 1;
 	}
-	tp_mac_move_fwd16(p, by);
-	m->data_off += by;
-	tp_mbuf_shorten_front(m, by);
+	tp_mbuf_strip_after_macs(m, p, by);
 	return 1;
 }
 
@@ -323,24 +321,18 @@ mv_rx_vlan_one(struct rte_mbuf *m, unsigned int hdr, uint8_t proto, size_t off,
 
 		m->vlan_tci_outer = tag_rd16(v + 2);
 		m->ol_flags = ol | TP_VLAN_RX_F_TWO;
-		by += 8;
-		tp_mac_move_fwd16(p, by);
-		m->data_off += by;
-		tp_mbuf_shorten_front_tci(m, by, tci);
+		tp_mbuf_strip_after_macs(m, p, by + 8);
+		m->vlan_tci = tci;
 		(*n_qinq)++;
 	} else if (tags & 1) {
 		uint16_t tci = tag_rd16(v + 2);
 
 		m->ol_flags = ol | TP_VLAN_RX_F_ONE;
-		by += 4;
-		tp_mac_move_fwd16(p, by);
-		m->data_off += by;
-		tp_mbuf_shorten_front_tci(m, by, tci);
+		tp_mbuf_strip_after_macs(m, p, by + 4);
+		m->vlan_tci = tci;
 		(*n_single)++;
 	} else {
-		tp_mac_move_fwd16(p, by);
-		m->data_off += by;
-		tp_mbuf_shorten_front(m, by);
+		tp_mbuf_strip_after_macs(m, p, by);
 	}
 	return 1;
 }

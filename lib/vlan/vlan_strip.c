@@ -108,17 +108,15 @@ tp_vlan_strip_burst_reasons(const struct tp_vlan_conf *conf,
 
 				m->vlan_tci_outer = tp_vlan_rd16(p + 14);
 				m->ol_flags = ol | TP_VLAN_RX_F_TWO;
-				tp_mac_move_fwd16(p, 2 * TP_VLAN_HLEN);
-				m->data_off += 2 * TP_VLAN_HLEN;
-				tp_mbuf_shorten_front_tci(m, 2 * TP_VLAN_HLEN, tci);
+				tp_mbuf_strip_after_macs(m, p, 2 * TP_VLAN_HLEN);
+				m->vlan_tci = tci;
 				n_qinq++;
 			} else if (tags & 1) {
 				uint16_t tci = tp_vlan_rd16(p + 14);
 
 				m->ol_flags = ol | TP_VLAN_RX_F_ONE;
-				tp_mac_move_fwd16(p, TP_VLAN_HLEN);
-				m->data_off += TP_VLAN_HLEN;
-				tp_mbuf_shorten_front_tci(m, TP_VLAN_HLEN, tci);
+				tp_mbuf_strip_after_macs(m, p, TP_VLAN_HLEN);
+				m->vlan_tci = tci;
 				n_single++;
 			} else {
 				n_untagged++;

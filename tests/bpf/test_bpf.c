@@ -110,30 +110,32 @@ free_all(struct rte_mbuf **m, unsigned int n)
 		rte_pktmbuf_free(m[i]);
 }
 
-/* tp_prog_bpf_map_dump of map name as a string (static buffer). */
+/* tp_prog_bpf_map_dump (or with btf, _dump_btf) of map name as a string
+ * (static buffer), which must have that many lines. */
 static const char *
-dump_of(struct tp_prog *p, const char *name, int lines)
+dump_lines_of(struct tp_prog *p, const char *name, int lines, bool btf)
 {
 	static char buf[4096];
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	int idx = tp_prog_bpf_map_find(p, name);
 
 	assert_non_null(f);
-	assert_int_equal(tp_prog_bpf_map_dump(p, tp_prog_bpf_map_find(p, name), f), lines);
+	assert_int_equal(btf ? tp_prog_bpf_map_dump_btf(p, idx, f) :
+			 tp_prog_bpf_map_dump(p, idx, f), lines);
 	fclose(f);
 	return buf;
 }
 
-/* The same with tp_prog_bpf_map_dump_btf. */
+static const char *
+dump_of(struct tp_prog *p, const char *name, int lines)
+{
+	return dump_lines_of(p, name, lines, false);
+}
+
 static const char *
 dump_of_btf(struct tp_prog *p, const char *name, int lines)
 {
-	static char buf[4096];
-	FILE *f = fmemopen(buf, sizeof(buf), "w");
-
-	assert_non_null(f);
-	assert_int_equal(tp_prog_bpf_map_dump_btf(p, tp_prog_bpf_map_find(p, name), f), lines);
-	fclose(f);
-	return buf;
+	return dump_lines_of(p, name, lines, true);
 }
 
 /* rc of a find by name, failing the test when it is an error. */
