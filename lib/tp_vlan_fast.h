@@ -47,6 +47,14 @@ tpid_set_init(struct tpid_set *s, const struct tp_vlan_conf *conf)
 	return n;
 }
 
+/* be (big-endian, as in the frame) is one of the set's four slots: the
+ * scalar compare, where no vector one is built. */
+static inline int
+tpid_set_has(const struct tpid_set *s, uint16_t be)
+{
+	return (be == s->t[0]) | (be == s->t[1]) | (be == s->t[2]) | (be == s->t[3]);
+}
+
 #if defined(RTE_ARCH_X86) && defined(__SSSE3__)
 /* The set twice (lanes 0-3 and 4-7): both TPID slots of a frame compared
  * at once. */
@@ -86,7 +94,7 @@ tpid_in(const struct tpid_set *s, const uint8_t *p)
 	uint16_t be;
 
 	memcpy(&be, p, 2);
-	return (be == s->t[0]) | (be == s->t[1]) | (be == s->t[2]) | (be == s->t[3]);
+	return tpid_set_has(s, be);
 }
 
 static inline unsigned int

@@ -37,7 +37,7 @@ tpid_vec_load(const struct tpid_set *s)
 static inline int
 is_tpid(tpid_vec s, uint16_t be)
 {
-	return (be == s.t[0]) | (be == s.t[1]) | (be == s.t[2]) | (be == s.t[3]);
+	return tpid_set_has(&s, be);
 }
 #endif
 
