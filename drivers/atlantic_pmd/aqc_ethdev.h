@@ -101,7 +101,7 @@ typedef void (*aqc_close_hook_t)(void *arg);
 /* Extra xstats of the backend behind BAR0 (net_aqc_sim: the chip model's
  * wire-side drop counters). Returns how many; fills names and/or values
  * (cumulative) when not NULL. At most AQC_XSTATS_EXTRA_MAX. */
-#define AQC_XSTATS_EXTRA_MAX 8
+#define AQC_XSTATS_EXTRA_MAX 16
 typedef unsigned int (*aqc_xstats_hook_t)(void *arg, struct rte_eth_xstat_name *names,
 					  uint64_t *values);
 

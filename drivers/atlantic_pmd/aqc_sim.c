@@ -15,7 +15,9 @@
  * link_speed=10M|100M|1G|2.5G|5G|10G (the highest rate; 10M only on aqc113),
  * fw=2.x|3.x|MAJOR.MINOR.BUILD, mode=thread|step, dma=auto|direct|translate,
  * rx_start=poll|link|now and rx_delay_ms=0..60000 (wire=pcap: when rx_pcap
- * starts; FEATURES.md says what each means),
+ * starts; FEATURES.md says what each means), rx_loops=N (plays of
+ * rx_pcap, 0 = without end), faults=N and fault_seed=S (random faults, on
+ * average one per N frames the wire delivers),
  * fw_fault=none|boot_hang|init_fail|hostboot|no_ack|torn|art_sem (aqc113),
  * none|mute (aqc107).
  */
@@ -50,7 +52,8 @@ model_xstats(void *arg, struct rte_eth_xstat_name *names, uint64_t *values)
 	static const char *const n[] = {
 		"model_rx_l2_filtered", "model_rx_ring_disabled", "model_rx_ring_full",
 		"model_dma_faults", "model_tx_errors", "model_pcap_frames_read",
-		"model_faults_injected",
+		"model_faults_injected", "model_random_faults", "model_fault_rx_damaged",
+		"model_fault_tx_stalls", "model_fault_link_flaps", "model_fault_peer_stalls",
 	};
 	struct aqc_model_counters c;
 
@@ -67,6 +70,11 @@ model_xstats(void *arg, struct rte_eth_xstat_name *names, uint64_t *values)
 		values[4] = c.tx_errors;
 		values[5] = c.pcap_in;
 		values[6] = c.faults_injected;
+		values[7] = c.random_faults;
+		values[8] = c.fault_mac_err;
+		values[9] = c.fault_tx_stalls;
+		values[10] = c.fault_link_flaps;
+		values[11] = c.fault_peer_stalls;
 	}
 	return RTE_DIM(n);
 }

@@ -16,7 +16,7 @@
 #include "aqc_sim_devargs.h"
 
 #define AQC_SIM_KEYS "model, wire, rx_pcap, tx_pcap, peer, mac, link_speed, fw, mode, dma, " \
-	"rx_start, rx_delay_ms, fw_fault, sfp"
+	"rx_start, rx_delay_ms, rx_loops, faults, fault_seed, fw_fault, sfp"
 
 static int
 bad(const char *dev, const char *key, const char *val, const char *why)
@@ -115,6 +115,23 @@ load_sfp(struct aqc_model_config *c, const char *dev, const char *path)
 	return 0;
 }
 
+/* A decimal number in 0..max, nothing else (no sign, no space, no suffix). */
+static int
+parse_u64(const char *s, uint64_t max, uint64_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	if (s[0] < '0' || s[0] > '9')
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || x > max)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
 static const char *const fault_names[] = {
 	[AQC_FW_OK] = "none", [AQC_FW_BOOT_HANG] = "boot_hang",
 	[AQC_FW_INIT_FAIL] = "init_fail", [AQC_FW_HOSTBOOT] = "hostboot",
@@ -188,12 +205,28 @@ parse_one(struct aqc_model_config *c, const char *dev, const char *key,
 		else
 			return bad(dev, key, val, "expected poll, link or now");
 	} else if (strcmp(key, "rx_delay_ms") == 0) {
-		char *end;
-		unsigned long v = strtoul(val, &end, 10);
+		uint64_t v;
 
-		if (val[0] < '0' || val[0] > '9' || *end != '\0' || v > AQC_RX_DELAY_MS_MAX)
+		if (parse_u64(val, AQC_RX_DELAY_MS_MAX, &v) != 0)
 			return bad(dev, key, val, "expected milliseconds, 0..60000");
 		c->rx_delay_ms = (uint32_t)v;
+	} else if (strcmp(key, "rx_loops") == 0) {
+		uint64_t v;
+
+		if (parse_u64(val, UINT32_MAX, &v) != 0)
+			return bad(dev, key, val, "expected the plays of rx_pcap, 1..4294967295, "
+				   "or 0 (without end)");
+		c->rx_loops = (uint32_t)v;
+	} else if (strcmp(key, "faults") == 0) {
+		uint64_t v;
+
+		if (parse_u64(val, AQC_FAULT_EVERY_MAX, &v) != 0)
+			return bad(dev, key, val, "expected the mean frames between random faults, "
+				   "1..1000000000, or 0 (none)");
+		c->fault_every = (uint32_t)v;
+	} else if (strcmp(key, "fault_seed") == 0) {
+		if (parse_u64(val, UINT64_MAX, &c->fault_seed) != 0)
+			return bad(dev, key, val, "expected an unsigned 64-bit seed");
 	} else if (strcmp(key, "sfp") == 0) {
 		return load_sfp(c, dev, val);
 	} else if (strcmp(key, "mode") == 0) {
@@ -211,37 +244,11 @@ parse_one(struct aqc_model_config *c, const char *dev, const char *key,
 	return 0;
 }
 
-/* "k=v,k=v": every key known, every value valid, combinations coherent. */
-int
-aqc_sim_parse_devargs(struct aqc_model_config *c, const char *dev, const char *args,
-	      bool *dma_auto)
+/* The combinations: rates and firmware from the generation, paths and a
+ * peer only with their wire. loops: rx_loops's value as given, or NULL. */
+static int
+check_coherent(struct aqc_model_config *c, const char *dev, const char *loops)
 {
-	char *copy, *save = NULL, *tok;
-	int rc = 0;
-
-	if (args == NULL || args[0] == '\0')
-		return 0;
-	/* 0 = not given: the generation's default is filled in below */
-	c->rates = 0;
-	c->fw_version = 0;
-	copy = strdup(args);
-	if (copy == NULL)
-		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok != NULL && rc == 0;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-
-		if (eq == NULL) {
-			AQC_LOG(ERR, INIT, "%s: devarg '%s' has no value (key=value)", dev, tok);
-			rc = -EINVAL;
-			break;
-		}
-		*eq = '\0';
-		rc = parse_one(c, dev, tok, eq + 1, dma_auto);
-	}
-	free(copy);
-	if (rc != 0)
-		return rc;
 	if (c->gen == AQC_MODEL_AQC107) {
 		struct aqc_model_config d;
 
@@ -267,6 +274,8 @@ aqc_sim_parse_devargs(struct aqc_model_config *c, const char *dev, const char *a
 	if ((c->rx_pcap[0] || c->tx_pcap[0]) && c->wire != AQC_WIRE_PCAP)
 		return bad(dev, c->rx_pcap[0] ? "rx_pcap" : "tx_pcap",
 			   c->rx_pcap[0] ? c->rx_pcap : c->tx_pcap, "needs wire=pcap");
+	if (c->rx_loops != 1 && !c->rx_pcap[0])
+		return bad(dev, "rx_loops", loops, "needs wire=pcap and rx_pcap=FILE");
 	if (c->peer[0] && c->wire != AQC_WIRE_PEER)
 		return bad(dev, "peer", c->peer, "needs wire=peer");
 	/* Both ends name each other: a cable with a missing end (a typo in the
@@ -280,3 +289,39 @@ aqc_sim_parse_devargs(struct aqc_model_config *c, const char *dev, const char *a
 	return 0;
 }
 
+/* "k=v,k=v": every key known, every value valid, combinations coherent. */
+int
+aqc_sim_parse_devargs(struct aqc_model_config *c, const char *dev, const char *args,
+	      bool *dma_auto)
+{
+	char *copy, *save = NULL, *tok;
+	const char *loops = NULL;
+	int rc = 0;
+
+	if (args == NULL || args[0] == '\0')
+		return 0;
+	/* 0 = not given: the generation's default is filled in below */
+	c->rates = 0;
+	c->fw_version = 0;
+	copy = strdup(args);
+	if (copy == NULL)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL && rc == 0;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (eq == NULL) {
+			AQC_LOG(ERR, INIT, "%s: devarg '%s' has no value (key=value)", dev, tok);
+			rc = -EINVAL;
+			break;
+		}
+		*eq = '\0';
+		rc = parse_one(c, dev, tok, eq + 1, dma_auto);
+		if (strcmp(tok, "rx_loops") == 0)
+			loops = eq + 1;
+	}
+	if (rc == 0)
+		rc = check_coherent(c, dev, loops);
+	free(copy);
+	return rc;
+}

@@ -83,6 +83,8 @@ check_config(const struct aqc_model_config *c)
 	FUZZ_CHECK(c->peer[0] == '\0' || (c->wire == AQC_WIRE_PEER && strcmp(c->peer, DEV) != 0));
 	FUZZ_CHECK(c->wire != AQC_WIRE_PEER || c->peer[0] != '\0');
 	FUZZ_CHECK(c->rx_delay_ms <= AQC_RX_DELAY_MS_MAX);
+	FUZZ_CHECK(c->rx_loops == 1 || c->rx_pcap[0] != '\0');
+	FUZZ_CHECK(c->fault_every <= AQC_FAULT_EVERY_MAX);
 	FUZZ_CHECK(!c->sfp_present || c->gen == AQC_MODEL_AQC107);
 	FUZZ_CHECK(!(c->mac[0] & 1));
 }

@@ -193,6 +193,8 @@ def devargs():
         "delay": "rx_delay_ms=60001",
         "mac_multicast": "mac=01:00:5e:00:00:01",
         "sfp_missing": "sfp=no-such-eeprom.bin",
+        "soak": "wire=pcap,rx_pcap=in.pcap,tx_pcap=out.pcap,rx_loops=0,faults=500,fault_seed=7",
+        "loops_no_pcap": "wire=loop,rx_loops=3,faults=0",
         # libFuzzer find (of the target's property): a newline in a value
         # makes the one refusal line two.
         "newline_in_value": "wire=loop,\x86wh\n",

@@ -391,7 +391,8 @@ test_bad_devargs(void **state)
 {
 	static const struct { const char *args, *key; } bad[] = {
 		{ "foo=1", "unknown devarg 'foo' (known: model, wire, rx_pcap, tx_pcap, peer, "
-		  "mac, link_speed, fw, mode, dma, rx_start, rx_delay_ms, fw_fault, sfp)" },
+		  "mac, link_speed, fw, mode, dma, rx_start, rx_delay_ms, rx_loops, faults, fault_seed, "
+		  "fw_fault, sfp)" },
 		{ "wire=bogus", "wire=bogus: expected loop, pcap, peer or none" },
 		/* a cable with one end: both ends name each other */
 		{ "wire=peer", "bad devarg wire=peer: needs peer=NAME, the other net_aqc_sim "
@@ -415,6 +416,13 @@ test_bad_devargs(void **state)
 		{ "rx_delay_ms=60001", "rx_delay_ms=60001: expected milliseconds, 0..60000" },
 		{ "rx_delay_ms=-1", "rx_delay_ms=-1" },
 		{ "rx_delay_ms=5s", "rx_delay_ms=5s" },
+		{ "wire=pcap,rx_pcap=/dev/null,rx_loops=x", "rx_loops=x: expected the plays of rx_pcap" },
+		{ "wire=pcap,rx_pcap=/dev/null,rx_loops=4294967296", "rx_loops=4294967296" },
+		{ "rx_loops=2", "rx_loops=2: needs wire=pcap and rx_pcap=FILE" },
+		{ "faults=1000000001", "faults=1000000001: expected the mean frames between" },
+		{ "faults=-5", "faults=-5" },
+		{ "fault_seed=18446744073709551616", "fault_seed=18446744073709551616: expected an "
+		  "unsigned 64-bit seed" },
 		{ "model=aqc999", "model=aqc999: expected aqc107 (A1) or aqc113 (A2)" },
 		{ "model=aqc107,link_speed=10M", "no 10M" },
 		{ "fw_fault=no_ack", "fw_fault=no_ack" },   /* A1 has no such firmware */
@@ -452,7 +460,8 @@ test_bad_devargs(void **state)
 	}
 	/* and a good set creates and removes cleanly */
 	assert_int_equal(rte_vdev_init("net_aqc_sim7", "wire=none,fw=3.1.100,mode=step,"
-				       "dma=translate,rx_start=link,rx_delay_ms=0"), 0);
+				       "dma=translate,rx_start=link,rx_delay_ms=0,faults=1000,"
+				       "fault_seed=18446744073709551615"), 0);
 	assert_int_equal(rte_eth_dev_get_port_by_name("net_aqc_sim7", &port), 0);
 	assert_int_equal(rte_vdev_uninit("net_aqc_sim7"), 0);
 	assert_null(aqc_model_lookup("net_aqc_sim7"));

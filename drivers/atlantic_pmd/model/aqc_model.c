@@ -39,6 +39,7 @@ aqc_model_config_default(struct aqc_model_config *cfg, const char *name)
 	cfg->fw_version = 0x0301003a;   /* 3.1.58 */
 	cfg->rx_start = AQC_RX_START_POLL;
 	cfg->rx_delay_ms = AQC_RX_DELAY_MS_DEFAULT;
+	cfg->rx_loops = 1;
 }
 
 void
@@ -539,6 +540,7 @@ aqc_model_create(const struct aqc_model_config *cfg, int *err)
 	m->cable_up = true;
 	m->a2 = cfg->gen == AQC_MODEL_AQC113;
 	m->fault = cfg->fw_fault;
+	aqm_random_faults_init(m);
 	pthread_mutex_init(&m->lock, NULL);
 	aqm_regs_reset(m);
 	if (m->a2)

@@ -72,6 +72,9 @@
  * timeouts. The A1 firmware can be made mute (AQC_FW_MUTE).
  * DMA faults (aqc_model_set_dma_faults): RX write-back errors, corrupted
  * lengths, late and out-of-order write-back, a TX engine that stalls.
+ * Random faults (config fault_every, devargs faults= and fault_seed=) start
+ * those, frames that arrive damaged, link flaps and (wire=peer) a stalled
+ * cable on their own, so a whole application can be soaked under them.
  *
  * Addresses in descriptors are IOVAs. With dma = AQC_DMA_DIRECT (IOVA as
  * VA) the model dereferences them; with AQC_DMA_TRANSLATE (IOVA as PA, the
@@ -144,6 +147,7 @@ enum aqc_rx_start {
 
 #define AQC_RX_DELAY_MS_DEFAULT 100u
 #define AQC_RX_DELAY_MS_MAX 60000u
+#define AQC_FAULT_EVERY_MAX 1000000000u
 
 struct aqc_model_config {
 	enum aqc_model_gen gen;
@@ -161,6 +165,15 @@ struct aqc_model_config {
 	enum aqc_dma_mode dma;             /* default AQC_DMA_DIRECT */
 	enum aqc_rx_start rx_start;        /* wire=pcap; default POLL */
 	uint32_t rx_delay_ms;              /* default AQC_RX_DELAY_MS_DEFAULT */
+	uint32_t rx_loops;                 /* wire=pcap: plays of rx_pcap, one
+					    * after another; 0 = without end
+					    * (until the port is closed); default 1 */
+	/* Random faults (aqc_model_fault.c): on average one fault starts per
+	 * fault_every frames the wire delivers (0 = none, the default), the
+	 * kinds and their lengths drawn from a generator seeded with
+	 * fault_seed, so a seed repeats its run's faults in kind and order. */
+	uint32_t fault_every;
+	uint64_t fault_seed;
 	/* A1: an SFP module on the firmware's SMBus: sfp[0..255] is its
 	 * SFF-8472 A0h page (device 0x50), sfp[256..511] the A2h page
 	 * (0x51). Absent (default): every SMBus request fails. */
@@ -188,11 +201,20 @@ struct aqc_model_counters {
 	uint64_t rx_filtered;    /* dropped by the L2 filters */
 	uint64_t rx_disabled;    /* dropped: RX packet buffer or ring disabled */
 	uint64_t tx_errors;      /* malformed TX descriptor chains */
-	uint64_t pcap_in;        /* frames read from rx_pcap */
+	uint64_t pcap_in;        /* rx_pcap records taken: put on the wire
+				  * (or skipped as no frame: caplen 0 or
+				  * above the MAC's maximum) */
 	uint64_t dma_faults;     /* DMA addresses in no host memory segment */
 	uint64_t faults_injected; /* frames hit by aqc_model_set_dma_faults() */
 	uint64_t rsc_merged;     /* LRO: segments appended to an open session */
 	uint64_t rsc_aggregates; /* LRO: sessions closed with >= 2 segments */
+	/* started by the random injector (config fault_every); its DMA
+	 * faults are counted in faults_injected as they hit a frame */
+	uint64_t random_faults;  /* faults started, every kind */
+	uint64_t fault_mac_err;  /* frames delivered damaged (bad FCS) */
+	uint64_t fault_tx_stalls;
+	uint64_t fault_link_flaps;
+	uint64_t fault_peer_stalls;
 };
 
 /* DMA faults injected into the engine (tests, soak). The rx_* counts are

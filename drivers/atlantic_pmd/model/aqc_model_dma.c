@@ -772,6 +772,7 @@ aqm_dma_pass(struct aqc_model *m, unsigned int budget)
 
 	if (m->n_late > 0)
 		aqm_late_flush(m);   /* held back one pass (fault rx_late) */
+	aqm_random_faults_pass(m);
 	if (m->phase != AQM_READY || budget == 0)
 		return 0;
 	aqm_rsc_poll(m);

@@ -61,6 +61,16 @@ struct aqm_late_wb {
 	unsigned int ring;
 };
 
+/* The random fault injector's state (aqc_model_fault.c); times are
+ * CLOCK_MONOTONIC ns, 0 = that fault is not running. */
+struct aqm_random_faults {
+	uint64_t rng;
+	uint64_t tx_stall_until;
+	uint64_t cable_back_at;
+	uint64_t peer_stall_until;
+	uint32_t mac_err_left;         /* next frames to arrive damaged */
+};
+
 struct aqc_model {
 	uint8_t *bar;
 	struct aqc_model_config cfg;
@@ -97,6 +107,7 @@ struct aqc_model {
 	struct aqm_rsc rsc;            /* LRO sessions (aqc_model_rsc.c) */
 	struct aqm_iova_seg iova_cache[AQM_IOVA_CACHE];
 	unsigned int iova_next;
+	struct aqm_random_faults rf;   /* config fault_every (aqc_model_fault.c) */
 	/* wire */
 	_Atomic bool peer_stall;       /* aqc_model_set_peer_stall (aqc_model_fault.c) */
 	pcap_t *rx_pcap;
@@ -104,6 +115,9 @@ struct aqc_model {
 	pcap_dumper_t *tx_dump;
 	uint8_t *pcap_pending;         /* next rx_pcap frame, not yet delivered */
 	uint32_t pcap_pending_len;
+	bool pcap_pending_bad;         /* it arrives damaged (a random fault) */
+	uint32_t pcap_plays;           /* rx_pcap plays finished */
+	uint64_t pcap_play_frames;     /* records taken in the current play */
 	_Atomic bool app_polled;       /* aqc_model_rx_polled() was called */
 	uint64_t wire_go_at;           /* rx_pcap delivers from then (0: not armed) */
 	struct aqc_model *peer;        /* guarded by the registry lock */
@@ -228,6 +242,15 @@ void *aqm_dma_ptr(struct aqc_model *m, uint64_t iova, uint32_t len);
 bool aqm_dma_read(struct aqc_model *m, void *dst, uint64_t iova, uint32_t len);
 bool aqm_dma_write(struct aqc_model *m, uint64_t iova, const void *src, uint32_t len);
 void aqm_iova_flush(struct aqc_model *m);
+
+/* aqc_model_fault.c, the random injector (config fault_every). init:
+ * seed it. on_frame: the wire is about to deliver a frame (once per frame,
+ * however often a paced frame is offered); maybe start a fault; true when
+ * this frame is to arrive damaged. pass: end the timed faults whose time
+ * is up (every DMA pass). Caller holds m->lock for on_frame and pass. */
+void aqm_random_faults_init(struct aqc_model *m);
+bool aqm_random_fault_on_frame(struct aqc_model *m);
+void aqm_random_faults_pass(struct aqc_model *m);
 
 /* aqc_model_wire.c */
 int aqm_wire_open(struct aqc_model *m);

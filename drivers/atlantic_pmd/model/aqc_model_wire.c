@@ -103,7 +103,7 @@ aqm_wire_tx(struct aqc_model *m, const uint8_t *frame, uint32_t len)
 
 	switch (m->cfg.wire) {
 	case AQC_WIRE_LOOP:
-		(void)aqm_rx_frame(m, frame, len, false, false);
+		(void)aqm_rx_frame(m, frame, len, false, aqm_random_fault_on_frame(m));
 		break;
 	case AQC_WIRE_PCAP:
 		if (m->tx_dump != NULL) {
@@ -162,6 +162,30 @@ pcap_wire_open(struct aqc_model *m)
 	return now >= m->wire_go_at;
 }
 
+/* The end of rx_pcap's current play: start the next one (rx_loops), or
+ * close the capture. false when the input is done. */
+static bool
+pcap_next_play(struct aqc_model *m)
+{
+	char err[PCAP_ERRBUF_SIZE];
+
+	pcap_close(m->rx_pcap);
+	m->rx_pcap = NULL;
+	m->pcap_plays++;
+	/* a play that took no record would repeat forever doing nothing */
+	if (m->pcap_play_frames == 0 ||
+	    (m->cfg.rx_loops != 0 && m->pcap_plays >= m->cfg.rx_loops))
+		return false;
+	m->pcap_play_frames = 0;
+	m->rx_pcap = pcap_open_offline(m->cfg.rx_pcap, err);
+	if (m->rx_pcap == NULL) {
+		AQC_LOG(ERR, MODEL, "%s: rx_pcap %s, play %u: %s", m->cfg.name,
+			m->cfg.rx_pcap, m->pcap_plays + 1, err);
+		return false;
+	}
+	return true;
+}
+
 static unsigned int
 rx_from_pcap(struct aqc_model *m, unsigned int budget)
 {
@@ -177,22 +201,33 @@ rx_from_pcap(struct aqc_model *m, unsigned int budget)
 			int rc = pcap_next_ex(m->rx_pcap, &h, &data);
 
 			if (rc != 1) {
-				/* end of file (or a read error): the input is done */
-				if (rc != PCAP_ERROR_BREAK)
+				if (rc != PCAP_ERROR_BREAK) {
+					/* a read error: the input is done */
 					AQC_LOG(ERR, MODEL, "%s: rx_pcap read: %s",
 						m->cfg.name, pcap_geterr(m->rx_pcap));
-				pcap_close(m->rx_pcap);
-				m->rx_pcap = NULL;
-				break;
+					pcap_close(m->rx_pcap);
+					m->rx_pcap = NULL;
+					break;
+				}
+				if (!pcap_next_play(m))
+					break;   /* end of file and of the last play */
+				continue;
 			}
-			m->cnt.pcap_in++;
-			if (h->caplen == 0 || h->caplen > AQC_MAX_FRAME)
+			m->pcap_play_frames++;
+			if (h->caplen == 0 || h->caplen > AQC_MAX_FRAME) {
+				m->cnt.pcap_in++;
 				continue;   /* cannot be a frame on this wire */
+			}
 			memcpy(m->pcap_pending, data, h->caplen);
 			m->pcap_pending_len = h->caplen;
+			m->pcap_pending_bad = aqm_random_fault_on_frame(m);
 		}
-		if (aqm_rx_frame(m, m->pcap_pending, m->pcap_pending_len, true, false) == -EAGAIN)
+		if (aqm_rx_frame(m, m->pcap_pending, m->pcap_pending_len, true,
+				 m->pcap_pending_bad) == -EAGAIN)
 			break;
+		/* counted once it is on the wire: a frame that waits for room
+		 * is still the sender's */
+		m->cnt.pcap_in++;
 		m->pcap_pending_len = 0;
 		n++;
 	}
@@ -211,7 +246,7 @@ rx_from_peer(struct aqc_model *m, unsigned int budget)
 	while (n < budget && h != atomic_load_explicit(&q->tail, memory_order_acquire)) {
 		const struct aqm_peer_slot *s = &q->slot[h % AQM_PEER_SLOTS];
 
-		(void)aqm_rx_frame(m, s->data, s->len, false, false);
+		(void)aqm_rx_frame(m, s->data, s->len, false, aqm_random_fault_on_frame(m));
 		h++;
 		n++;
 		atomic_store_explicit(&q->head, h, memory_order_release);
