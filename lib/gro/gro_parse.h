@@ -163,6 +163,8 @@ finish(struct tp_gro *g, struct gro_pkt *p, const uint8_t *l3,
 		p->pass = TP_GRO_PASS_ZERO_PAYLOAD;
 		return;
 	}
+	if (unlikely(p->m->ol_flags & RTE_MBUF_F_RX_LRO))
+		return;    /* not held (gro_parse): no checksum to verify */
 	p->pass = csum_verdict(g, p->m, l3, th, p->v6, p->l2_len + p->l3_len,
 			       p->ip_len - p->l3_len);
 }
@@ -400,10 +402,6 @@ gro_parse(struct tp_gro *g, struct gro_pkt *p, struct rte_mbuf *m)
 	p->optlen = 0;
 	p->paylen = 0;
 	p->ext_patch = GRO_NIL;
-	if (m->ol_flags & RTE_MBUF_F_RX_LRO) {
-		p->pass = TP_GRO_PASS_LRO;
-		return;
-	}
 	if (dlen < ETH_HLEN) {
 		p->pass = m->pkt_len >= ETH_HLEN ? TP_GRO_PASS_HDR_SPLIT : TP_GRO_PASS_NOT_IP;
 		return;
@@ -444,6 +442,12 @@ gro_parse(struct tp_gro *g, struct gro_pkt *p, struct rte_mbuf *m)
 		p->hash = (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH) ? m->hash.rss :
 			  g->kernel ? 0 :    /* an skb without a hash */
 			  sw_hash(d + l2, p->key.flags & GRO_KF_V6, p->key.ports);
+	/* A packet the NIC merged (LRO) is not merged again, but it is parsed:
+	 * Linux gives such an skb (skb_is_gso) GRO's flush flag, so the held
+	 * aggregate of its flow completes before it (dev_gro_receive,
+	 * net/core/gro.c) and the flow stays in order. */
+	if (unlikely(m->ol_flags & RTE_MBUF_F_RX_LRO))
+		p->pass = TP_GRO_PASS_LRO;
 }
 
 #endif /* TP_GRO_PARSE_H */

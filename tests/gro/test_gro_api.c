@@ -366,6 +366,51 @@ test_csum_modes(void **state)
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 }
 
+/* A packet the NIC already merged (RTE_MBUF_F_RX_LRO) passes through, and
+ * the held aggregate of its own flow leaves before it, in both orders, as
+ * Linux flushes it (an skb_is_gso skb carries GRO's flush flag); another
+ * flow's aggregate stays held. Burst: flow 1 k=0,1; flow 2 k=0; flow 1's
+ * LRO'd k=2 (standing for k=2..). Out: [1:0-1], LRO, then at the end of
+ * the burst [2:0]. */
+static void
+test_lro_input_keeps_flow_order(void **state)
+{
+	struct tp_gro_conf c = { .mode = TP_GRO_MODE_BURST, .socket_id = SOCKET_ID_ANY };
+	unsigned int start = tp_test_pool_in_use(mp);
+	struct rte_mbuf *in[4], *out[8];
+	struct tp_gro_stats st;
+
+	(void)state;
+	for (int kernel = 0; kernel < 2; kernel++) {
+		struct tp_gro *g;
+		uint16_t n;
+
+		c.order = kernel ? TP_GRO_ORDER_KERNEL : TP_GRO_ORDER_FLOW;
+		g = tp_gro_create(&c);
+		assert_non_null(g);
+		in[0] = seg(0, 1, 0);
+		in[1] = seg(0, 1, 1);
+		in[2] = seg(0, 2, 0);
+		in[3] = seg(0, 1, 2);
+		in[3]->ol_flags |= RTE_MBUF_F_RX_LRO;
+		in[3]->tso_segsz = 100;
+		n = tp_gro_merge_burst(g, in, 4, out, 8, 0);
+		assert_int_equal(n, 3);
+		assert_int_equal(tp_gro_segs(out[0]), 2);
+		assert_int_equal(port_at(out[0], 34), 3001);
+		assert_ptr_equal(out[1], in[3]);
+		assert_true(out[1]->ol_flags & RTE_MBUF_F_RX_LRO);
+		assert_int_equal(port_at(out[2], 34), 3002);
+		assert_int_equal(tp_gro_segs(out[2]), 1);
+		tp_gro_stats_get(g, &st);
+		assert_int_equal(st.pass[TP_GRO_PASS_LRO], 1);
+		assert_int_equal(st.csum_sw_l4, 3);   /* the LRO'd packet is not verified */
+		free_all(out, n);
+		tp_gro_destroy(g);
+	}
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+}
+
 /* Frames GRO must hand back untouched, each counted by its reason. */
 static void
 test_pass_reasons(void **state)
@@ -814,6 +859,7 @@ main(void)
 		cmocka_unit_test(test_csum_verify),
 		cmocka_unit_test(test_kernel_order),
 		cmocka_unit_test(test_pass_reasons),
+		cmocka_unit_test(test_lro_input_keeps_flow_order),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_chained_input),
 	};
