@@ -188,7 +188,7 @@ def run(c, tag, caps, counts, loops, faults, seed, timeout):
         if faults:
             v += ',faults=%d,fault_seed=%d' % (faults, seed + p)
         vdevs.append(v)
-    eal = fwdlib.eal_args('tpsoak_%s' % tag, vdevs)
+    eal = fwdlib.eal_args('tpsoak_%s' % re.sub(r'\W', '_', tag), vdevs)
     app = ['-i', '--forward-mode', 'pipeline', '--port-tagger', '0:edsa',
            '--gro', 'age:200', '--gso', 'on', '--verdict', 'pass']
     cmd = [fwdlib.fwd_binary()] + eal + ['--'] + app
