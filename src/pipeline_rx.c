@@ -386,9 +386,10 @@ burst_weight(struct rte_mbuf *const *pkts, uint16_t n)
 	return w;
 }
 
-uint16_t
-tp_pipeline_rx_burst(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
-		     struct rte_mbuf **pkts, uint16_t n)
+/* One burst of n <= max_burst frames (pkts has room for 2n). */
+static uint16_t
+rx_chunk(struct tp_pipeline *pl, uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
+	 uint16_t n)
 {
 	struct pl_port *pp;
 	uint16_t j, k, c;
@@ -405,14 +406,6 @@ tp_pipeline_rx_burst(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 	}
 	pp = &pl->port[port];
 	pp->last_queue = queue;
-	if (unlikely(n > pl->max_burst)) {
-		uint16_t extra = n - pl->max_burst;
-		uint64_t we = burst_weight(pkts + pl->max_burst, extra);
-
-		w -= we;
-		pl_drop_w(pl, TP_DROP_BURST_TOO_LARGE, pkts + pl->max_burst, extra, we);
-		n = pl->max_burst;
-	}
 	pl_cnt_add(&pl->st.port[port].rx, w);
 	if (queue < TP_STATS_MAX_QUEUES)
 		pl_cnt_add(&pl->st.port[port].rx_queue[queue], w);
@@ -458,6 +451,49 @@ tp_pipeline_rx_burst(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 		stage_add(pl, TP_STAGE_GRO, k, c, 0, &t);
 	}
 	return finish(pl, port, queue, pl->out, c, pkts, &t);
+}
+
+uint16_t
+tp_pipeline_rx_burst(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
+		     struct rte_mbuf **pkts, uint16_t n)
+{
+	uint32_t done = 0, total = 0;
+
+	if (likely(n <= pl->max_burst))
+		return rx_chunk(pl, port, queue, pkts, n);
+	/* More than the scratch is sized for: consecutive bursts of at most
+	 * max_burst. With pass_cb nothing comes back in pkts: each runs in
+	 * place. */
+	if (pl->conf.pass_cb != NULL) {
+		for (; done < n; done += RTE_MIN((uint32_t)n - done, pl->max_burst))
+			(void)rx_chunk(pl, port, queue, pkts + done,
+				       (uint16_t)RTE_MIN((uint32_t)n - done, pl->max_burst));
+		return 0;
+	}
+	if (n > TP_PIPELINE_MAX_RX_FRAMES) {
+		uint16_t extra = n - TP_PIPELINE_MAX_RX_FRAMES;
+		uint64_t we = burst_weight(pkts + TP_PIPELINE_MAX_RX_FRAMES, extra);
+
+		pl_cnt_add(&pl->st.rx, we);
+		pl_drop_w(pl, TP_DROP_BURST_TOO_LARGE, pkts + TP_PIPELINE_MAX_RX_FRAMES,
+			  extra, we);
+		n = TP_PIPELINE_MAX_RX_FRAMES;
+	}
+	/* Without it each chunk needs room for twice its frames where its
+	 * PASS packets go (GRO hands back a held aggregate and the packet
+	 * that ends it). The frames wait in the top half of the caller's 2n
+	 * array; each chunk is moved down to just after the PASS packets so
+	 * far, whose count is at most 2 * done, so its room ends at or below
+	 * 2 * done + 2c <= n + done + c: where the next chunk waits. */
+	memmove(pkts + n, pkts, n * sizeof(*pkts));
+	while (done < n) {
+		uint32_t c = RTE_MIN((uint32_t)n - done, pl->max_burst);
+
+		memmove(pkts + total, pkts + n + done, c * sizeof(*pkts));
+		total += rx_chunk(pl, port, queue, pkts + total, (uint16_t)c);
+		done += c;
+	}
+	return (uint16_t)total;
 }
 
 uint16_t

@@ -74,6 +74,9 @@ extern "C" {
 
 #define TP_PIPELINE_MAX_PORTS 32 /* = TP_STATS_MAX_PORTS */
 #define TP_PIPELINE_MAX_BURST 256
+/* The most frames one rx_burst runs when PASS packets come back in pkts
+ * (no pass_cb): its uint16_t result counts up to 2n of them. */
+#define TP_PIPELINE_MAX_RX_FRAMES 32767
 
 /* XDP action codes (uapi linux/bpf.h enum xdp_action). */
 #define TP_VERDICTS(X) \
@@ -176,8 +179,9 @@ struct tp_pipeline_conf {
 	struct tp_redirect_map *redirect; /* shared, not owned; NULL: none */
 	struct rte_mempool *seg_pool;     /* for segmentation copies; NULL:
 					   * only in-place (tp_gro layout) */
-	uint16_t max_burst;       /* largest n rx_burst is given; the scratch
-				   * is sized for it (1..TP_PIPELINE_MAX_BURST;
+	uint16_t max_burst;       /* largest n rx_burst runs at once; the
+				   * scratch is sized for it, larger bursts
+				   * run in parts (1..TP_PIPELINE_MAX_BURST;
 				   * 0: TP_PIPELINE_MAX_BURST) */
 	bool stage_cycles;        /* time every stage with rte_rdtsc() into
 				   * tp_stage_stats.cycles; off (default): no
@@ -237,8 +241,11 @@ void tp_pipeline_destroy(struct tp_pipeline *pl);
 /*
  * Run n frames received on (port, queue) through the stages and carry out
  * their verdicts. Takes ownership of all n mbufs (see the top for where
- * each one ends). n is at most conf->max_burst: frames beyond it are
- * freed and counted ("burst_too_large"). The stages work in place in
+ * each one ends). A burst larger than conf->max_burst runs as
+ * consecutive bursts of at most max_burst, in order (GRO in burst mode
+ * merges within each of them); without pass_cb, frames past
+ * TP_PIPELINE_MAX_RX_FRAMES are freed and counted ("burst_too_large").
+ * The stages work in place in
  * pkts[0..n): its contents after the call are unspecified, except for the
  * PASS output below.
  * PASS packets go to conf->pass_cb; without one they are written to

@@ -58,7 +58,7 @@ extern "C" {
 	X(SEGMENT, "segment_error")           /* merged packet inconsistent */        \
 	X(TOO_MANY_SEGS, "too_many_segments") /* more than TP_EGRESS_MAX_SEGS */      \
 	X(NO_PORT, "port_not_configured")     /* ingress/egress port not enabled */ \
-	X(BURST_TOO_LARGE, "burst_too_large") /* frames beyond conf max_burst */
+	X(BURST_TOO_LARGE, "burst_too_large") /* past TP_PIPELINE_MAX_RX_FRAMES */
 
 enum tp_drop_reason {
 #define TP_X_DSA(e, s) TP_DROP_DSA_##e,

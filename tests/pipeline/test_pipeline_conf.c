@@ -286,9 +286,9 @@ test_shared_prog_and_reset(void **state)
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 }
 
-/* conf.max_burst: frames beyond it are burst_too_large drops, the rest
- * come back as PASS in order; conf.stage_cycles: cycles stay 0 without it,
- * every stage is still counted. */
+/* conf.max_burst: a larger burst runs in parts of at most max_burst, every
+ * frame PASS in order, none dropped; conf.stage_cycles: cycles stay 0
+ * without it, every stage is still counted. */
 static void
 test_max_burst_and_timing(void **state)
 {
@@ -312,17 +312,16 @@ test_max_burst_and_timing(void **state)
 		m[i] = sent[i] = pl_mbuf(mp, &s);
 	}
 	r = tp_pipeline_rx_burst(pl, 0, 0, m, 6);
-	assert_int_equal(r, 4);
-	for (int i = 0; i < 4; i++)
+	assert_int_equal(r, 6);
+	for (int i = 0; i < 6; i++)
 		assert_ptr_equal(m[i], sent[i]);
 	tp_pipeline_stats_get(pl, &st);
 	assert_int_equal(st.rx, 6);
-	assert_int_equal(st.pass, 4);
-	assert_int_equal(st.drop, 2);
-	assert_int_equal(st.drop_reason[TP_DROP_BURST_TOO_LARGE], 2);
-	assert_int_equal(st.stage[TP_STAGE_DSA].calls, 1);
-	assert_int_equal(st.stage[TP_STAGE_DSA].in, 4);
-	assert_int_equal(st.stage[TP_STAGE_ACTIONS].in, 4);
+	assert_int_equal(st.pass, 6);
+	assert_int_equal(st.drop, 0);
+	assert_int_equal(st.stage[TP_STAGE_DSA].calls, 2);   /* 4, then 2 */
+	assert_int_equal(st.stage[TP_STAGE_DSA].in, 6);
+	assert_int_equal(st.stage[TP_STAGE_ACTIONS].in, 6);
 	for (int k = 0; k < TP_STAGE_MAX; k++)
 		assert_int_equal(st.stage[k].cycles, 0);
 	pl_assert_conservation(pl);
@@ -345,6 +344,75 @@ test_max_burst_and_timing(void **state)
 	rte_pktmbuf_free_bulk(m, r);
 	tp_pipeline_destroy(pl);
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
+}
+
+/* With pass_cb a burst above max_burst runs in place, in parts, every
+ * frame shown to pass_cb once, in order (pkts has room for n only: an
+ * overrun is what ASan would report); without one, a burst of more than
+ * TP_PIPELINE_MAX_RX_FRAMES frames runs that many and counts the rest as
+ * burst_too_large. */
+static void
+test_big_burst_pass_cb_and_limit(void **state)
+{
+	const unsigned int nbig = TP_PIPELINE_MAX_RX_FRAMES + 3;
+	struct rte_mempool *big = tp_test_pool_create("plc_big", nbig + 64, 256);
+	unsigned int start = tp_test_pool_in_use(big);
+	struct rte_mbuf **m = calloc(2 * nbig, sizeof(*m)), *sent[10];
+	static struct pl_cap cap;
+	struct tp_pipeline_conf c;
+	struct tp_pipeline_stats st;
+	struct tp_pipeline *pl;
+	struct pl_spec s;
+	uint16_t r;
+
+	(void)state;
+	assert_non_null(m);
+	tp_pipeline_conf_init(&c);
+	c.port[0].enabled = true;
+	c.gro.mode = TP_GRO_OFF;
+	c.max_burst = 4;
+	c.pass_cb = pl_cap_pass;
+	c.pass_arg = &cap;
+	pl = pl_make(&c);
+	pl_default_spec(&s);
+	s.paylen = 10;
+	for (int i = 0; i < 10; i++) {
+		s.sport = (uint16_t)(3000 + i);
+		sent[i] = pl_mbuf(big, &s);
+	}
+	memcpy(m, sent, sizeof(sent));
+	assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, m, 10), 0);
+	assert_int_equal(cap.n, 10);
+	assert_int_equal(cap.calls, 3);   /* 4 + 4 + 2 */
+	for (int i = 0; i < 10; i++)
+		assert_ptr_equal(cap.m[i], sent[i]);
+	pl_cap_free(&cap);
+	pl_assert_conservation(pl);
+	tp_pipeline_destroy(pl);
+
+	c.pass_cb = NULL;
+	c.max_burst = 0;
+	pl = pl_make(&c);
+	for (unsigned int i = 0; i < nbig; i++) {
+		s.sport = (uint16_t)(i & 0xffff);
+		m[i] = pl_mbuf(big, &s);
+	}
+	r = tp_pipeline_rx_burst(pl, 0, 0, m, (uint16_t)nbig);
+	assert_int_equal(r, TP_PIPELINE_MAX_RX_FRAMES);
+	tp_pipeline_stats_get(pl, &st);
+	assert_int_equal(st.rx, nbig);
+	assert_int_equal(st.pass, TP_PIPELINE_MAX_RX_FRAMES);
+	assert_int_equal(st.drop_reason[TP_DROP_BURST_TOO_LARGE], 3);
+	assert_int_equal(st.drop, 3);
+	for (unsigned int i = 0; i < r; i++)
+		assert_int_equal(rte_be_to_cpu_16(*rte_pktmbuf_mtod_offset(m[i], uint16_t *, 34)),
+				 i & 0xffff);
+	pl_assert_conservation(pl);
+	rte_pktmbuf_free_bulk(m, r);
+	tp_pipeline_destroy(pl);
+	free(m);
+	TP_TEST_ASSERT_POOL_BACK(big, start);
+	rte_mempool_free(big);
 }
 
 /* Each library logs through its own rte_log type: the message comes out
@@ -434,6 +502,7 @@ main(void)
 		cmocka_unit_test_setup(test_registry, setup),
 		cmocka_unit_test_setup(test_shared_prog_and_reset, setup),
 		cmocka_unit_test_setup(test_max_burst_and_timing, setup),
+		cmocka_unit_test_setup(test_big_burst_pass_cb_and_limit, setup),
 		cmocka_unit_test_setup(test_log_types, setup),
 	};
 
