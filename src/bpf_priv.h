@@ -301,9 +301,10 @@ uint64_t bpf_run_fault(struct bpf_run *rs, enum bpf_counter why);
 bool bpf_run_mem_ok(const struct bpf_run *rs, uint64_t addr, uint32_t size);
 bool bpf_run_mem_writable(const struct bpf_run *rs, uint64_t addr, uint32_t size);
 
-/* bpf_btf.c: keys and values as BTF types (integers, and structs and
- * arrays of them). parse: 0, or -1 when the text is not a value of type
- * id of size bytes; print: 0, or -1 when the type cannot be printed. */
+/* bpf_btf.c: keys and values as BTF types (integers, enums, bitfields,
+ * char arrays as strings, nested structs and arrays of them). parse: 0,
+ * or -1 when the text is not a value of type id of size bytes; print: 0,
+ * or -1 when the type cannot be printed. */
 int bpf_btf_parse(const struct btf *btf, uint32_t id, const char *s, size_t len,
 		  uint8_t *out, uint32_t size);
 int bpf_btf_print(const struct btf *btf, uint32_t id, const void *data, uint32_t size,

@@ -417,11 +417,13 @@ int tp_prog_bpf_route_add(struct tp_prog *p, const char *spec, char *err, size_t
  * key_size and value_size bytes (as the bpf() syscall takes them; "0a000001"
  * is IPv4 10.0.0.1 as a network-order key), or, where the object's BTF
  * gives the map's key or value type, a value of that type: a number
- * (decimal, 0x hex; a dotted IPv4 address for a __be32) for an integer or
- * enum, the members' or elements' numbers in order, comma-separated, for
- * a struct or array of integers ("routes:24,0x0001a8c0=3": a prefix
- * length and, in a __u32 on little-endian x86, 192.168.1.0 in network
- * order). Text that is
+ * (decimal, 0x hex; a dotted IPv4 address for a __be32) for an integer,
+ * enum or bitfield; "text" for a char array (zero-padded); {v, ...} for a
+ * struct, each member optionally "name: v", and [v, ...] for an array,
+ * every member and element in order, nested as the type is; at the top
+ * the braces may go ("routes:24,0x0001a8c0=3": a prefix length and, in a
+ * __u32 on little-endian x86, 192.168.1.0 in network order). What
+ * tp_prog_bpf_map_dump_btf prints is read back as it is. Text that is
  * exactly the size in hex digits is read as hex. A per-CPU map gets VALUE in
  * every lcore's copy; a PROG_ARRAY's VALUE is a program's function name,
  * a map-in-map's VALUE the inner map's name.
@@ -443,11 +445,13 @@ int tp_prog_bpf_map_delete_text(const struct tp_prog *p, const char *spec, char 
  * of lines, or -EINVAL. Safe while traffic runs (values as for lookup). */
 int tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f);
 /* The same as "KEY = VALUE" lines with keys and values in the object's
- * BTF types where it has them and text can express them: integers and
- * enums as numbers, a __be16/__be32/__be64 typedef in network byte order
- * (a 4-byte __be32 as a dotted IPv4 address), structs of integers as
- * {member: value, ...}, arrays of integers as [v, ...]; anything else in
- * hex as above. Per-CPU values comma-separated. */
+ * BTF types where it has them and text can express them: integers, enums
+ * and bitfields as numbers, a __be16/__be32/__be64 typedef in network
+ * byte order (a 4-byte __be32 as a dotted IPv4 address), char arrays
+ * holding text as "...", structs as {member: value, ...} and arrays as
+ * [v, ...], nested to 8 levels; anything else (unions, pointers) in hex as
+ * above. Per-CPU values comma-separated. What it prints,
+ * tp_prog_bpf_map_update_text reads back. */
 int tp_prog_bpf_map_dump_btf(const struct tp_prog *p, int index, FILE *f);
 
 /* The next record bpf_perf_event_output put in PERF_EVENT_ARRAY map index

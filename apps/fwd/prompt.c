@@ -30,7 +30,7 @@ struct cmd_res {
 	cmdline_fixed_string_t w0;
 	cmdline_fixed_string_t w1;
 	cmdline_fixed_string_t w2;
-	cmdline_fixed_string_t w3;
+	cmdline_multi_string_t w3;   /* the rest of the line (tk_arg3) */
 	uint16_t port;
 };
 
@@ -60,7 +60,8 @@ TK(tk_bpf, w0, "bpf");
 TK(tk_map, w1, "map");
 TK(tk_list, w2, "list");
 TK(tk_dumpset, w2, "dump#show#set#delete");
-TK(tk_arg3, w3, NULL);
+/* a map spec is the rest of the line: BTF-typed values have spaces */
+TK(tk_arg3, w3, TOKEN_STRING_MULTI);
 /* The word lists are filled (fwd_engines[], tp_prog_names) before the
  * prompt starts. Free words, so a bad one gets the command's own error
  * with the valid values. */

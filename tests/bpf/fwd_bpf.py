@@ -24,6 +24,10 @@ BPF = sys.argv[1]
 IN = os.path.join(BPF, 'in.pcap')
 
 
+# the text the prompt's show prints is the text set takes, spaces and all
+TYPED = 'routes:{prefixlen: 16, addr: 43200}=2'
+
+
 def main():
     c = fwdlib.Checker()
     with tempfile.TemporaryDirectory(prefix='tpfwd_bpf') as tmp:
@@ -57,7 +61,8 @@ def main():
                 ('bpf map delete routes:18000000c0a80100', 0.2),
                 ('bpf map delete routes:18000000c0a80100', 0.2),
                 ('bpf map delete routes:1800', 0.2),
-                ('bpf map dump routes', 0.2), ('quit', 0)]
+                ('bpf map dump routes', 0.2),
+                ('bpf map set ' + TYPED, 0.2), ('bpf map show routes', 0.2), ('quit', 0)]
         rc, out, err = fwdlib.run_prompt(eal, app, cmds)
         print(out)
         print(err, file=sys.stderr)
@@ -89,6 +94,8 @@ def main():
         c.true('short key named', "bpf map delete: 'routes:1800': key '1800' is not 8 hex "
                "bytes" in err)
         c.true('one element left', out.count('1 elements\n') == 2)
+        c.true('typed set with spaces, shown as typed',
+               TYPED.split(':', 1)[1].replace('=', ' = ', 1) + '\n' in out)
     c.exit()
 
 

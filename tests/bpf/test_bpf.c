@@ -533,6 +533,62 @@ test_lru(void **state)
 /* Keys and values as the object's BTF types (t_maps.o): a struct value,
  * a per-CPU integer, a struct key, typed delete; hex still taken; what
  * fits neither refused by name; the typed dump. */
+/* t_misc.o's ifcfg (struct if_key -> struct if_cfg): a string, nested
+ * structs, bitfields, __be16 elements and an array of structs, in the flat
+ * top-level form and in the form the dump prints, which reads back as
+ * the same element. */
+static void
+btf_text_nested(struct tp_prog *p)
+{
+	static const char want[] =
+		"{name: \"eth0\", vid: 7, pad: 0} = {lim: {rate: 1000, burst: 64}, enabled: 1, "
+		"prio: 5, offset: -3, ports: [80, 443], queue: [{rate: 1, burst: 2}, "
+		"{rate: 3, burst: 4}]}\n";
+	static const char *const bad[] = {
+		"ifcfg:\"eth0\",7,0={1000, 64},1,8,0,[0, 0],[{0, 0}, {0, 0}]", /* prio: 3 bits */
+		"ifcfg:\"eth0\",7,0={1000, 64},1,0,-2049,[0, 0],[{0, 0}, {0, 0}]", /* 12 bits */
+		"ifcfg:\"eth0\",7,0={1000, 64},1,0,0,[0, 0],[{0, 0}]",       /* 1 of 2 */
+		"ifcfg:\"eth0\",7,0={rate: 1, bust: 2},1,0,0,[0, 0],[{0, 0}, {0, 0}]",
+		"ifcfg:\"0123456789abcdefg\",7,0={1, 2},1,0,0,[0, 0],[{0, 0}, {0, 0}]",
+		"ifcfg:\"eth0\",7={1, 2},1,0,0,[0, 0],[{0, 0}, {0, 0}]",     /* key short */
+		"ifcfg:\"eth0,7,0={1, 2},1,0,0,[0, 0],[{0, 0}, {0, 0}]",      /* unclosed */
+	};
+	struct if_key { char name[16]; uint16_t vid, pad; } k = { "eth0", 7, 0 };
+	uint8_t v[32], w[32] = { 0 };
+	char err[256], spec[512];
+	const char *d;
+
+	assert_int_equal(tp_prog_bpf_map_update_text(p, "ifcfg:\"eth0\",7,0={rate: 1000, "
+						     "burst: 64},1,5,-3,[80, 443],[{1, 2}, "
+						     "{3, 4}]", err, sizeof(err)), 0);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, map_idx(p, "ifcfg"), &k, v), 0);
+	/* built by hand: lim, then the bitfields in bytes 8-9 (bit 0
+	 * enabled, bits 1-3 prio, bits 4-15 offset), the two __be16 right
+	 * after them (a 2-byte member needs no more alignment), then queue */
+	w[0] = 0xe8, w[1] = 0x03, w[4] = 64;
+	w[8] = (uint8_t)(1 | 5 << 1 | (0xffd & 0xf) << 4);
+	w[9] = (uint8_t)((-3 & 0xfff) >> 4);
+	w[10] = 0, w[11] = 80, w[12] = 0x01, w[13] = 0xbb;
+	w[16] = 1, w[20] = 2, w[24] = 3, w[28] = 4;
+	assert_memory_equal(v, w, sizeof(w));
+	d = dump_of_btf(p, "ifcfg", 1);
+	assert_string_equal(d, want);
+	/* what the dump printed, typed back: the same element, unchanged */
+	snprintf(spec, sizeof(spec), "ifcfg:%.*s=%.*s", (int)(strstr(want, " = ") - want), want,
+		 (int)(strlen(want) - 1 - (size_t)(strstr(want, " = ") + 3 - want)),
+		 strstr(want, " = ") + 3);
+	memset(v, 0, sizeof(v));
+	assert_int_equal(tp_prog_bpf_map_update_text(p, spec, err, sizeof(err)), 0);
+	assert_int_equal(tp_prog_bpf_map_lookup(p, map_idx(p, "ifcfg"), &k, v), 0);
+	assert_memory_equal(v, w, sizeof(w));
+	assert_string_equal(dump_of_btf(p, "ifcfg", 1), want);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (tp_prog_bpf_map_update_text(p, bad[i], err, sizeof(err)) != -EINVAL)
+			fail_msg("accepted: %s", bad[i]);
+	assert_int_equal(tp_prog_bpf_map_delete_text(p, "ifcfg:\"eth0\",7,0", err, sizeof(err)),
+			 0);
+}
+
 static void
 test_btf_text(void **state)
 {
@@ -580,6 +636,9 @@ test_btf_text(void **state)
 	assert_int_equal(got, 3);
 	assert_string_equal(dump_of_btf(p, "routes", 1),
 			    "{prefixlen: 24, addr: 108736} = 3\n");
+	tp_prog_close(p);
+	p = open_ok(obj("t_misc.o"), "xdp");
+	btf_text_nested(p);
 	tp_prog_close(p);
 
 	/* a __be32 key: a dotted address, stored in network order */

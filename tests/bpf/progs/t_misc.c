@@ -15,6 +15,7 @@
  *    bpf_trace_printk "src %pI4 len %u %s" of the source address, the frame
  *    length and "tp" must return a length > 0 and "%q" (no such conversion)
  *    a negative error: XDP_PASS; else XDP_DROP.
+ * ifcfg: a map with nested key and value types for the BTF text tests.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -23,6 +24,36 @@
 #include <bpf/bpf_helpers.h>
 
 #include "tp_meta.h"
+
+/* ifcfg: no program uses it; its key and value types are what the BTF
+ * text tests read and print (test_btf_text): a char array, a nested
+ * struct, bitfields (one signed), __be16 elements and an array of structs. */
+struct if_key {
+	char name[16];
+	__u16 vid;
+	__u16 pad;
+};
+
+struct if_limits {
+	__u32 rate;
+	__u32 burst;
+};
+
+struct if_cfg {
+	struct if_limits lim;
+	__u32 enabled : 1;
+	__u32 prio : 3;
+	__s32 offset : 12;
+	__be16 ports[2];
+	struct if_limits queue[2];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8);
+	__type(key, struct if_key);
+	__type(value, struct if_cfg);
+} ifcfg SEC(".maps");
 
 SEC("xdp")
 int prog_meta(struct xdp_md *ctx)
