@@ -207,8 +207,7 @@ put_bits(const struct btf *btf, uint32_t id, const char *tok, uint8_t *base, uin
 	if (int_type(btf, id, &size, &sign, &be) < 0 || be || bits > 64 ||
 	    put_int(btf, id, tok, tmp) < 0)
 		return -1;
-	for (uint32_t b = 0; b < size; b++)
-		v |= (uint64_t)tmp[b] << (8 * b);
+	memcpy(&v, tmp, sizeof(v));   /* put_int's bytes, little-endian, zero above */
 	if (bits < 64) {
 		uint64_t lim = UINT64_C(1) << bits;
 
