@@ -6,7 +6,7 @@ faults while mixed traffic flows: RX write-back DMA errors, corrupted
 write-back lengths, late and out-of-order write-back, frames that arrive
 damaged, TX engine stalls and link flaps (devargs faults=N, fault_seed=S).
 
-usage: soak_fwd.py SECONDS [SEED]
+usage: soak_fwd.py SECONDS [SEED] [aqc107|aqc113]   (the chip model, default aqc107)
 
 The traffic is built here: port 0 carries edsa-tagged frames from four
 switch ports (TCP/IPv4 trains GRO merges, VLAN-tagged UDP, ICMP, and frames
@@ -178,13 +178,16 @@ def last_reasons(text):
     return {k: int(v) for k, v in (x.split('=') for x in found[-1].split())}
 
 
+MODEL = 'aqc107'
+
+
 def run(c, tag, caps, counts, loops, faults, seed, timeout):
     """One tagpipe-fwd run; returns (figures dict or None, frames/s while
     the captures played, or None when they were done at the first look)."""
     vdevs = []
     for p in (0, 1):
-        v = 'net_aqc_sim%d,wire=pcap,rx_pcap=%s,tx_pcap=/dev/null,rx_loops=%d,rx_delay_ms=0' % (
-            p, caps[p], loops)
+        v = ('net_aqc_sim%d,model=%s,wire=pcap,rx_pcap=%s,tx_pcap=/dev/null,rx_loops=%d,'
+             'rx_delay_ms=0' % (p, MODEL, caps[p], loops))
         if faults:
             v += ',faults=%d,fault_seed=%d' % (faults, seed + p)
         vdevs.append(v)
@@ -279,7 +282,11 @@ def figures(c, tag, text, want):
              'L2-filtered, ring disabled, DMA faults)' % (tag, q), x['model_pcap_frames_read'],
              st['rx'] + st['rx_errors'] + st['rx_missed'] + wire_drop)
         nic_drop += st['rx_errors'] + st['rx_missed'] + wire_drop
-        wire_out = x['mac_uptc'] + x['mac_mptc'] + x['mac_bptc']
+        # the MAC's transmitted frames: A1 mailbox counters (uptc, mptc,
+        # bptc), A2 firmware statistics (tx_unicast/multicast/broadcast)
+        wire_out = (x['mac_uptc'] + x['mac_mptc'] + x['mac_bptc'] if 'mac_uptc' in x else
+                    x['mac_tx_unicast_frames'] + x['mac_tx_multicast_frames'] +
+                    x['mac_tx_broadcast_frames'])
         c.eq('%s: port %d sent = frames on its wire + TX errors + lost in resets' % (tag, q),
              st['tx'], wire_out + x['model_tx_errors'] + x['tx_lost_in_reset'])
         f['wire_out_%d' % q] = wire_out
@@ -346,9 +353,13 @@ def add_up(total, f):
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
+    global MODEL
+    if len(sys.argv) not in (2, 3, 4) or (len(sys.argv) == 4 and
+                                          sys.argv[3] not in ('aqc107', 'aqc113')):
         print(__doc__.split('\n\n')[1], file=sys.stderr)
         return 2
+    if len(sys.argv) == 4:
+        MODEL = sys.argv[3]
     try:
         secs = float(sys.argv[1])
         seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
