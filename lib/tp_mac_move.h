@@ -72,15 +72,6 @@ tp_mbuf_shorten_front(struct rte_mbuf *m, unsigned int by)
 #endif
 }
 
-/* The same, and vlan_tci = tci: a VLAN strip's three fields in one
- * read-modify-write and one 2-byte store. */
-static inline void
-tp_mbuf_shorten_front_tci(struct rte_mbuf *m, unsigned int by, uint16_t tci)
-{
-	tp_mbuf_shorten_front(m, by);
-	m->vlan_tci = tci;
-}
-
 /* Take `by` bytes (4 or more) out after the MACs at p, the first segment's
  * data, which holds them and the 16 bytes tp_mac_move_fwd16 reads: the
  * MACs moved up, data_off, pkt_len and data_len. */

@@ -63,7 +63,8 @@ pull(struct rte_mbuf *m, uint8_t *p, uint16_t by, uint16_t tci)
 {
 	tp_vlan_move_macs(p, by);
 	m->data_off += by;
-	tp_mbuf_shorten_front_tci(m, by, tci);
+	tp_mbuf_shorten_front(m, by);
+	m->vlan_tci = tci;
 }
 
 uint16_t
