@@ -465,9 +465,12 @@ tp_pipeline_rx_burst(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 	 * max_burst. With pass_cb nothing comes back in pkts: each runs in
 	 * place. */
 	if (pl->conf.pass_cb != NULL) {
-		for (; done < n; done += RTE_MIN((uint32_t)n - done, pl->max_burst))
-			(void)rx_chunk(pl, port, queue, pkts + done,
-				       (uint16_t)RTE_MIN((uint32_t)n - done, pl->max_burst));
+		while (done < n) {
+			uint32_t c = RTE_MIN((uint32_t)n - done, pl->max_burst);
+
+			(void)rx_chunk(pl, port, queue, pkts + done, (uint16_t)c);
+			done += c;
+		}
 		return 0;
 	}
 	if (n > TP_PIPELINE_MAX_RX_FRAMES) {
