@@ -53,7 +53,9 @@ aqc_model_global_reset(struct aqc_model *m)
 
 /* splitmix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number
  * generators", OOPSLA 2014): small, and every seed (0 too) gives a full
- * period. */
+ * period. One generator per model, not rte_rand(): model threads are not
+ * lcores and would share its one state for unregistered threads, so two
+ * ports' draws would interleave and a seed would not repeat a run. */
 static uint64_t
 rand_next(struct aqm_random_faults *r)
 {
