@@ -592,18 +592,54 @@ fast_one(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **o
 	}
 }
 
-/* The held flow of m's bucket that m may continue (other than the
- * previous segment's, tried already), to try fast_one on; GRO_NIL when
- * none or m is not plain enough to hash here. */
-static inline uint16_t
-fast_candidate(const struct tp_gro *g, const struct rte_mbuf *m)
+/*
+ * The bucket hashes of segments a few places ahead, while the flows come
+ * interleaved (the previous segment took fast_one): each segment's search
+ * then starts on a bucket line the prefetch has brought in, instead of
+ * waiting for it after hashing (headers, then bucket, then flow entry are
+ * three dependent loads). A train needs no search, so it computes none.
+ */
+#define GRO_HASH_AHEAD 2
+#define GRO_AHEAD_RING 4        /* a power of 2 above GRO_HASH_AHEAD */
+
+struct fast_ahead {
+	uint32_t hash[GRO_AHEAD_RING];
+	uint32_t at[GRO_AHEAD_RING];    /* the segment each is for */
+	uint8_t ok[GRO_AHEAD_RING];     /* fast_hash() could hash it */
+};
+
+static __rte_always_inline void
+fast_ahead_hash(const struct tp_gro *g, struct fast_ahead *ah, struct rte_mbuf **pkts,
+		uint32_t j)
 {
+	const unsigned int r = j % GRO_AHEAD_RING;
+
+	ah->at[r] = j;
+	ah->ok[r] = (uint8_t)fast_hash(g, pkts[j], &ah->hash[r]);
+	if (ah->ok[r])
+		rte_prefetch0(&g->buckets[ah->hash[r] & g->bucket_mask]);
+}
+
+/* The held flow of pkts[j]'s bucket that it may continue (other than the
+ * previous segment's, tried already), to try fast_one on; GRO_NIL when
+ * none or the segment is not plain enough to hash here. */
+static inline uint16_t
+fast_candidate(const struct tp_gro *g, const struct fast_ahead *ah, struct rte_mbuf **pkts,
+	       uint32_t j)
+{
+	const unsigned int r = j % GRO_AHEAD_RING;
+	const struct rte_mbuf *m = pkts[j];
 	const struct gro_bucket *b;
 	unsigned int used;
 	uint32_t h;
 
-	if (!fast_hash(g, m, &h))
+	if (ah->at[r] == j) {
+		if (!ah->ok[r])
+			return GRO_NIL;
+		h = ah->hash[r];
+	} else if (!fast_hash(g, m, &h)) {
 		return GRO_NIL;
+	}
 	b = &g->buckets[h & g->bucket_mask];
 	for (used = b->used; used != 0; used &= used - 1) {
 		unsigned int i = (unsigned int)__builtin_ctz(used);
@@ -703,13 +739,17 @@ merge_loop(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n, struct rte_mbuf
 	struct gro_pkt pk;
 	uint32_t no = 0, j, k;
 	uint16_t idx;
-	int tried_last = 0;
+	int tried_last = 0, interleaved = 0;
+	struct fast_ahead ah;
 
+	memset(ah.at, 0xFF, sizeof(ah.at));
 	for (j = 0; j < n && j < GRO_PREFETCH; j++)
 		gro_prefetch_hdr(pkts[j]);
 	for (j = 0; j < n;) {
 		if (j + GRO_PREFETCH < n)
 			gro_prefetch_hdr(pkts[j + GRO_PREFETCH]);
+		if (interleaved && j + GRO_HASH_AHEAD < n)
+			fast_ahead_hash(g, &ah, pkts, j + GRO_HASH_AHEAD);
 		/* the previous segment's flow, as a train (unless the train that
 		 * just ended tried it on this very segment); else the one m's
 		 * bucket holds, for this segment */
@@ -721,14 +761,16 @@ merge_loop(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n, struct rte_mbuf
 #else
 			k = fast_train(g, idx, pkts, j, n, out, &no, &tried_last);
 #endif
+			interleaved = 0;
 			if (k != 0) {
 				j += k;
 				continue;
 			}
 		} else {
 			tried_last = 0;
-			idx = fast_candidate(g, pkts[j]);
-			if (idx != GRO_NIL && fast_one(g, idx, pkts[j], out, &no, wide)) {
+			idx = fast_candidate(g, &ah, pkts, j);
+			interleaved = idx != GRO_NIL && fast_one(g, idx, pkts[j], out, &no, wide);
+			if (interleaved) {
 				j++;
 				continue;
 			}
