@@ -12,7 +12,12 @@
  *     and the slot are checked as in the interpreter, then a switch over
  *     the slot's program number returns that program's function called
  *     with the same context and stack frame (a C tail call);
- *   - packet and map accesses keep their run-time bounds check (packet and
+ *   - a program the kernel's verifier accepted (tp_bpf.kernel_ok) runs its
+ *     memory accesses unchecked, as the kernel's JIT does: the verifier
+ *     proved each within the packet, the stack, the context or a map value
+ *     of the shapes tagpipe gives them (PROVEN in the generated file);
+ *   - in any other program (--bpf-unverified), packet and map accesses keep
+ *     their run-time bounds check (packet and
  *     stack inline, anything else through ops->mem_slow); accesses at a
  *     constant offset from r10 inside the frame and the rewritten context
  *     loads are proven safe at load time and run unchecked; accesses in
@@ -72,10 +77,17 @@ static const char prologue[] =
 	 * change them (the program cannot reach struct rs), so they are
 	 * reloaded after every call (RELOAD). One unsigned compare per range. */
 	"#define RELOAD() do { pm = rs->data_meta; pl = rs->data_end - pm; } while (0)\n"
+	/* PROVEN: the kernel's verifier proved every access in bounds, so
+	 * none is checked again (as the kernel's JIT runs it) */
+	"#if PROVEN\n"
+	"#define FAST(a, n) 1\n"
+	"#define CHK(a, n, w) do { } while (0)\n"
+	"#else\n"
 	"#define FAST(a, n) (((a) - pm <= pl - (n) && pl >= (n)) || \\\n"
 	"\t((a) - sb <= STK - (n)))\n"
 	"#define CHK(a, n, w) do { if (__builtin_expect(!FAST((a), (n)), 0) && \\\n"
 	"\t!ops->mem_slow(rs, (a), (n), (w))) goto oob; } while (0)\n"
+	"#endif\n"
 	"#define LD(T, d, a) do { uint64_t _a = (a); T _v; CHK(_a, sizeof(T), 0); \\\n"
 	"\t__builtin_memcpy(&_v, (const void *)(uintptr_t)_a, sizeof(T)); d = _v; } while (0)\n"
 	"#define LDU(T, d, a) do { T _v; \\\n"
@@ -506,6 +518,7 @@ generate(const struct tp_bpf *p, FILE *f)
 		    op != BPF_CALL && op != BPF_EXIT && t >= 0 && t < p->nb_insns)
 			g.target[t] = 1;
 	}
+	fprintf(f, "#define PROVEN %d\n", p->kernel_ok ? 1 : 0);
 	fprintf(f, prologue, BPF_MAX_FRAMES * BPF_STACK_SIZE);
 	for (uint32_t pc = 0; pc < p->nb_insns; pc++)
 		if (p->insn_flags[pc] & BPF_IF_FUNC)

@@ -14,6 +14,8 @@
  * times each burst call with its mbufs in cache (as the stages before the
  * program leave them) and includes the two TSC reads per burst, about 3
  * cycles per frame.
+ * Environment: TP_BPF_BENCH_ONLY=TEXT runs only the rows whose label
+ * contains TEXT (for callgrind or perf on one program).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -177,9 +179,12 @@ main(void)
 	       rte_get_tsc_hz(), ROUNDS);
 	printf("%-42s %10s %10s\n", "program", "pipeline", "prog only");
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const char *only = getenv("TP_BPF_BENCH_ONLY");
 		char spec[512], rel[128];
 		struct tp_prog *p;
 
+		if (only != NULL && strstr(rows[i].label, only) == NULL)
+			continue;
 		if (rows[i].file == NULL) {
 			snprintf(spec, sizeof(spec), "%s", rows[i].sel);
 		} else {
