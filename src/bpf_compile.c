@@ -63,6 +63,8 @@ _Static_assert(offsetof(struct bpf_run, loop_left) == sizeof(struct bpf_xdp_ctx)
 	       "run ABI: loop_left");
 _Static_assert(offsetof(struct bpf_cg_ops, loop_limit) == 3 * sizeof(void *),
 	       "ops ABI: loop_limit");
+_Static_assert(offsetof(struct bpf_cg_ops, map_lookup) == 4 * sizeof(void *),
+	       "ops ABI: map_lookup");
 _Static_assert(sizeof(struct bpf_xdp_ctx) == 40, "run ABI: ctx size");
 
 static const char prologue[] =
@@ -71,7 +73,8 @@ static const char prologue[] =
 	"\tuint8_t *stack; uint64_t fault; uint32_t cpu, rkey, tcc, loop_left; };\n"
 	"struct ops { uint64_t (*helper)(struct rs *, int32_t, const uint64_t *);\n"
 	"\tint (*mem_slow)(struct rs *, uint64_t, uint32_t, int);\n"
-	"\tvoid (*oob)(struct rs *); void (*loop_limit)(struct rs *); };\n"
+	"\tvoid (*oob)(struct rs *); void (*loop_limit)(struct rs *);\n"
+	"\tuint64_t (*map_lookup)(struct rs *, uint64_t, uint64_t); };\n"
 	"#define STK %u\n"
 	/* pm/pl: packet start (data_meta) and length, in locals: only helpers
 	 * change them (the program cannot reach struct rs), so they are
@@ -188,7 +191,9 @@ jmp_op(uint8_t op, bool *sign)
 
 /* bpf_map_lookup_elem on an ARRAY or PERCPU_ARRAY, inlined: r1 is the
  * map's address from ld_imm64, so the C compiler folds the test when the
- * map is known at the call site; other maps go through the helper. */
+ * map is known at the call site. Other maps go through the helper, or,
+ * when the kernel's verifier proved map and key (PROVEN), straight to the
+ * lookup: it can neither fault nor move the packet. */
 static void
 emit_lookup(struct gen *g)
 {
@@ -206,7 +211,10 @@ emit_lookup(struct gen *g)
 		    (unsigned long long)(uintptr_t)m->values, m->ncpu,
 		    m->ncpu > 1 ? " + rs->cpu" : "", m->stride);
 	}
-	OUT("CALLH(%d);\n", BPF_FUNC_map_lookup_elem);
+	if (p->kernel_ok)
+		OUT("r0 = ops->map_lookup(rs, r1, r2);\n");
+	else
+		OUT("CALLH(%d);\n", BPF_FUNC_map_lookup_elem);
 }
 
 /* bpf_tail_call inlined (semantics: bpf_exec.c tail_target). A map that

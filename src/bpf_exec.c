@@ -113,6 +113,15 @@ cg_loop_limit(struct bpf_run *rs)
 }
 
 static uint64_t call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r);
+static uint64_t map_lookup(struct bpf_run *rs, struct tp_bpf_map *m, const void *key);
+
+/* A lookup the kernel's verifier proved: r1 one of the object's maps (the
+ * loader put its address there), the key readable (bpf_compile.c). */
+static uint64_t
+cg_map_lookup(struct bpf_run *rs, uint64_t r1, uint64_t r2)
+{
+	return map_lookup(rs, (struct tp_bpf_map *)(uintptr_t)r1, (const void *)(uintptr_t)r2);
+}
 
 struct tp_bpf_map *
 bpf_run_map(struct bpf_run *rs, uint64_t r)
@@ -143,9 +152,31 @@ const struct bpf_cg_ops bpf_cg_ops = {
 	.mem_slow = cg_mem_slow,
 	.oob = cg_oob,
 	.loop_limit = cg_loop_limit,
+	.map_lookup = cg_map_lookup,
 };
 
 /* ---- helpers (IDs: include/uapi/linux/bpf.h __BPF_FUNC_MAPPER) --------- */
+
+/* bpf_map_lookup_elem on map m with a readable key: the value, the inner
+ * map of a map-of-maps, or NULL. Redirect maps: non-NULL when the entry is
+ * set (xsk_def_xdp_prog_5.3 tests this before redirecting), but the
+ * pointer is in no region, so a program cannot read or write through it. */
+static uint64_t
+map_lookup(struct bpf_run *rs, struct tp_bpf_map *m, const void *key)
+{
+	void *v = bpf_map_lookup(m, key, rs->cpu);
+	uint32_t in;
+
+	if (bpf_map_is_of_maps(m->type)) {
+		/* the inner map itself: a handle for the map helpers */
+		if (v == NULL)
+			return 0;
+		memcpy(&in, v, 4);
+		return in == 0 ? 0 : (uintptr_t)&rs->prog->maps[in - 1];
+	}
+	bpf_map_lru_touch(m, v);
+	return (uintptr_t)v;
+}
 
 static uint64_t
 h_map_lookup(struct bpf_run *rs, uint64_t r1, uint64_t r2)
@@ -155,23 +186,7 @@ h_map_lookup(struct bpf_run *rs, uint64_t r1, uint64_t r2)
 	if (m == NULL || m->type == BPF_MAP_TYPE_PROG_ARRAY ||
 	    m->type == BPF_MAP_TYPE_RINGBUF || !mem_ok(rs, r2, m->key_size, false))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
-	/* Redirect maps: non-NULL when the entry is set (xsk_def_xdp_prog_5.3
-	 * tests this before redirecting), but the pointer is in no region, so
-	 * a program cannot read or write through it. */
-	{
-		void *v = bpf_map_lookup(m, (const void *)(uintptr_t)r2, rs->cpu);
-		uint32_t in;
-
-		if (bpf_map_is_of_maps(m->type)) {
-			/* the inner map itself: a handle for the map helpers */
-			if (v == NULL)
-				return 0;
-			memcpy(&in, v, 4);
-			return in == 0 ? 0 : (uintptr_t)&rs->prog->maps[in - 1];
-		}
-		bpf_map_lru_touch(m, v);
-		return (uintptr_t)v;
-	}
+	return map_lookup(rs, m, (const void *)(uintptr_t)r2);
 }
 
 static uint64_t

@@ -212,6 +212,9 @@ struct bpf_cg_ops {
 	int (*mem_slow)(struct bpf_run *rs, uint64_t addr, uint32_t size, int write);
 	void (*oob)(struct bpf_run *rs);
 	void (*loop_limit)(struct bpf_run *rs);
+	/* bpf_map_lookup_elem without the argument checks, for programs
+	 * the kernel's verifier accepted */
+	uint64_t (*map_lookup)(struct bpf_run *rs, uint64_t map, uint64_t key);
 };
 extern const struct bpf_cg_ops bpf_cg_ops;
 
