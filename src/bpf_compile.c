@@ -15,7 +15,10 @@
  *   - a program the kernel's verifier accepted (tp_bpf.kernel_ok) runs its
  *     memory accesses unchecked, as the kernel's JIT does: the verifier
  *     proved each within the packet, the stack, the context or a map value
- *     of the shapes tagpipe gives them (PROVEN in the generated file);
+ *     of the shapes tagpipe gives them (PROVEN in the generated file). It
+ *     verified every function the file holds: the selected program with
+ *     its BPF-to-BPF calls and bpf_loop callbacks, and each tail-call
+ *     target, which bpf_kverify.c loads with it;
  *   - in any other program (--bpf-unverified), packet and map accesses keep
  *     their run-time bounds check (packet and
  *     stack inline, anything else through ops->mem_slow); accesses at a
