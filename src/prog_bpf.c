@@ -265,24 +265,32 @@ bpf_fini(void *priv)
 	bpf_free(priv);
 }
 
-/* Context and metadata of packet m into idle slot rs (the program's
- * view); the ids of port and queue are already in the context. */
-static inline void
-prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
+/* Context of packet m into idle slot rs (the program's view); the ids of
+ * port and queue are already in the context. */
+static __rte_always_inline void
+prepare_ctx(struct bpf_run *rs, struct rte_mbuf *m)
 {
 	uint8_t *data = rte_pktmbuf_mtod(m, uint8_t *);
-	const struct tp_bpf *p = rs->prog;
-	struct tp_xdp_md md;
 
 	rs->m = m;
 	rs->ctx.data = (uintptr_t)data;
 	rs->ctx.data_end = (uintptr_t)data + m->data_len;
 	rs->ctx.data_meta = (uintptr_t)data;
-	/* acyclic programs cannot spend UINT32_MAX backward jumps (and
-	 * never touch it) */
+}
+
+/* prepare_ctx, then what only some programs need: a fresh loop budget
+ * (acyclic programs cannot spend UINT32_MAX backward jumps and never
+ * touch it) and tagpipe's metadata for programs that can see it. */
+static inline void
+prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
+{
+	const struct tp_bpf *p = rs->prog;
+	uint8_t *data = rte_pktmbuf_mtod(m, uint8_t *);
+	struct tp_xdp_md md;
+
+	prepare_ctx(rs, m);
 	if (p->has_loops)
 		rs->loop_left = BPF_LOOP_BUDGET;
-	/* tagpipe's metadata only for programs that can see it */
 	if (p->reads_meta && rte_pktmbuf_headroom(m) >= BPF_TP_META_LEN) {
 		struct tp_xdp_meta meta;
 
@@ -306,12 +314,14 @@ static inline void
 conclude(struct bpf_run *rs, uint64_t r0, uint64_t *cnt, uint8_t *verdict,
 	 uint32_t *key)
 {
-	if (unlikely(rs->rb_open != 0))
-		bpf_ringbuf_abandon(rs); /* leaves rb_open 0 */
-	if (unlikely(rs->fault)) {
-		cnt[rs->why]++;
-		rs->fault = 0;
-		r0 = TP_ABORTED;
+	if (unlikely((rs->fault | rs->rb_open) != 0)) {
+		if (rs->rb_open != 0)
+			bpf_ringbuf_abandon(rs); /* leaves rb_open 0 */
+		if (rs->fault) {
+			cnt[rs->why]++;
+			rs->fault = 0;
+			r0 = TP_ABORTED;
+		}
 	}
 	/* Above TP_REDIRECT: the pipeline counts it as bad_verdict. */
 	*verdict = r0 > TP_REDIRECT ? UINT8_MAX : (uint8_t)r0;
@@ -332,8 +342,12 @@ run_on_slots(const struct tp_bpf *p, const struct tp_prog_env *env, struct bpf_r
 	for (uint16_t at = 0; at < n; at += CHUNK) {
 		uint16_t k = RTE_MIN((uint16_t)(n - at), (uint16_t)CHUNK);
 
-		for (uint16_t i = 0; i < k; i++)
-			prepare(&rs[i], env, pkts[at + i]);
+		if (p->has_loops || p->reads_meta)
+			for (uint16_t i = 0; i < k; i++)
+				prepare(&rs[i], env, pkts[at + i]);
+		else
+			for (uint16_t i = 0; i < k; i++)
+				prepare_ctx(&rs[i], pkts[at + i]);
 		if (p->compiled != NULL) {
 			/* one call per chunk; runs are sequential (one stack) */
 			p->compiled(rs, k, r0, &bpf_cg_ops);
