@@ -12,7 +12,9 @@
  * accepted as tail-call targets are loaded (and so verified) with it. A program the kernel rejects is refused with the last
  * lines of the verifier log. When the kernel cannot be asked (no privilege,
  * no BPF, legacy map definitions libbpf cannot open), the caller decides
- * (tp_prog_bpf_set_verify).
+ * (tp_prog_bpf_set_verify). A program is verified in libbpf's reading of
+ * the file, which must be tagpipe's for the compiled code to rely on the
+ * proof (reading_differs).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -46,14 +48,91 @@ log_tail(char *log, char *out, size_t len)
 		snprintf(out, len, "%s", lines[1] ? lines[1] : "(no log)");
 }
 
+/* Instruction a (libbpf's, as in the file) is b (tagpipe's, as loaded):
+ * equal but for what relocation fills in, the immediates and source
+ * register of ld_imm64 (map or data addresses here, map fds there) and
+ * the offset of a BPF-to-BPF call (the callee's place in each layout). */
+static bool
+same_insn(const struct bpf_insn *a, const struct bpf_insn *b, bool second_half)
+{
+	if (second_half)
+		return a->code == b->code;
+	if (a->code != b->code || a->dst_reg != b->dst_reg)
+		return false;
+	if (a->code == (BPF_LD | BPF_IMM | BPF_DW))
+		return true;
+	if (a->code == (BPF_JMP | BPF_CALL) && a->src_reg == BPF_PSEUDO_CALL)
+		return b->src_reg == BPF_PSEUDO_CALL;
+	return a->src_reg == b->src_reg && a->off == b->off && a->imm == b->imm;
+}
+
+/*
+ * The kernel checks libbpf's reading of the file, and tagpipe runs its own
+ * (bpf_load.c): the proof covers tagpipe's program only where the two
+ * agree. They must have the same user maps (type, key and value size,
+ * entries: what bounds a map-value access) and, for every program the
+ * kernel is given, the same instructions at tagpipe's entry of that
+ * function. BPF-to-BPF callees (.text) are not listed by libbpf and are
+ * not compared. NULL when they agree, else what differs.
+ */
+static const char *
+reading_differs(const struct tp_bpf *p, struct bpf_object *obj, char *buf, size_t len)
+{
+	struct bpf_program *prog;
+	struct bpf_map *m;
+
+	bpf_object__for_each_map(m, obj) {
+		const struct tp_bpf_map *t = NULL;
+
+		if (bpf_map__is_internal(m))
+			continue; /* global data: the ELF section sizes, read alike */
+		for (uint32_t k = 0; k < p->nb_maps && t == NULL; k++)
+			if (strcmp(p->maps[k].name, bpf_map__name(m)) == 0)
+				t = &p->maps[k];
+		if (t == NULL || t->type != (uint32_t)bpf_map__type(m) ||
+		    t->key_size != bpf_map__key_size(m) ||
+		    t->value_size != bpf_map__value_size(m) ||
+		    t->max_entries != bpf_map__max_entries(m)) {
+			snprintf(buf, len, "map '%s'", bpf_map__name(m));
+			return buf;
+		}
+	}
+	bpf_object__for_each_program(prog, obj) {
+		const struct bpf_insn *ki = bpf_program__insns(prog);
+		size_t cnt = bpf_program__insn_cnt(prog);
+		int64_t entry = -1;
+
+		if (!bpf_program__autoload(prog))
+			continue;
+		for (uint32_t k = 0; k < p->nb_progs && entry < 0; k++)
+			if (strcmp(p->progs[k].name, bpf_program__name(prog)) == 0)
+				entry = p->progs[k].entry;
+		if (entry < 0 || cnt > p->nb_insns - (uint64_t)entry) {
+			snprintf(buf, len, "program %s", bpf_program__name(prog));
+			return buf;
+		}
+		for (size_t i = 0; i < cnt; i++) {
+			bool second = i > 0 && ki[i - 1].code == (BPF_LD | BPF_IMM | BPF_DW);
+
+			if (!same_insn(&ki[i], &p->loaded[entry + i], second)) {
+				snprintf(buf, len, "program %s, instruction %zu",
+					 bpf_program__name(prog), i);
+				return buf;
+			}
+		}
+	}
+	return NULL;
+}
+
 int
-bpf_kernel_verify(const struct tp_bpf *p, char *err, size_t errlen)
+bpf_kernel_verify(struct tp_bpf *p, char *err, size_t errlen)
 {
 	libbpf_print_fn_t old;
 	struct bpf_object *obj;
 	struct bpf_program *prog, *sel = NULL;
 	struct bpf_map *m;
-	char *log;
+	const char *differs;
+	char *log, what[96];
 	int rc;
 
 	log = calloc(1, KLOG_SIZE);
@@ -105,8 +184,14 @@ bpf_kernel_verify(const struct tp_bpf *p, char *err, size_t errlen)
 	bpf_program__set_log_level(sel, 1);
 	bpf_object__for_each_map(m, obj)
 		bpf_map__set_pin_path(m, NULL);
+	differs = reading_differs(p, obj, what, sizeof(what));
 	rc = bpf_object__load(obj);
-	if (rc == 0) {
+	if (rc == 0 && differs != NULL) {
+		p->kernel_proof = false;
+		snprintf(err, errlen, "verified by the kernel, but libbpf's reading of the file "
+			 "differs from tagpipe's at %s: run-time checks kept", differs);
+	} else if (rc == 0) {
+		p->kernel_proof = true;
 		snprintf(err, errlen, "verified by the kernel");
 	} else if (log[0] != '\0') {
 		char tail[BPF_ERR_LEN];

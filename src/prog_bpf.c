@@ -215,12 +215,24 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 		p->lruns[c].port_queue = 0;
 	}
 	rc = bpf_load_object(p, path, sel[0] ? sel : NULL, err, errlen);
+	if (rc == 0) {
+		/* for bpf_kernel_verify: the instructions the kernel must see */
+		p->loaded = malloc(p->nb_insns * sizeof(*p->loaded));
+		if (p->loaded == NULL) {
+			snprintf(err, errlen, "bpf: out of memory");
+			rc = -ENOMEM;
+		} else {
+			memcpy(p->loaded, p->insns, p->nb_insns * sizeof(*p->loaded));
+		}
+	}
 	if (rc == 0)
 		rc = bpf_verify_and_rewrite(p, err, errlen);
 	if (rc == 0)
 		rc = static_slots_check(p, err, errlen);
 	if (rc == 0)
 		rc = kernel_check(p, err, errlen);
+	free(p->loaded);
+	p->loaded = NULL;
 	if (rc == 0)
 		rc = loop_check(p, err, errlen);
 	if (rc < 0) {

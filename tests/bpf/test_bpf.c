@@ -1088,6 +1088,12 @@ test_bad(void **state)
 	open_fails("bpf:", NULL, "expected FILE.o[:SECTION]");
 }
 
+static bool
+have(const char *path)
+{
+	return access(path, R_OK) == 0;
+}
+
 /* The running kernel's verifier, where this process may load BPF. */
 static void
 test_kernel_verifier(void **state)
@@ -1106,6 +1112,33 @@ test_kernel_verifier(void **state)
 		assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
 		skip();
 	}
+	/* what the kernel verified is what tagpipe loaded, for each object
+	 * of the tests and of libxdp1: the compiled code relies on it */
+	{
+		static const char *const mine[] = {
+			"t_parse.o", "t_bench.o", "t_maps.o", "t_tail.o", "t_misc.o",
+			"t_adjust.o", "t_fib.o", "t_mim.o", "t_ringbuf.o", "t_bpfloop.o",
+		};
+		static const char *const debian[] = {
+			"xdpfilt_alw_all.o", "xdpfilt_dny_all.o", "xdpfilt_dny_eth.o",
+			"xsk_def_xdp_prog.o", "xsk_def_xdp_prog_5.3.o", "xdp-dispatcher.o",
+		};
+		char path[256];
+
+		for (size_t i = 0; i < RTE_DIM(mine) + RTE_DIM(debian); i++) {
+			if (i < RTE_DIM(mine))
+				snprintf(path, sizeof(path), "%s", obj(mine[i]));
+			else if (have(DEB "xdpfilt_dny_all.o"))
+				snprintf(path, sizeof(path), DEB "%s", debian[i - RTE_DIM(mine)]);
+			else
+				break;
+			p = open_ok(path, NULL);
+			tp_prog_bpf_describe(p, what, sizeof(what));
+			tp_prog_close(p);
+			if (strstr(what, "verified by the kernel)") == NULL)
+				fail_msg("%s: %s", path, what);
+		}
+	}
 	/* no data_end check before data[200]: the kernel says so */
 	open_fails(obj("t_bad.o"), NULL, "the kernel verifier rejects it: ");
 	open_fails(obj("t_bad.o"), NULL, "outside of the packet");
@@ -1118,12 +1151,6 @@ test_kernel_verifier(void **state)
 	open_fails(obj("t_legacy.o"), NULL, "kernel verification required");
 	tp_prog_close(open_ok(obj("t_maps.o"), "xdp_redirect"));
 	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
-}
-
-static bool
-have(const char *path)
-{
-	return access(path, R_OK) == 0;
 }
 
 /* Debian's xdp-filter objects, unmodified: UDP port 9 allowed (dny) or
