@@ -13,7 +13,7 @@
  *     the slot's program number returns that program's function called
  *     with the same context and stack frame (a C tail call);
  *   - a program the kernel's verifier accepted, in the same reading of the
- *     file as tagpipe's (tp_bpf.kernel_proof, bpf_kverify.c), runs its
+ *     file as tagpipe's (tp_bpf.kernel_ok, bpf_kverify.c), runs its
  *     memory accesses unchecked, as the kernel's JIT does: the verifier
  *     proved each within the packet, the stack, the context or a map value
  *     of the shapes tagpipe gives them (PROVEN in the generated file). It
@@ -215,7 +215,7 @@ emit_lookup(struct gen *g)
 		    (unsigned long long)(uintptr_t)m->values, m->ncpu,
 		    m->ncpu > 1 ? " + rs->cpu" : "", m->stride);
 	}
-	if (p->kernel_proof)
+	if (p->kernel_ok)
 		OUT("r0 = ops->map_lookup(rs, r1, r2);\n");
 	else
 		OUT("CALLH(%d);\n", BPF_FUNC_map_lookup_elem);
@@ -530,7 +530,7 @@ generate(const struct tp_bpf *p, FILE *f)
 		    op != BPF_CALL && op != BPF_EXIT && t >= 0 && t < p->nb_insns)
 			g.target[t] = 1;
 	}
-	fprintf(f, "#define PROVEN %d\n", p->kernel_proof ? 1 : 0);
+	fprintf(f, "#define PROVEN %d\n", p->kernel_ok ? 1 : 0);
 	fprintf(f, prologue, BPF_MAX_FRAMES * BPF_STACK_SIZE);
 	for (uint32_t pc = 0; pc < p->nb_insns; pc++)
 		if (p->insn_flags[pc] & BPF_IF_FUNC)

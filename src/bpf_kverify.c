@@ -12,9 +12,9 @@
  * accepted as tail-call targets are loaded (and so verified) with it. A program the kernel rejects is refused with the last
  * lines of the verifier log. When the kernel cannot be asked (no privilege,
  * no BPF, legacy map definitions libbpf cannot open), the caller decides
- * (tp_prog_bpf_set_verify). A program is verified in libbpf's reading of
- * the file, which must be tagpipe's for the compiled code to rely on the
- * proof (reading_differs).
+ * (tp_prog_bpf_set_verify). The kernel verifies libbpf's reading of the
+ * file, so it is asked only when that reading is tagpipe's
+ * (reading_differs); else the program counts as not kernel-verified.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -76,7 +76,8 @@ same_insn(const struct bpf_insn *a, const struct bpf_insn *b, bool second_half)
  * not compared. NULL when they agree, else what differs.
  */
 static const char *
-reading_differs(const struct tp_bpf *p, struct bpf_object *obj, char *buf, size_t len)
+reading_differs(const struct tp_bpf *p, const struct bpf_insn *loaded, struct bpf_object *obj,
+		char *buf, size_t len)
 {
 	struct bpf_program *prog;
 	struct bpf_map *m;
@@ -114,7 +115,7 @@ reading_differs(const struct tp_bpf *p, struct bpf_object *obj, char *buf, size_
 		for (size_t i = 0; i < cnt; i++) {
 			bool second = i > 0 && ki[i - 1].code == (BPF_LD | BPF_IMM | BPF_DW);
 
-			if (!same_insn(&ki[i], &p->loaded[entry + i], second)) {
+			if (!same_insn(&ki[i], &loaded[entry + i], second)) {
 				snprintf(buf, len, "program %s, instruction %zu",
 					 bpf_program__name(prog), i);
 				return buf;
@@ -125,7 +126,8 @@ reading_differs(const struct tp_bpf *p, struct bpf_object *obj, char *buf, size_
 }
 
 int
-bpf_kernel_verify(struct tp_bpf *p, char *err, size_t errlen)
+bpf_kernel_verify(const struct tp_bpf *p, const struct bpf_insn *loaded, char *err,
+		  size_t errlen)
 {
 	libbpf_print_fn_t old;
 	struct bpf_object *obj;
@@ -184,14 +186,16 @@ bpf_kernel_verify(struct tp_bpf *p, char *err, size_t errlen)
 	bpf_program__set_log_level(sel, 1);
 	bpf_object__for_each_map(m, obj)
 		bpf_map__set_pin_path(m, NULL);
-	differs = reading_differs(p, obj, what, sizeof(what));
+	/* a proof of libbpf's reading is no proof of tagpipe's */
+	differs = reading_differs(p, loaded, obj, what, sizeof(what));
+	if (differs != NULL) {
+		rc = -EPROTO;
+		snprintf(err, errlen, "libbpf's reading of the file differs from tagpipe's at %s",
+			 differs);
+		goto close;
+	}
 	rc = bpf_object__load(obj);
-	if (rc == 0 && differs != NULL) {
-		p->kernel_proof = false;
-		snprintf(err, errlen, "verified by the kernel, but libbpf's reading of the file "
-			 "differs from tagpipe's at %s: run-time checks kept", differs);
-	} else if (rc == 0) {
-		p->kernel_proof = true;
+	if (rc == 0) {
 		snprintf(err, errlen, "verified by the kernel");
 	} else if (log[0] != '\0') {
 		char tail[BPF_ERR_LEN];

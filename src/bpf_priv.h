@@ -164,12 +164,9 @@ struct tp_bpf {
 	bool frags;               /* section xdp.frags */
 	bool reads_meta;          /* loads xdp_md.data_meta: fill tp_xdp_meta */
 	bool has_loops;           /* a back-edge in some verified program */
-	bool kernel_ok;           /* the kernel's verifier accepted it */
-	bool kernel_proof;        /* ... and what it checked is what tagpipe
-				   * loaded (bpf_kverify.c): compiled accesses
-				   * run unchecked */
-	struct bpf_insn *loaded;  /* insns as loaded, before the rewrite; only
-				   * until the kernel was asked */
+	bool kernel_ok;           /* the kernel's verifier accepted it, as
+				   * tagpipe loaded it (bpf_kverify.c):
+				   * compiled accesses run unchecked */
 	uint32_t loop_pc;         /* the first one found (for messages) */
 	struct bpf_prog_ent progs[BPF_MAX_PROGS];
 	uint32_t nb_progs;
@@ -288,9 +285,12 @@ uint64_t bpf_h_trace_printk(struct bpf_run *rs, uint64_t fmt_addr, uint64_t fmt_
 void bpf_ringbuf_abandon(struct bpf_run *rs);
 
 /* bpf_kverify.c: load the selected program into the kernel once (verifier
- * only) and release it. 0 verified, -EINVAL rejected (err: the verifier's
- * last lines), other negative: the kernel could not be asked (err: why). */
-int bpf_kernel_verify(struct tp_bpf *p, char *err, size_t errlen);
+ * only) and release it; loaded: p's instructions as bpf_load_object() left
+ * them, before the rewrite. 0 verified, -EINVAL rejected (err: the
+ * verifier's last lines), other negative: the kernel could not be asked,
+ * or libbpf reads the file otherwise than tagpipe (err: why). */
+int bpf_kernel_verify(const struct tp_bpf *p, const struct bpf_insn *loaded, char *err,
+		      size_t errlen);
 
 /* bpf_compile.c: translate to C, build with the system C compiler, load.
  * 0, or negative with err saying why (the caller falls back). */

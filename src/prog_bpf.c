@@ -112,7 +112,7 @@ tp_prog_bpf_set_verify(enum tp_bpf_verify mode)
 
 /* Ask the kernel per verify_mode: 0 to go on, or the refusal. */
 static int
-kernel_check(struct tp_bpf *p, char *err, size_t errlen)
+kernel_check(struct tp_bpf *p, const struct bpf_insn *loaded, char *err, size_t errlen)
 {
 	char why[BPF_ERR_LEN];
 	int rc;
@@ -121,7 +121,7 @@ kernel_check(struct tp_bpf *p, char *err, size_t errlen)
 		snprintf(p->verify_note, sizeof(p->verify_note), "kernel verifier not asked");
 		return 0;
 	}
-	rc = bpf_kernel_verify(p, why, sizeof(why));
+	rc = bpf_kernel_verify(p, loaded, why, sizeof(why));
 	if (rc == 0) {
 		p->kernel_ok = true;
 		snprintf(p->verify_note, sizeof(p->verify_note), "%s", why);
@@ -180,6 +180,7 @@ static int
 bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 {
 	char path[256], sel[64];
+	struct bpf_insn *loaded = NULL;
 	struct tp_bpf *p;
 	long nproc = sysconf(_SC_NPROCESSORS_CONF);
 	int rc;
@@ -216,13 +217,13 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 	}
 	rc = bpf_load_object(p, path, sel[0] ? sel : NULL, err, errlen);
 	if (rc == 0) {
-		/* for bpf_kernel_verify: the instructions the kernel must see */
-		p->loaded = malloc(p->nb_insns * sizeof(*p->loaded));
-		if (p->loaded == NULL) {
+		/* for bpf_kernel_verify: the instructions before the rewrite */
+		loaded = malloc(p->nb_insns * sizeof(*loaded));
+		if (loaded == NULL) {
 			snprintf(err, errlen, "bpf: out of memory");
 			rc = -ENOMEM;
 		} else {
-			memcpy(p->loaded, p->insns, p->nb_insns * sizeof(*p->loaded));
+			memcpy(loaded, p->insns, p->nb_insns * sizeof(*loaded));
 		}
 	}
 	if (rc == 0)
@@ -230,9 +231,8 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 	if (rc == 0)
 		rc = static_slots_check(p, err, errlen);
 	if (rc == 0)
-		rc = kernel_check(p, err, errlen);
-	free(p->loaded);
-	p->loaded = NULL;
+		rc = kernel_check(p, loaded, err, errlen);
+	free(loaded);
 	if (rc == 0)
 		rc = loop_check(p, err, errlen);
 	if (rc < 0) {
@@ -297,7 +297,6 @@ static inline void
 prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
 {
 	const struct tp_bpf *p = rs->prog;
-	uint8_t *data = rte_pktmbuf_mtod(m, uint8_t *);
 	struct tp_xdp_md md;
 
 	prepare_ctx(rs, m);
@@ -316,7 +315,7 @@ prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
 		};
 
 		rs->ctx.data_meta -= BPF_TP_META_LEN;
-		memcpy(data - BPF_TP_META_LEN, &meta, sizeof(meta));
+		memcpy((void *)(uintptr_t)rs->ctx.data_meta, &meta, sizeof(meta));
 	}
 }
 
