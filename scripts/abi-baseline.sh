@@ -13,7 +13,7 @@ trap 'rm -rf "$stage"' EXIT
 command -v abidw >/dev/null || { echo "abi-baseline: abidw not found (apt-get install abigail-tools)" >&2; exit 1; }
 meson install -C "$build" --no-rebuild --destdir "$stage" --quiet
 inc=$(find "$stage" -type d -path '*/include/tagpipe' | head -1)
-for lib in libtagpipe libtp_vlan libtp_dsa_tag libtp_gro; do
+for lib in libtp_vlan libtp_dsa_tag libtp_gro libtp_prog libtp_pipeline libtp_bpf; do
 	so=$(find "$stage" -name "$lib.so" | head -1)
 	abidw --no-corpus-path --no-comp-dir-path --drop-private-types \
 		--headers-dir "$inc" --out-file "$top/abi/$lib.abi" "$so"

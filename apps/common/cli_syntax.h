@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tp_map.h"
+#include "tp_pipeline.h"
 
 #define CLI_REDIRECT_KEY_MAX (TP_REDIRECT_MAP_MAX - 1)  /* keys index an array map */
 #define CLI_SWITCH_PORT_MAX 255u        /* a DSA tag's port field */

@@ -26,6 +26,7 @@
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
@@ -114,9 +115,13 @@ main(int argc, char **argv)
 	uint16_t port;
 	int first, rc;
 
-	first = tp_eal_init(argc, argv, NULL, NULL);
-	if (first < 0)
+	/* EAL options first, then ours after "--" (argv[first]...). */
+	first = rte_eal_init(argc, argv);
+	if (first < 0) {
+		fprintf(stderr, "%s: EAL: %s\n", argv[0], rte_strerror(rte_errno));
 		return 1;
+	}
+	first++;
 	if (first < argc && strcmp(argv[first], "0") != 0)
 		snprintf(spec, sizeof(spec), "macswap:%.20s", argv[first]);
 	if (first + 1 < argc)

@@ -22,6 +22,7 @@
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
@@ -100,9 +101,13 @@ main(int argc, char **argv)
 	uint16_t port;
 	int first;
 
-	first = tp_eal_init(argc, argv, NULL, NULL);
-	if (first < 0)
+	/* EAL options first, then ours after "--" (argv[first]...). */
+	first = rte_eal_init(argc, argv);
+	if (first < 0) {
+		fprintf(stderr, "%s: EAL: %s\n", argv[0], rte_strerror(rte_errno));
 		return 1;
+	}
+	first++;
 	if (first < argc)
 		idle_ms = strtoull(argv[first], NULL, 10);
 	mp = rte_pktmbuf_pool_create("vrouter", NB_MBUFS, 0, 0,

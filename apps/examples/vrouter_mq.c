@@ -37,6 +37,7 @@
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
@@ -67,14 +68,14 @@ static unsigned int nb_workers;
 
 /* ---- the shared, read-only verdict program and map --------------------- */
 
-/* IP protocol -> 1 (pass) or 0 (drop); read-only once the workers run. */
-static struct tp_array_map *allowed;
+/* IP protocol -> pass (true) or drop; read-only once the workers run, so
+ * every lcore may read it without a lock. */
+static bool allowed[256];
 
 static inline enum tp_verdict
 allowed_proto(void *priv, struct tp_xdp_md *ctx)
 {
 	const uint8_t *p = ctx->data;
-	const uint8_t *v;
 	uint16_t type;
 	uint8_t proto;
 
@@ -91,8 +92,7 @@ allowed_proto(void *priv, struct tp_xdp_md *ctx)
 		proto = ((const struct rte_ipv6_hdr *)p)->proto;
 	else
 		return TP_DROP;
-	v = tp_array_map_lookup(allowed, proto);
-	return v != NULL && *v ? TP_PASS : TP_DROP;
+	return allowed[proto] ? TP_PASS : TP_DROP;
 }
 
 TP_PROG_DEFINE(allowed_proto_burst, allowed_proto)
@@ -214,15 +214,18 @@ main(int argc, char **argv)
 	struct tp_pipeline_stats sum, st;
 	struct rte_mempool *mp;
 	struct tp_prog *prog;
-	const uint8_t yes = 1;
 	uint64_t idle_ms = 500;
 	unsigned int lcore;
 	char err[256];
 	int first, bad = 0;
 
-	first = tp_eal_init(argc, argv, NULL, NULL);
-	if (first < 0)
+	/* EAL options first, then ours after "--" (argv[first]...). */
+	first = rte_eal_init(argc, argv);
+	if (first < 0) {
+		fprintf(stderr, "%s: EAL: %s\n", argv[0], rte_strerror(rte_errno));
 		return 1;
+	}
+	first++;
 	if (argc - first < 2) {
 		fprintf(stderr, "usage: %s [EAL options] -- IN_PORT OUT_PORT [IDLE_MS]\n", argv[0]);
 		return 2;
@@ -249,11 +252,10 @@ main(int argc, char **argv)
 
 	mp = rte_pktmbuf_pool_create("vrouter_mq", NB_MBUFS, 256, 0,
 				     RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
-	allowed = tp_array_map_create(256, 1);
-	if (mp == NULL || allowed == NULL || tp_prog_register(&allowed_proto_prog) != 0)
+	if (mp == NULL || tp_prog_register(&allowed_proto_prog) != 0)
 		return 1;
-	tp_array_map_update(allowed, IPPROTO_TCP, &yes);
-	tp_array_map_update(allowed, IPPROTO_UDP, &yes);
+	allowed[IPPROTO_TCP] = true;
+	allowed[IPPROTO_UDP] = true;
 	if (tp_prog_open("vrouter-mq-proto", &prog, err, sizeof(err)) != 0) {
 		fprintf(stderr, "vrouter-mq: %s\n", err);
 		return 1;
@@ -304,7 +306,6 @@ main(int argc, char **argv)
 	printf("vrouter-mq: mbufs in use %u\n", rte_mempool_in_use_count(mp));
 	bad |= rte_mempool_in_use_count(mp) != 0;
 	rte_mempool_free(mp);
-	tp_array_map_free(allowed);
 	rte_eal_cleanup();
 	return bad;
 }

@@ -19,7 +19,7 @@
 
 #include "cli_syntax.h"
 #include "fwd.h"
-#include "tp_prog.h"
+#include "tagpipe.h"
 
 void
 fwd_err(const char *fmt, ...)

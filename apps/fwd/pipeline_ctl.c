@@ -16,6 +16,7 @@
 
 #include "cli_syntax.h"
 #include "pipeline_ctl.h"
+#include "tagpipe.h"
 
 static struct tp_redirect_map *maps[FWD_MAX_STREAMS];
 static struct tp_prog *prog; /* shared by every instance; NULL: default */

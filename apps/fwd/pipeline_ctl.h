@@ -4,10 +4,9 @@
 #define FWD_PIPELINE_CTL_H
 
 #include "tp_gro.h"
-#include "tp_map.h"
+#include "tp_pipeline.h"
 #include "tp_pipeline.h"
 #include "tp_prog.h"
-#include "tp_telemetry.h"
 #include "tp_vlan.h"
 
 #include "fwd.h"

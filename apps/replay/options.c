@@ -12,7 +12,7 @@
 #include "cli_syntax.h"
 #include "replay.h"
 #include "tp_dsa_tag.h"
-#include "tp_prog.h"
+#include "tagpipe.h"
 
 const char *const replay_verdict_names[REPLAY_NB_VERDICTS] = {
 #define X(U, l) [REPLAY_##U] = #l,

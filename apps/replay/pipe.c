@@ -17,7 +17,7 @@
 #include <rte_errno.h>
 
 #include "replay.h"
-#include "tp_map.h"
+#include "tp_pipeline.h"
 #include "tp_pipeline.h"
 #include "tp_stats.h"
 
@@ -255,7 +255,9 @@ replay_tp_counters(struct replay_tp *t, struct replay_counters *c)
 	for (int v = 0; v < REPLAY_NB_VERDICTS; v++)
 		c->verdict_pkts[v] = st.verdict_pkts[v];
 	c->nb_drop_reasons = 0;
-	for (unsigned int r = 0; r < TP_DROP_MAX && r < REPLAY_MAX_NAMED; r++) {
+	for (unsigned int r = 0; r < TP_DROP_MAX && c->nb_drop_reasons < REPLAY_MAX_NAMED; r++) {
+		if (tp_drop_reason_name(r) == NULL)
+			continue;      /* a spare slot (tp_stats.h) */
 		c->drop_reasons[c->nb_drop_reasons].name = tp_drop_reason_name(r);
 		c->drop_reasons[c->nb_drop_reasons++].value = st.drop_reason[r];
 	}

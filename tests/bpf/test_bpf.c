@@ -21,7 +21,7 @@
 
 #include "bpf_test.h"
 #include "pl_test.h"
-#include "tp_prog.h"
+#include "tp_bpf.h"
 
 
 static uint8_t **exp_f;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * One implementation for both kinds of program (src/xdp_edit.c): C
+ * One implementation for both kinds of program (lib/prog/xdp_edit.c): C
  * programs written with tp_xdp_vlan_push / vlan_pop / adjust_tail give the
  * same verdicts and the same bytes as t_adjust.o's xdp_vlan_push, xdp_pop
  * and xdp_trim (bpf_xdp_adjust_head / adjust_tail) on the frames of

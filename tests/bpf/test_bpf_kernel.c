@@ -18,7 +18,7 @@
 #include <linux/bpf.h>
 
 #include "bpf_test.h"
-#include "tp_prog.h"
+#include "tp_bpf.h"
 
 
 

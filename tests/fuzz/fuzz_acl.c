@@ -4,7 +4,7 @@
  *
  * Input: [len_hi][len_lo] then len bytes of rule-file text, then a burst
  * (fuzz.h). The text is handed to tp_acl_load as a file (a memfd, so no
- * disk is touched). Properties (tp_acl.h):
+ * disk is touched). Properties (tp_prog.h, "ACL rules"):
  *   - refused text: -EINVAL with a message "PATH:LINE: ..." whose LINE is a
  *     line of the text; a "bad FIELD 'VALUE'" message quotes bytes that
  *     are in the text;
@@ -19,8 +19,6 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "tp_acl.h"
-#include "tp_map.h"
 #include "tp_pipeline.h"
 
 static uint8_t before[FUZZ_MAX_FRAME + 64];
@@ -51,7 +49,7 @@ line_len(const uint8_t *t, size_t n, unsigned int l)
 	return i - s;
 }
 
-/* Rules the text holds by the format of tp_acl.h: lines with a field
+/* Rules the text holds by the format of tp_prog.h ("ACL rules"): lines with a field
  * outside comments whose first field is not "default". */
 static uint32_t
 rules_of(const uint8_t *t, size_t n)

@@ -22,7 +22,7 @@
 
 #include "fuzz.h"
 #include "tp_pipeline.h"
-#include "tp_prog.h"
+#include "tp_bpf.h"
 
 /* A looping program may spend its whole budget, 10^6 backward jumps
  * (BPF_LOOP_BUDGET), per packet: a few packets keep one input well under

@@ -76,7 +76,7 @@ def edsa_four_ports(out):
 
 
 RULES = """\
-# tagpipe acl rules for acl_input.pcap (format: src/tp_acl.h)
+# tagpipe acl rules for acl_input.pcap (format: lib/prog/tp_prog.h, "ACL rules")
 # VERDICT PROTO SRC DST SPORT DPORT
 drop tcp any any any 22                  # no ssh
 drop udp 203.0.113.0/24 any any any      # a noisy subnet

@@ -16,7 +16,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fwdlib  # noqa: E402
 
-LIBS = ('libtagpipe', 'libtp_vlan', 'libtp_dsa_tag', 'libtp_gro')
+LIBS = ('libtp_vlan', 'libtp_dsa_tag', 'libtp_gro', 'libtp_prog', 'libtp_pipeline', 'libtp_bpf')
 # abidiff's exit status is a bit field (abidiff(1)): 1 error, 2 usage
 # error, 4 ABI change, 8 incompatible ABI change.
 ABI_CHANGE, ABI_INCOMPATIBLE = 4, 8

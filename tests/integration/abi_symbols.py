@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The installed shared libraries export their public API and nothing else.
 
-meson install into a staging directory, then for each of libtagpipe.so and
-libtp_{vlan,dsa_tag,gro}.so:
+meson install into a staging directory, then for each of
+libtp_{vlan,dsa_tag,gro,prog,pipeline,bpf}.so:
   - `nm -D --defined-only`: every symbol is a name its version.map exports
     and is declared in an installed header; every name the map exports is
     defined (a map naming a hidden function would silently drop it from the
@@ -26,12 +26,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fwdlib  # noqa: E402
 
-LIBS = {  # installed name -> version map in the source tree
-    'libtagpipe.so': 'src/version.map',
-    'libtp_vlan.so': 'lib/vlan/version.map',
-    'libtp_dsa_tag.so': 'lib/dsa_tag/version.map',
-    'libtp_gro.so': 'lib/gro/version.map',
-}
+# installed name -> version map in the source tree: every library of lib/
+LIBS = {'libtp_%s.so' % d: 'lib/%s/version.map' % d
+        for d in ('vlan', 'dsa_tag', 'gro', 'prog', 'pipeline', 'bpf')}
 
 
 def out(cmd):
@@ -179,7 +176,7 @@ PROBE = {
                      '{ return tp_pipeline_pass_tx(pl, 0, 0, m, 1); }\n',
                      'ALLOW_EXPERIMENTAL_API', 'not yet part of stable ABI'),
     'INTERNAL': ('#include <tagpipe.h>\n'
-                 'unsigned long f(void) { return tp_eal_free_hugepages(); }\n',
+                 'int f(struct rte_mbuf *m) { return tp_xdp_edit_tail(m, 0); }\n',
                  'ALLOW_INTERNAL_API', 'not public ABI'),
 }
 

@@ -34,7 +34,7 @@ def main():
                                           'TP_DSA_DROP_REASONS')] +
                ['vlan_' + n for n in names(os.path.join(src, 'lib/vlan/tp_vlan.h'),
                                            'TP_VLAN_DROP_REASONS')] +
-               names(os.path.join(src, 'src/tp_stats.h'), 'TP_DROP_REASONS'))
+               names(os.path.join(src, 'lib/pipeline/tp_stats.h'), 'TP_DROP_REASONS'))
     c.true('drop reasons found in the headers (%d)' % len(reasons), len(reasons) > 20)
     c.eq('drop reasons docs/counters.md does not explain',
          [r for r in reasons if '| `%s` |' % r not in counters], [])

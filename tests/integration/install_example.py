@@ -4,7 +4,8 @@
 apps/examples/vrouter.c with cc every supported way (shared and static,
 umbrella pkg-config and per-library -l names) and run each on
 pcaps/demo.pcap: one copy of each library (no multiple definitions, every
-tagger registered once, libtagpipe.so needing the libtp_*.so), and build
+tagger and program kind registered once, each libtp_*.so needing the ones
+it uses), and build
 apps/examples/vrouter_mq.c the same way and run it on 2 lcores (RSS,
 one pipeline each; conservation and per-flow order checked), and
 apps/examples/macswap.c (rewrite + XDP_TX on net_pcap). The staged
@@ -31,9 +32,10 @@ def run(cmd, **kw):
     return r
 
 
-TP_PCS = ('libtagpipe.pc', 'libtagpipe-libs.pc', 'libtp_vlan.pc',
-          'libtp_dsa_tag.pc', 'libtp_gro.pc')
-TP_LIBS = ('tagpipe', 'tp_gro', 'tp_dsa_tag', 'tp_vlan')
+# The libraries of lib/, most dependent first (the umbrella pkg-config
+# name libtagpipe lists them all; there is no libtagpipe.so).
+TP_LIBS = ('tp_bpf', 'tp_pipeline', 'tp_prog', 'tp_gro', 'tp_dsa_tag', 'tp_vlan')
+TP_PCS = ('libtagpipe.pc', 'libtagpipe-libs.pc') + tuple('lib%s.pc' % x for x in TP_LIBS)
 
 
 def shared_dpdk_pcs(env, out_dir):
@@ -187,8 +189,8 @@ def main():
     c.eq('one libtagpipe.pc installed', len(pcs), 1)
     for name in TP_PCS:
         c.eq(name + ' installed', len(staged(name)), 1)
-    for h in ('tagpipe.h', 'tp_pipeline.h', 'tp_prog.h', 'tp_stats.h', 'tp_eal.h',
-              'tp_vlan.h', 'tp_dsa_tag.h', 'tp_dsa_meta.h', 'tp_gro.h'):
+    for h in ('tagpipe.h', 'tp_config.h', 'tp_pipeline.h', 'tp_prog.h', 'tp_stats.h',
+              'tp_bpf.h', 'tp_vlan.h', 'tp_dsa_tag.h', 'tp_dsa_meta.h', 'tp_gro.h'):
         c.true('header tagpipe/%s installed' % h,
                any(p.endswith('/tagpipe/' + h) for p in staged(h)))
     for lib in TP_LIBS:
@@ -197,21 +199,29 @@ def main():
     c.true('AQC plugin librte_net_aqc.so installed', len(staged('librte_net_aqc.so*')) >= 1)
     if len(pcs) != 1 or c.failures:
         c.exit()
-    libdir = os.path.dirname(staged('libtagpipe.so')[0])
+    libdir = os.path.dirname(staged('libtp_pipeline.so')[0])
 
-    # One copy of each library: libtagpipe.so needs the libtp_*.so (and
-    # holds none of their symbols); libtagpipe.a holds only its own objects.
-    needed = run(['readelf', '-d', staged('libtagpipe.so')[0]]).stdout
-    nm_so = run(['nm', '-D', '--defined-only', staged('libtagpipe.so')[0]]).stdout
-    nm_a = run(['nm', '--defined-only', os.path.join(libdir, 'libtagpipe.a')]).stdout
-    for lib in TP_LIBS[1:]:
-        c.true('libtagpipe.so NEEDED lib%s.so' % lib,
-               re.search(r'NEEDED.*\[lib%s\.so\.' % lib, needed) is not None)
-        prefix = lib + '_'
-        c.eq('libtagpipe.so defines no %s* symbol' % prefix,
-             re.findall(r' [TDRB] (%s\w+)' % prefix, nm_so), [])
-        c.eq('libtagpipe.a defines no %s* symbol' % prefix,
-             re.findall(r' [TDRB] (%s\w+)' % prefix, nm_a), [])
+    # One copy of each library: each libtp_*.so needs the ones it uses (and
+    # defines none of their symbols); each archive holds only its own.
+    uses = {'tp_pipeline': ('tp_prog', 'tp_gro', 'tp_dsa_tag', 'tp_vlan'),
+            'tp_bpf': ('tp_prog',), 'tp_prog': ('tp_dsa_tag',)}
+    for lib, used in uses.items():
+        so = staged('lib%s.so' % lib)[0]
+        needed = run(['readelf', '-d', so]).stdout
+        nm_so = run(['nm', '-D', '--defined-only', so]).stdout
+        nm_a = run(['nm', '--defined-only', os.path.join(libdir, 'lib%s.a' % lib)]).stdout
+        for u in used:
+            c.true('lib%s.so NEEDED lib%s.so' % (lib, u),
+                   re.search(r'NEEDED.*\[lib%s\.so\.' % u, needed) is not None)
+        for other in TP_LIBS:
+            if other == lib:
+                continue
+            prefix = {'tp_prog': 'tp_prog_(?!bpf)', 'tp_bpf': 'tp_prog_bpf'}.get(
+                other, other + '_')
+            c.eq('lib%s.so defines no %s* symbol' % (lib, prefix),
+                 re.findall(r' [TDRB] (%s\w+)' % prefix, nm_so), [])
+            c.eq('lib%s.a defines no %s* symbol' % (lib, prefix),
+                 re.findall(r' [TDRB] (%s\w+)' % prefix, nm_a), [])
 
     env = dict(os.environ)
     # Man pages: installed, found by man(1) in the staged tree, and naming
@@ -259,15 +269,16 @@ def main():
     modes = [
         ('shared, umbrella (pkg-config --libs libtagpipe)',
          'vrouter', pkg(env, '--libs', 'libtagpipe')),
-        ('shared, per library (-ltp_dsa_tag -ltagpipe ...)',
+        ('shared, per library (-ltp_dsa_tag -ltp_pipeline ...)',
          'vrouter-perlib',
-         ['-L' + libdir, '-ltp_dsa_tag', '-ltagpipe', '-ltp_gro', '-ltp_vlan'] +
-         pkg(env, '--libs', 'libdpdk')),
+         ['-L' + libdir, '-ltp_dsa_tag', '-ltp_pipeline', '-ltp_bpf',
+          '-ltp_prog',
+          '-ltp_gro', '-ltp_vlan'] + pkg(env, '--libs', 'libdpdk')),
         ('static, umbrella (pkg-config --static --libs libtagpipe)',
          'vrouter-static', pkg(senv, '--static', '--libs', 'libtagpipe')),
         ('static, per library (each archive named once, whole)',
          'vrouter-static-perlib',
-         whole(['tp_dsa_tag', 'tagpipe', 'tp_gro', 'tp_vlan']) +
+         whole(['tp_dsa_tag', 'tp_pipeline', 'tp_bpf', 'tp_prog', 'tp_gro', 'tp_vlan']) +
          pkg(senv, '--libs', 'libdpdk', 'libbpf', 'libelf') + ['-pthread', '-lm', '-ldl']),
     ]
     example = os.path.join(src, 'apps', 'examples', 'vrouter.c')

@@ -251,46 +251,12 @@ test_redirect_unknown_port(void **state)
 static void
 test_map_api(void **state)
 {
-	struct tp_array_map *am = tp_array_map_create(4, 8);
-	struct tp_hash_map *hm = tp_hash_map_create("plr_hash", 4, 8, 64);
 	struct tp_redirect_map *rm = tp_redirect_map_create(4);
 	struct rte_ring *r1 = rte_ring_create("plr_r1", 4, SOCKET_ID_ANY, 0);
 	struct tp_redirect_target t;
-	uint64_t v = 0x1122334455667788ULL, *p;
-	uint32_t k1 = 1, k2 = 2, k3 = 3;
-	const void *keys[3] = { &k1, &k2, &k3 };
-	void *vals[3];
 
 	(void)state;
-	assert_non_null(am);
-	assert_non_null(hm);
 	assert_non_null(rm);
-	assert_null(tp_array_map_create(0, 8));
-	assert_int_equal(tp_array_map_update(am, 3, &v), 0);
-	assert_int_equal(tp_array_map_update(am, 4, &v), -ENOENT);
-	p = tp_array_map_lookup(am, 3);
-	assert_int_equal(*p, v);
-	assert_null(tp_array_map_lookup(am, 4));
-	p = tp_array_map_lookup(am, 0);
-	assert_int_equal(*p, 0);
-
-	assert_null(tp_hash_map_lookup(hm, &k1));
-	assert_int_equal(tp_hash_map_update(hm, &k1, &v), 0);
-	v = 42;
-	assert_int_equal(tp_hash_map_update(hm, &k3, &v), 0);
-	assert_int_equal(tp_hash_map_update(hm, &k1, &v), 0);  /* replace */
-	assert_int_equal(tp_hash_map_count(hm), 2);
-	assert_int_equal(*(uint64_t *)tp_hash_map_lookup(hm, &k1), 42);
-	assert_int_equal(tp_hash_map_lookup_bulk(hm, keys, 3, vals), 2);
-	assert_non_null(vals[0]);
-	assert_null(vals[1]);
-	assert_int_equal(*(uint64_t *)vals[2], 42);
-	assert_int_equal(tp_hash_map_delete(hm, &k1), 0);
-	assert_int_equal(tp_hash_map_delete(hm, &k1), -ENOENT);
-	assert_null(tp_hash_map_lookup(hm, &k1));
-	tp_hash_map_reclaim(hm);
-	assert_int_equal(tp_hash_map_count(hm), 1);
-	assert_null(tp_hash_map_create("plr_bad", 0, 8, 64));
 
 	assert_int_equal(tp_redirect_map_get(rm, 0, &t), 0);
 	assert_int_equal(t.kind, TP_REDIRECT_NONE);
@@ -329,8 +295,6 @@ test_map_api(void **state)
 	assert_int_equal(tp_redirect_map_word(rm, 100), 0);
 	assert_null(tp_redirect_map_create(0));
 
-	tp_array_map_free(am);
-	tp_hash_map_free(hm);
 	tp_redirect_map_free(rm);
 	rte_ring_free(r1);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* tagpipe's struct tp_xdp_meta (src/tp_prog.h) as BPF programs see it
+/* tagpipe's struct tp_xdp_meta (lib/bpf/tp_bpf.h) as BPF programs see it
  * between data_meta and data. */
 #ifndef TP_META_H
 #define TP_META_H

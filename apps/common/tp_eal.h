@@ -16,10 +16,6 @@
 #ifndef TP_EAL_H
 #define TP_EAL_H
 
-/* Declared here = exported: the library is built with -fvisibility=hidden
- * and its version.map lists these names (GCC manual, Visibility Pragmas). */
-#pragma GCC visibility push(default)
-
 #include <stdbool.h>
 
 #include <rte_compat.h>
@@ -27,7 +23,6 @@
 /* Free 2 MiB or 1 GiB hugepages on this machine (any size). Internal
  * (version node INTERNAL): for tagpipe's own components, not part of the
  * ABI; a caller must define ALLOW_INTERNAL_API, as for DPDK's own. */
-__rte_internal
 unsigned long tp_eal_free_hugepages(void);
 
 /**
@@ -56,7 +51,5 @@ int tp_eal_init(int argc, char **argv, const char *const *defaults,
  * @return the result of rte_eal_cleanup().
  */
 int tp_eal_cleanup(void);
-
-#pragma GCC visibility pop
 
 #endif /* TP_EAL_H */

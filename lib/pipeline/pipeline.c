@@ -15,13 +15,17 @@
 #include <rte_mbuf_dyn.h>
 
 #include "pipeline_priv.h"
-#include "prog_priv.h"
 
 RTE_LOG_REGISTER(tp_pipeline_logtype, tagpipe.pipeline, NOTICE);
 
 /* The names and their counters come from the same list (tp_stats.h). */
-_Static_assert(TP_DROP_VLAN_BASE + TP_VLAN_DROP_MAX == TP_DROP_VERDICT,
-	       "drop reason list order");
+/* Each library's drop reasons fit its range of slots (tp_stats.h); a
+ * library that outgrows its range needs a new layout (an ABI change). */
+_Static_assert(TP_DROP_DSA_BASE + TP_DSA_DROP_MAX <= TP_DROP_VLAN_BASE,
+	       "lib/dsa_tag's drop reasons outgrew their slots");
+_Static_assert(TP_DROP_VLAN_BASE + TP_VLAN_DROP_MAX <= TP_DROP_OWN_BASE,
+	       "lib/vlan's drop reasons outgrew their slots");
+_Static_assert(TP_DROP_OWN_END_ <= TP_DROP_MAX, "the pipeline's drop reasons outgrew their slots");
 _Static_assert(TP_STATS_MAX_PORTS == TP_PIPELINE_MAX_PORTS, "port count");
 _Static_assert(TP_NB_VERDICTS == 5, "XDP has five actions");
 
@@ -380,13 +384,13 @@ tp_pipeline_create(const struct tp_pipeline_conf *conf, struct tp_pipeline **out
 	 * the kernel, where XDP runs on each frame before GRO: its verdicts
 	 * are taken per frame and only the frames it passes go on to GRO. */
 	if (pl->conf.hook == TP_HOOK_AFTER_GRO && pl->conf.gro.mode != TP_GRO_OFF &&
-	    tp_prog_bpf_frames_only(pl->prog)) {
+	    tp_prog_frames_only(pl->prog)) {
 		pl->conf.hook = TP_HOOK_BEFORE_GRO;
 		PL_LOG(INFO, "pipeline %s: the XDP program is not xdp.frags: its verdicts "
 		       "are taken per frame, before GRO", pl->name);
 	}
-	pl->prog_burst = pl->prog->ops->burst;
-	pl->prog_priv = pl->prog->priv;
+	pl->prog_burst = tp_prog_ops_of(pl->prog)->burst;
+	pl->prog_priv = tp_prog_priv(pl->prog);
 	pl->rmap = conf->redirect;
 	if (pl->rmap != NULL) {
 		pl->rd_stamp = rte_zmalloc_socket("tp_rd_stamp",
@@ -409,7 +413,7 @@ tp_pipeline_create(const struct tp_pipeline_conf *conf, struct tp_pipeline **out
 			       conf->port[p].tx_caps);
 	PL_LOG(DEBUG, "pipeline %s: program %s, verdict %s GRO, GRO %s (age %u us), "
 	       "max_burst %u, TX queue %u, redirect map %u entries", pl->name,
-	       pl->prog->ops->name, pl->conf.hook == TP_HOOK_BEFORE_GRO ? "before" : "after",
+	       tp_prog_ops_of(pl->prog)->name, pl->conf.hook == TP_HOOK_BEFORE_GRO ? "before" : "after",
 	       conf->gro.mode == TP_GRO_OFF ? "off" : conf->gro.mode == TP_GRO_AGE ? "age" :
 	       "burst", conf->gro.age_usec, pl->max_burst, conf->tx_queue,
 	       pl->rmap != NULL ? pl->rmap->n : 0);

@@ -1,48 +1,24 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * tp_prog: verdict programs, XDP-style.
+ * tp_bpf: unmodified XDP objects as verdict programs (libtp_bpf).
  *
- * A program is a BURST function: given n packets it writes one verdict
- * (enum tp_verdict, XDP action codes) per packet, and for TP_REDIRECT the
- * redirect-map key. The pipeline calls it once per burst through one
- * pointer; inside, the per-packet work is a static inline function the
- * compiler inlines (TP_PROG_DEFINE), so there is no per-packet indirect call.
+ * This library registers two program kinds with lib/prog (tp_prog.h) when
+ * it is loaded: "bpf" (JIT-compiled where the machine has a JIT, else
+ * interpreted, and it says which) and "bpf-interp" (always the
+ * interpreter, the reference semantics). A spec "FILE.o[:SEL]" alone opens
+ * the "bpf" kind. Everything below acts on a struct tp_prog opened with
+ * tp_prog_open() as such a kind; given any other program, a function
+ * returns -EINVAL. User guide: docs/xdp.md.
  *
- * The per-packet view is struct tp_xdp_md, modelled on the kernel's xdp_md
- * (struct xdp_md, include/uapi/linux/bpf.h) with real pointers and tagpipe's metadata:
- *   data..data_end   the first segment of the packet, from the (untagged)
- *                    Ethernet header; for a merged packet the rest of the
- *                    payload is in further segments: use mbuf
- *                    (rte_pktmbuf_read) and pkt_len, like the kernel's
- *                    xdp.frags programs (xdp.md §1.5).
- *   ingress_port, rx_queue, switch_port (-1: no switch tag), switch_device,
- *   VLAN TCIs the pipeline or the NIC stripped (nb_vlan 0..2), gro_segs.
- * A program may read and write packet bytes inside data..data_end (the "tx"
- * built-in swaps MACs), and change the packet through the tp_xdp_*
- * functions below ("Acting on the packet") only: never the mbuf's fields,
- * chain or ownership directly, and never free it. A value above TP_REDIRECT
- * is treated as TP_ABORTED and counted (bad_verdict), like the kernel's
- * bpf_warn_invalid_xdp_action (xdp.md §1.1).
+ * Linking: pkg-config libtagpipe links it; a program that includes
+ * tagpipe.h keeps it even under --as-needed when it calls none of its
+ * functions (it only opens "FILE.o" specs), see tagpipe.h.
  *
- * Programs are found by name. Built-ins (src/prog_builtin.c, prog_acl.c):
- *   pass               every packet TP_PASS
- *   drop               every packet TP_DROP
- *   tx                 swap source and destination MAC, TP_TX
- *   redirect:N         every packet TP_REDIRECT to map key N (0..65535,
- *                      TP_REDIRECT_MAP_MAX - 1)
- *   by-switch-port     TP_REDIRECT to key = source switch port; packets
- *                      without a switch tag: TP_PASS
- *   acl:FILE           5-tuple rules from FILE, first match gives the
- *                      verdict, no match: the file's "default" (pass if
- *                      absent). File format: tp_acl.h.
- *   bpf:FILE.o[:SEL]   an unmodified XDP object file (see "XDP objects"
- *                      below); "FILE.o[:SEL]" alone means the same.
- * User programs: fill a struct tp_prog_ops and tp_prog_register() it before
- * creating pipelines that name it. A spec is "NAME" or "NAME:ARG"; ARG goes
- * to ops->init.
+ * What it does not do: attach anything to the kernel (the kernel's
+ * verifier is only asked, see tp_prog_bpf_set_verify), pin maps, or run
+ * kfuncs, sockets or LD_ABS/LD_IND programs.
  *
- * XDP objects (src/prog_bpf.c, bpf_*.c; user guide docs/xdp.md). An eBPF
- * ELF object built for the kernel (clang -target bpf) runs unchanged:
+ * An eBPF ELF object built for the kernel (clang -target bpf) runs unchanged:
  *   - SEL picks the program by section name ("xdp", "xdp.frags", any
  *     executable section) or function name; default: the first function
  *     of the first executable section other than .text.
@@ -108,8 +84,8 @@
  *     interpreter (bpf_exec.c), the reference semantics. Both give the
  *     same verdicts, bytes and map effects (tests/bpf runs both).
  */
-#ifndef TP_PROG_H
-#define TP_PROG_H
+#ifndef TP_BPF_H
+#define TP_BPF_H
 
 /* Declared here = exported: the library is built with -fvisibility=hidden
  * and its version.map lists these names (GCC manual, Visibility Pragmas). */
@@ -119,199 +95,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <rte_mbuf.h>
+#include <rte_compat.h>
 
-#include "tp_dsa_tag.h"
-#include "tp_gro.h"
-#include "tp_pipeline.h"
+#include "tp_prog.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* The per-packet context: read-only for the program but redirect_key;
- * data, data_end and pkt_len follow the tp_xdp_* edits below. */
-struct tp_xdp_md {
-	uint8_t *data;            /* first byte of the frame (MAC header) */
-	uint8_t *data_end;        /* end of the first segment's data */
-	struct rte_mbuf *mbuf;    /* the whole packet */
-	uint32_t pkt_len;         /* all segments */
-	uint16_t ingress_port;
-	uint16_t rx_queue;
-	int16_t switch_port;      /* source switch port, -1 without a tag */
-	uint8_t switch_device;
-	uint8_t nb_vlan;          /* stripped tags: 0, 1 (vlan_tci), 2 (+outer) */
-	uint16_t vlan_tci;
-	uint16_t vlan_tci_outer;
-	uint16_t gro_segs;        /* input frames in this packet (1 unless merged) */
-	uint32_t redirect_key;    /* OUT: map key when returning TP_REDIRECT (0) */
-};
-
-/* What a burst function knows besides the packets. */
-struct tp_prog_env {
-	void *priv;               /* the program's state from ops->init */
-	uint16_t port;            /* ingress port and queue of the burst */
-	uint16_t queue;
-};
-
-/* Fill verdict[0..n) (enum tp_verdict values) and key[0..n) (redirect key,
- * read only where verdict is TP_REDIRECT). n is 1..TP_PIPELINE_MAX_BURST. */
-typedef void (*tp_prog_burst_fn)(const struct tp_prog_env *env,
-				 struct rte_mbuf **pkts, uint16_t n,
-				 uint8_t *verdict, uint32_t *key);
-
-struct tp_prog_ops {
-	const char *name;         /* [a-z0-9_-]+, unique */
-	const char *usage;        /* one line, e.g. "redirect:N  all to entry N" */
-	/* Optional. arg: text after ':' in the spec, or NULL. Returns 0 and
-	 * sets *priv, or a negative errno with a message naming the bad
-	 * value written to err (errlen bytes). */
-	int (*init)(const char *arg, void **priv, char *err, size_t errlen);
-	void (*fini)(void *priv); /* optional */
-	tp_prog_burst_fn burst;
-};
-
-/* Fill the context of packet m (inline: used inside burst functions). */
-static inline void
-tp_xdp_md_fill(struct tp_xdp_md *c, const struct tp_prog_env *env,
-	       struct rte_mbuf *m)
-{
-	uint64_t f = m->ol_flags;
-
-	c->data = rte_pktmbuf_mtod(m, uint8_t *);
-	c->data_end = c->data + m->data_len;
-	c->mbuf = m;
-	c->pkt_len = m->pkt_len;
-	c->ingress_port = env->port;
-	c->rx_queue = env->queue;
-	c->switch_port = -1;
-	c->switch_device = 0;
-	if (tp_dsa_meta_offset >= 0) {
-		const struct tp_dsa_meta *dm = tp_dsa_meta(m);
-
-		if (dm->flags & TP_DSA_META_F_VALID) {
-			c->switch_port = dm->port;
-			c->switch_device = dm->device;
-		}
-	}
-	c->nb_vlan = (f & RTE_MBUF_F_RX_QINQ_STRIPPED) ? 2 :
-		     (f & RTE_MBUF_F_RX_VLAN_STRIPPED) ? 1 : 0;
-	c->vlan_tci = c->nb_vlan ? m->vlan_tci : 0;
-	c->vlan_tci_outer = c->nb_vlan == 2 ? m->vlan_tci_outer : 0;
-	c->gro_segs = tp_gro_segs(m);
-	c->redirect_key = 0;
-}
-
-/*
- * Acting on the packet (src/xdp_edit.c). The same code serves the eBPF
- * helpers bpf_xdp_adjust_head (44), adjust_tail (65), load_bytes (189) and
- * store_bytes (190), so a C program and an XDP object get the same bounds
- * and bytes. Every function either does all it says and updates ctx
- * (data, data_end, pkt_len), or returns a negative errno and changes
- * nothing. Call them only from the program on its own packet.
- *
- * Segmented packets (a chain of mbufs: merged by GRO, or received as
- * several buffers): head edits (adjust_head, VLAN push/pop) work on the
- * first segment, which must keep at least ETH_HLEN (14) bytes. On a merged
- * packet (RX_LRO) they must stay inside its L2 header, whose length
- * (l2_len) follows, so each segment it is split into on egress carries the
- * edited header. Tail edits need a one-segment packet that is not merged:
- * otherwise -EOPNOTSUPP. load/store reach every segment.
- *
- * Tags the pipeline stripped (ctx->nb_vlan) are not in the frame: they
- * are put back outermost on egress (tp_vlan.h); push/pop act on the
- * frame's bytes only.
- */
-
-/* Move the frame's start by delta bytes: negative grows it into the
- * headroom (the new bytes are not initialised), positive drops bytes from
- * the front. 0, or -EINVAL: more than the headroom, fewer than 14 bytes
- * left in the first segment, or outside a merged packet's L2 header. */
-__rte_experimental
-int tp_xdp_adjust_head(struct tp_xdp_md *ctx, int32_t delta);
-
-/* Move the frame's end by delta bytes: negative trims, positive grows into
- * the tailroom with zeroed bytes. 0, -EINVAL (more than the tailroom, fewer
- * than 14 bytes left), -EOPNOTSUPP (chained or merged packet). */
-__rte_experimental
-int tp_xdp_adjust_tail(struct tp_xdp_md *ctx, int32_t delta);
-
-/* Copy len (1..65535) bytes at frame offset off (from data) out of the
- * packet / into it, across segments. 0 or -EINVAL (not inside pkt_len). */
-__rte_experimental
-int tp_xdp_load_bytes(const struct tp_xdp_md *ctx, uint32_t off, void *buf,
-		      uint32_t len);
-__rte_experimental
-int tp_xdp_store_bytes(struct tp_xdp_md *ctx, uint32_t off, const void *buf,
-		       uint32_t len);
-
-/* Insert a 4-byte tag (tpid, tci; host order in, network order in the
- * frame) right after the MAC addresses, in the headroom. 0, -EINVAL (tpid
- * below 0x0600: a length, not a type; a first segment under 14 bytes; a
- * merged packet's L2 header past 127 bytes), -ENOSPC (headroom < 4). */
-__rte_experimental
-int tp_xdp_vlan_push(struct tp_xdp_md *ctx, uint16_t tpid, uint16_t tci);
-
-/* Remove the tag after the MAC addresses (TPID 0x8100, 0x88A8 or 0x9100).
- * Returns its TCI (0..65535), -ENOENT (no such tag there), -EINVAL (the tag
- * and the EtherType after it are not in the first segment). */
-__rte_experimental
-int tp_xdp_vlan_pop(struct tp_xdp_md *ctx);
-
-/* Set the redirect target: per-packet return value for TP_REDIRECT to
- * redirect-map entry key (tp_map.h; a key with no entry is dropped and
- * counted as redirect_no_target). */
-static inline enum tp_verdict
-tp_xdp_redirect(struct tp_xdp_md *ctx, uint32_t key)
-{
-	ctx->redirect_key = key;
-	return TP_REDIRECT;
-}
-
-/*
- * Make a burst function `name` from a per-packet function
- *   static inline enum tp_verdict fn(void *priv, struct tp_xdp_md *ctx);
- * The result has type tp_prog_burst_fn.
- */
-#define TP_PROG_DEFINE(name, fn)                                              \
-	static void name(const struct tp_prog_env *env,                       \
-			 struct rte_mbuf **pkts, uint16_t n,                  \
-			 uint8_t *verdict, uint32_t *key)                     \
-	{                                                                     \
-		struct tp_xdp_md ctx;                                         \
-		for (uint16_t i = 0; i < n; i++) {                            \
-			tp_xdp_md_fill(&ctx, env, pkts[i]);                   \
-			verdict[i] = (uint8_t)fn(env->priv, &ctx);            \
-			key[i] = ctx.redirect_key;                            \
-		}                                                             \
-	}
-
-/* Register a program (ops must stay valid; not copied). Not thread-safe
- * against tp_prog_open. Returns 0, -EINVAL (NULL ops/name/burst, bad name
- * characters), -EEXIST (name taken, built-ins included), -ENOSPC (64 max). */
-int tp_prog_register(const struct tp_prog_ops *ops);
-
-/* Registered program by name (built-ins included), or NULL. */
-const struct tp_prog_ops *tp_prog_find(const char *name);
-
-/* "acl, by-switch-port, drop, pass, redirect, tx, ..." into buf, snprintf
- * semantics. */
-int tp_prog_names(char *buf, size_t len);
-
-/* An opened program: ops + its state. Read-only once opened, so pipelines
- * on several lcores may share one. */
-struct tp_prog;
-
-/* Open "NAME" or "NAME:ARG". Returns 0 and *out, or -EINVAL (unknown name,
- * bad argument; err says which value) or -ENOMEM. */
-int tp_prog_open(const char *spec, struct tp_prog **out, char *err,
-		 size_t errlen);
-/* Close (fini + free). NULL is a no-op. */
-void tp_prog_close(struct tp_prog *p);
-const struct tp_prog_ops *tp_prog_ops_of(const struct tp_prog *p);
-void *tp_prog_priv(const struct tp_prog *p);
-
-/* ---- XDP objects --------------------------------------------------------- */
 
 /* What tagpipe puts between data_meta and data for XDP objects: the
  * tagpipe view of tp_xdp_md that xdp_md has no field for. Host byte order. */
@@ -512,4 +302,4 @@ int tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len);
 
 #pragma GCC visibility pop
 
-#endif /* TP_PROG_H */
+#endif /* TP_BPF_H */

@@ -21,7 +21,6 @@
 #include <rte_lcore.h>
 
 #include "bpf_priv.h"
-#include "prog_priv.h"
 
 #define CHUNK 32
 
@@ -262,18 +261,27 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 static int
 bpf_init(const char *arg, void **priv, char *err, size_t errlen)
 {
-	return bpf_open(arg, true, priv, err, errlen);
+	int rc = bpf_open(arg, true, priv, err, errlen);
+
+	if (rc == 0)
+		bpf_telemetry_add(*priv);
+	return rc;
 }
 
 static int
 bpf_init_interp(const char *arg, void **priv, char *err, size_t errlen)
 {
-	return bpf_open(arg, false, priv, err, errlen);
+	int rc = bpf_open(arg, false, priv, err, errlen);
+
+	if (rc == 0)
+		bpf_telemetry_add(*priv);
+	return rc;
 }
 
 static void
 bpf_fini(void *priv)
 {
+	bpf_telemetry_del(priv);
 	bpf_free(priv);
 }
 
@@ -402,12 +410,16 @@ bpf_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
 	}
 }
 
+static bool bpf_frames_only(const void *priv);
+
 const struct tp_prog_ops tp_prog_bpf = {
 	.name = "bpf",
 	.usage = "bpf:FILE.o[:SECTION]  an XDP object file (also FILE.o[:SECTION])",
 	.init = bpf_init,
 	.fini = bpf_fini,
 	.burst = bpf_burst,
+	.file_suffix = ".o",
+	.frames_only = bpf_frames_only,
 };
 
 const struct tp_prog_ops tp_prog_bpf_interp = {
@@ -416,7 +428,16 @@ const struct tp_prog_ops tp_prog_bpf_interp = {
 	.init = bpf_init_interp,
 	.fini = bpf_fini,
 	.burst = bpf_burst,
+	.frames_only = bpf_frames_only,
 };
+
+/* The two kinds join lib/prog's registry when this library is loaded
+ * (linked, or linked whole when static). */
+RTE_INIT(bpf_register_kinds)
+{
+	if (tp_prog_register(&tp_prog_bpf) < 0 || tp_prog_register(&tp_prog_bpf_interp) < 0)
+		RTE_LOG(ERR, USER1, "tagpipe: cannot register the bpf program kinds\n");
+}
 
 /* ---- control plane --------------------------------------------------- */
 
@@ -428,12 +449,14 @@ bpf_of(const struct tp_prog *p)
 	       tp_prog_priv(p) : NULL;
 }
 
-bool
-tp_prog_bpf_frames_only(const struct tp_prog *p)
+/* ops->frames_only: a program outside xdp.frags takes one-buffer frames
+ * only (tp_prog.h). */
+static bool
+bpf_frames_only(const void *priv)
 {
-	const struct tp_bpf *b = bpf_of(p);
+	const struct tp_bpf *b = priv;
 
-	return b != NULL && !b->frags;
+	return !b->frags;
 }
 
 static struct tp_bpf_map *
@@ -815,15 +838,15 @@ bytes_out(const struct tp_bpf *b, bool typed, uint32_t id, const uint8_t *d, uin
 /* The elements of map index, one line each: KEY=VALUE in hex, or with
  * typed KEY = VALUE in the BTF types where the object has them. */
 static int
-dump_lines(const struct tp_prog *p, int index, FILE *f, bool typed)
+dump_lines(const struct tp_bpf *b, int index, FILE *f, bool typed)
 {
-	struct tp_bpf_map *m = map_at(p, index);
-	struct tp_bpf *b = bpf_of(p);
+	struct tp_bpf_map *m;
 	uint32_t nkeys;
 	int lines = 0;
 
-	if (m == NULL || f == NULL)
+	if (b == NULL || index < 0 || (uint32_t)index >= b->nb_maps || f == NULL)
 		return -EINVAL;
+	m = (struct tp_bpf_map *)&b->maps[index];
 	if (m->type == BPF_MAP_TYPE_RINGBUF)
 		return ringbuf_dump(m->rb, f);
 	nkeys = m->state != NULL ? m->slots : m->max_entries;
@@ -870,13 +893,19 @@ dump_lines(const struct tp_prog *p, int index, FILE *f, bool typed)
 int
 tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f)
 {
-	return dump_lines(p, index, f, false);
+	return dump_lines(bpf_of(p), index, f, false);
+}
+
+int
+bpf_obj_map_dump(const struct tp_bpf *b, int index, FILE *f)
+{
+	return dump_lines(b, index, f, false);
 }
 
 int
 tp_prog_bpf_map_dump_btf(const struct tp_prog *p, int index, FILE *f)
 {
-	return dump_lines(p, index, f, true);
+	return dump_lines(bpf_of(p), index, f, true);
 }
 
 static void

@@ -29,7 +29,6 @@
 #include <rte_random.h>
 
 #include "bpf_priv.h"
-#include "xdp_edit.h"
 
 static inline bool
 in_range(uint64_t addr, uint32_t size, uint64_t base, uint64_t len)
@@ -305,7 +304,7 @@ static uint64_t
 h_adjust_head(struct bpf_run *rs, uint64_t r2)
 {
 	uint32_t metalen = (uint32_t)(rs->ctx.data - rs->ctx.data_meta);
-	int rc = xdp_edit_head(rs->m, (int32_t)r2, metalen);
+	int rc = tp_xdp_edit_head(rs->m, (int32_t)r2, metalen);
 
 	if (rc < 0)
 		return (uint64_t)(int64_t)rc;
@@ -334,7 +333,7 @@ h_adjust_meta(struct bpf_run *rs, uint64_t r2)
 static uint64_t
 h_adjust_tail(struct bpf_run *rs, uint64_t r2)
 {
-	int rc = xdp_edit_tail(rs->m, (int32_t)r2);
+	int rc = tp_xdp_edit_tail(rs->m, (int32_t)r2);
 
 	if (rc < 0)
 		return (uint64_t)(int64_t)rc;
@@ -347,11 +346,11 @@ static uint64_t
 h_xfer_bytes(struct bpf_run *rs, uint64_t off, uint64_t buf, uint64_t len,
 	     bool store)
 {
-	if (!xdp_edit_range_ok(rs->m, off, len))
+	if (!tp_xdp_edit_range_ok(rs->m, off, len))
 		return (uint64_t)-EINVAL;
 	if (!mem_ok(rs, buf, (uint32_t)len, !store))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
-	return (uint64_t)(int64_t)xdp_edit_xfer(rs->m, off, (void *)(uintptr_t)buf,
+	return (uint64_t)(int64_t)tp_xdp_edit_xfer(rs->m, off, (void *)(uintptr_t)buf,
 					       len, store);
 }
 

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * eBPF XDP runtime, private to src/: the loaded program, its maps, the
+ * eBPF XDP runtime, private to lib/bpf: the loaded program, its maps, the
  * per-run state, and the entry points of bpf_load.c, bpf_verify.c,
- * bpf_map.c and bpf_exec.c. The public contract is tp_prog.h ("XDP
- * objects").
+ * bpf_map.c and bpf_exec.c. The public contract is tp_bpf.h.
  *
  * Instruction set and numbering: include/uapi/linux/bpf.h and
  * bpf_common.h (linux-libc-dev), documented in the kernel's
@@ -24,7 +23,7 @@
 #include <rte_mbuf.h>
 #include <rte_spinlock.h>
 
-#include "tp_prog.h"
+#include "tp_bpf.h"
 
 #define BPF_ERR_LEN 256
 #define BPF_STACK_SIZE 512        /* per frame: kernel MAX_BPF_STACK */
@@ -329,5 +328,14 @@ uint64_t bpf_h_fib_lookup(struct bpf_run *rs, uint64_t params, uint64_t plen,
 int bpf_helper_nargs(int32_t id);
 /* 1 when helper id takes the context as its first argument. */
 bool bpf_helper_takes_ctx(int32_t id);
+
+/* prog_bpf.c: map index of b as "KEY=VALUE" hex lines (the text of
+ * tp_prog_bpf_map_dump): the number of lines, or -EINVAL. */
+int bpf_obj_map_dump(const struct tp_bpf *b, int index, FILE *f);
+
+/* bpf_telemetry.c: the open objects the /tagpipe/bpf_map endpoint reads
+ * (added once opened, removed before they are freed). */
+void bpf_telemetry_add(struct tp_bpf *b);
+void bpf_telemetry_del(struct tp_bpf *b);
 
 #endif /* TP_BPF_PRIV_H */

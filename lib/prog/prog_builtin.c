@@ -13,7 +13,6 @@
 #include <rte_ether.h>
 
 #include "prog_priv.h"
-#include "tp_map.h"
 
 /* pass / drop: the verdict does not depend on the packet. */
 static void

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The "acl" built-in: 5-tuple rules from a file, first match wins
- * (file format and contract: tp_acl.h).
+ * (file format and contract: tp_prog.h, "ACL rules").
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -14,8 +14,6 @@
 #include <rte_ip.h>
 
 #include "prog_priv.h"
-#include "tp_acl.h"
-#include "tp_map.h"
 
 #define ACL_ANY_PROTO 0xFFFF
 #define ACL_LINE_MAX 1022        /* bytes of a rule line, its newline excluded */
@@ -496,7 +494,7 @@ TP_PROG_DEFINE(burst_acl, prog_acl)
 
 const struct tp_prog_ops tp_prog_acl = {
 	.name = "acl",
-	.usage = "acl:FILE  5-tuple rules, first match (format: tp_acl.h)",
+	.usage = "acl:FILE  5-tuple rules, first match (format: tp_prog.h)",
 	.init = acl_init,
 	.fini = acl_fini,
 	.burst = burst_acl,

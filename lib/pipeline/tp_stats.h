@@ -12,10 +12,16 @@
  * other than an ABORTED verdict) and aborted counts frames freed because the
  * program returned TP_ABORTED or a value above TP_REDIRECT.
  *
- * Drop reasons are ONE list, in enum order: the reasons of lib/dsa_tag
- * (prefixed "dsa_"), of lib/vlan ("vlan_"), then the pipeline's own
- * (TP_DROP_REASONS). Strip and insert of the same library share its names;
- * the stage counters say where a drop happened.
+ * Drop reasons are ONE array with a fixed layout: each library has its own
+ * range of slots (lib/dsa_tag's reasons, prefixed "dsa_", from
+ * TP_DROP_DSA_BASE; lib/vlan's, "vlan_", from TP_DROP_VLAN_BASE; the
+ * pipeline's own, TP_DROP_REASONS, from TP_DROP_OWN_BASE), with room to
+ * spare, so a reason a library adds takes a spare slot of its range and
+ * changes neither the array's size nor another reason's index (the ABI
+ * stays; abi/ checks it). Slots without a reason read 0 and have no name
+ * (tp_drop_reason_name gives NULL): iterate over 0..TP_DROP_MAX - 1 and
+ * skip those. Strip and insert of the same library share its names; the
+ * stage counters say where a drop happened.
  *
  * Stats are per pipeline instance, written only by its lcore.
  * Reading from another thread (tp_pipeline_stats_get) is safe while it
@@ -60,24 +66,31 @@ extern "C" {
 	X(NO_PORT, "port_not_configured")     /* ingress/egress port not enabled */ \
 	X(BURST_TOO_LARGE, "burst_too_large") /* past TP_PIPELINE_MAX_RX_FRAMES */
 
+/* Slot ranges; a library's reason r is (its base + r). */
+#define TP_DROP_DSA_BASE 0
+#define TP_DROP_VLAN_BASE 32
+#define TP_DROP_OWN_BASE 48
+#define TP_DROP_MAX 80
+
 enum tp_drop_reason {
 #define TP_X_DSA(e, s) TP_DROP_DSA_##e,
 	TP_DSA_DROP_REASONS(TP_X_DSA)
 #undef TP_X_DSA
+	TP_DROP_DSA_END_,
+	TP_DROP_VLAN_FIRST_ = TP_DROP_VLAN_BASE - 1,
 #define TP_X_VLAN(e, s) TP_DROP_VLAN_##e,
 	TP_VLAN_DROP_REASONS(TP_X_VLAN)
 #undef TP_X_VLAN
+	TP_DROP_VLAN_END_,
+	TP_DROP_OWN_FIRST_ = TP_DROP_OWN_BASE - 1,
 #define TP_X_OWN(e, s) TP_DROP_##e,
 	TP_DROP_REASONS(TP_X_OWN)
 #undef TP_X_OWN
-	TP_DROP_MAX
+	TP_DROP_OWN_END_,
 };
 
-/* First reason of each library: lib reason r is (base + r). */
-#define TP_DROP_DSA_BASE 0
-#define TP_DROP_VLAN_BASE TP_DSA_DROP_MAX
-
-/* "dsa_too_short", "vlan_no_headroom", "tx_full", ... or NULL. */
+/* "dsa_too_short", "vlan_no_headroom", "tx_full", ... or NULL (a spare
+ * slot, or reason >= TP_DROP_MAX). */
 const char *tp_drop_reason_name(unsigned int reason);
 
 /* Stages in the order of the default chain. */

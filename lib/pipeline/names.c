@@ -1,22 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Names of verdicts, stages and drop reasons, generated from the X-macro
- * lists so a counter can never miss its name (tp_pipeline.h, tp_stats.h). */
+/* Names of stages and drop reasons, generated from the X-macro lists so a
+ * counter can never miss its name (tp_stats.h). */
 #include <stddef.h>
 
 #include "tp_pipeline.h"
 #include "tp_stats.h"
-
-static const char *const verdict_names[TP_NB_VERDICTS] = {
-#define X(U, l, v) [v] = #l,
-	TP_VERDICTS(X)
-#undef X
-};
-
-const char *
-tp_verdict_name(enum tp_verdict v)
-{
-	return (unsigned int)v < TP_NB_VERDICTS ? verdict_names[v] : NULL;
-}
 
 static const char *const stage_names[TP_STAGE_MAX] = {
 #define X(e, s) [TP_STAGE_##e] = s,

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "tp_map.h"
+#include "tp_pipeline.h"
 
 #define RD_F_SWPORT 0x01u
 

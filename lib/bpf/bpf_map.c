@@ -4,7 +4,7 @@
  *
  * Objects are opened before the EAL starts (the apps check --verdict while
  * parsing options), so these maps live in plain process memory, not in
- * rte_malloc/rte_hash, and follow BPF semantics rather than tp_map.h's:
+ * rte_malloc/rte_hash, and follow BPF semantics rather than the redirect map's (tp_pipeline.h):
  *   - ARRAY / PERCPU_ARRAY: all keys exist, zeroed; delete is -EINVAL,
  *     BPF_NOEXIST is -EEXIST (kernel/bpf/arraymap.c array_map_update_elem).
  *   - HASH / PERCPU_HASH: preallocated slots, open addressing with linear

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Built-in programs and the opened-program struct. Private to src/. */
+/* Built-in programs and the opened-program struct. Private to lib/prog. */
 #ifndef TP_PROG_PRIV_H
 #define TP_PROG_PRIV_H
 
@@ -16,10 +16,5 @@ extern const struct tp_prog_ops tp_prog_tx;
 extern const struct tp_prog_ops tp_prog_redirect;
 extern const struct tp_prog_ops tp_prog_by_switch_port;
 extern const struct tp_prog_ops tp_prog_acl;
-
-/* prog_bpf.c: p is an XDP object whose program is not in an xdp.frags
- * section, so it must see wire frames only, never merged packets (the
- * kernel gives multi-buffer packets to xdp.frags programs alone). */
-bool tp_prog_bpf_frames_only(const struct tp_prog *p);
 
 #endif /* TP_PROG_PRIV_H */

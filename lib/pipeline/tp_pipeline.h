@@ -19,7 +19,7 @@
  *   - TP_PASS: handed to conf->pass_cb (which then owns it), or, without a
  *     callback, returned in the caller's array (see tp_pipeline_rx_burst);
  *   - TP_TX (ingress port, conf->tx_queue) / TP_REDIRECT to a port
- *     (tp_map.h): re-segmented (hardware TSO flags or tp_gro_segment),
+ *     ("Redirect map" below): re-segmented (hardware TSO flags or tp_gro_segment),
  *     VLAN tags re-inserted (software or NIC flags), DSA tag inserted for
  *     the packet's switch port (or the map entry's), then transmitted with
  *     rte_eth_tx_burst, or given to conf->egress_cb (which then owns them)
@@ -38,18 +38,20 @@
  *
  * What it does NOT do
  * -------------------
- *  - no eBPF programs yet (tp_prog.h is the interface they will plug into);
- *    no broadcast redirect (BPF_F_BROADCAST), no devmap/cpumap egress
- *    programs;
+ *  - no program of its own: the verdict comes from a tp_prog (tp_prog.h:
+ *    built-in C programs, user programs, and XDP objects when lib/bpf is
+ *    built, tp_bpf.h); no devmap/cpumap egress programs;
  *  - no check that (port, queue) targets exist as ethdev queues: a bad
  *    target in the conf or the map is the caller's configuration (with
  *    egress_cb set no ethdev is touched at all);
  *  - no copy of packets: a PASS packet is the received mbuf, possibly the
  *    head of a merged chain (RTE_MBUF_F_RX_LRO, tp_gro.h output format);
  *  - no locking: one instance per lcore; maps and programs are shared
- *    read-only (tp_map.h says what the control plane may update live).
+ *    read-only ("Redirect map" below says what the control plane may
+ *    update live).
  *
- * This header is the contract; private parts live in the .c files of src/.
+ * This header and tp_stats.h are the contract of lib/pipeline; private
+ * parts live in its .c files.
  */
 #ifndef TP_PIPELINE_H
 #define TP_PIPELINE_H
@@ -63,8 +65,10 @@
 
 #include <rte_compat.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "tp_dsa_tag.h"
+#include "tp_prog.h"
 #include "tp_vlan.h"
 #include "tp_stats.h"
 
@@ -73,28 +77,12 @@ extern "C" {
 #endif
 
 #define TP_PIPELINE_MAX_PORTS 32 /* = TP_STATS_MAX_PORTS */
-#define TP_PIPELINE_MAX_BURST 256
+#define TP_PIPELINE_MAX_BURST TP_PROG_MAX_BURST
 /* The most frames one rx_burst runs when PASS packets come back in pkts
  * (no pass_cb): its uint16_t result counts up to 2n of them. */
 #define TP_PIPELINE_MAX_RX_FRAMES 32767
 
-/* XDP action codes (uapi linux/bpf.h enum xdp_action). */
-#define TP_VERDICTS(X) \
-	X(ABORTED, aborted, 0) \
-	X(DROP, drop, 1) \
-	X(PASS, pass, 2) \
-	X(TX, tx, 3) \
-	X(REDIRECT, redirect, 4)
-
-enum tp_verdict {
-#define X(U, l, v) TP_##U = v,
-	TP_VERDICTS(X)
-#undef X
-	TP_NB_VERDICTS
-};
-
-/* Name of a verdict ("pass"), or NULL when out of range. */
-const char *tp_verdict_name(enum tp_verdict v);
+/* Verdicts (enum tp_verdict, tp_verdict_name): tp_prog.h. */
 
 struct tp_pipeline;
 struct tp_prog;
@@ -329,6 +317,99 @@ typedef void (*tp_verdict_obs_t)(void *arg, uint16_t port, uint16_t queue,
 __rte_experimental
 void tp_pipeline_observe_verdicts(struct tp_pipeline *pl, tp_verdict_obs_t fn,
 				  void *arg);
+
+/* ---- Redirect map ---------------------------------------------------------
+ *
+ * Key 0..n-1 -> a target, in the manner of BPF's DEVMAP and CPUMAP
+ * (include/uapi/linux/bpf.h): an ethdev (port, queue), optionally with the
+ * switch port whose tag egress inserts, or a worker rte_ring. The pipeline
+ * resolves TP_REDIRECT verdicts through it (conf.redirect).
+ *
+ * Control-plane safety (updates while datapath lcores read): an entry is
+ * one 64-bit word stored and loaded atomically; a reader sees the old or
+ * the new target, never a mix, and a burst resolves each packet's key
+ * once. No lock, no RCU needed. A ring, once named by an entry, stays
+ * referenced by the map until tp_redirect_map_free(): it must outlive the
+ * map (entries may be re-pointed at any time; the ring slot is not
+ * reused). Creating and freeing is control plane only, with no reader
+ * left; one writer at a time.
+ *
+ * Sharing across datapath lcores (pipelines on several lcores, one map): a
+ * redirect entry names a target, not an owner: every pipeline whose
+ * program picks it sends there. Two lcores must never transmit on one
+ * ethdev (port, queue) at once (rte_eth_tx_burst is not thread-safe per
+ * queue, lib/ethdev/rte_ethdev.h): with a shared map, give each lcore its
+ * own TX queue (its own map entries), or share only ring targets. Ring
+ * targets must be multi-producer: tp_redirect_map_set_ring() refuses a
+ * ring created with RING_F_SP_ENQ (-EINVAL), even for a map one lcore
+ * uses, since the map cannot know who will share it.
+ */
+
+enum tp_redirect_kind {
+	TP_REDIRECT_NONE = 0,  /* empty entry: TP_REDIRECT drops (redirect_no_target) */
+	TP_REDIRECT_PORT = 1,  /* transmit on (port, queue), egress processing */
+	TP_REDIRECT_RING = 2,  /* enqueue on a worker ring, mbuf as is */
+};
+
+#define TP_REDIRECT_MAX_RINGS 64
+/* Largest redirect map (entries): TP_REDIRECT_MAP_MAX (tp_prog.h). */
+#define TP_REDIRECT_SWITCH_PORT_KEEP (-1)
+
+/* A decoded entry. */
+struct tp_redirect_target {
+	enum tp_redirect_kind kind;
+	uint16_t port;         /* PORT: ethdev port id */
+	uint16_t queue;        /* PORT: TX queue */
+	int16_t switch_port;   /* PORT: tag for this switch port, or -1: the
+				* packet's own source switch port */
+	struct rte_ring *ring; /* RING */
+};
+
+struct tp_redirect_map {
+	uint32_t n;
+	uint32_t nb_rings;
+	uint64_t *entry;       /* packed target words, see redirect_map.c */
+	struct rte_ring *ring[TP_REDIRECT_MAX_RINGS];
+};
+
+/* n entries, all empty. NULL with rte_errno EINVAL (n 0 or >
+ * TP_REDIRECT_MAP_MAX) / ENOMEM. */
+struct tp_redirect_map *tp_redirect_map_create(uint32_t n);
+void tp_redirect_map_free(struct tp_redirect_map *m);
+
+/* Point key at (port, queue), inserting the tag of switch_port (0..255) or
+ * the packet's own (-1). 0, -ENOENT (key >= n), -EINVAL (switch_port). */
+int tp_redirect_map_set_port(struct tp_redirect_map *m, uint32_t key,
+			     uint16_t port, uint16_t queue, int switch_port);
+/* Point key at a worker ring (the pipeline enqueues with
+ * rte_ring_enqueue_burst; the ring must be multi-producer, see above). 0,
+ * -ENOENT, -EINVAL (NULL ring, or a single-producer ring), -ENOSPC (more
+ * than TP_REDIRECT_MAX_RINGS rings). */
+int tp_redirect_map_set_ring(struct tp_redirect_map *m, uint32_t key,
+			     struct rte_ring *ring);
+/* Empty the entry. 0 or -ENOENT. */
+int tp_redirect_map_clear(struct tp_redirect_map *m, uint32_t key);
+/* Decode an entry: 0 (kind may be NONE) or -ENOENT (key >= n). */
+int tp_redirect_map_get(const struct tp_redirect_map *m, uint32_t key,
+			struct tp_redirect_target *t);
+
+/* Datapath: the packed word of key (0 = empty or key out of range). */
+static inline uint64_t
+tp_redirect_map_word(const struct tp_redirect_map *m, uint32_t key)
+{
+	if (key >= m->n)
+		return 0;
+	return __atomic_load_n(&m->entry[key], __ATOMIC_ACQUIRE);
+}
+
+/* ---- Telemetry -------------------------------------------------------------
+ *
+ * rte_telemetry endpoints of every live pipeline (docs/counters.md lists
+ * them): /tagpipe/pipelines, /tagpipe/stats, /tagpipe/drops,
+ * /tagpipe/stages, /tagpipe/ports. Register them once, after
+ * rte_eal_init(): 0 (also when already registered) or the negative errno
+ * of rte_telemetry_register_cmd. */
+int tp_telemetry_register(void);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Program registry and opening "NAME[:ARG]" specs (contract: tp_prog.h).
- * Built-ins sit in a const table; user programs in a small array filled by
- * tp_prog_register() from the control plane.
+ * Built-ins sit in a const table; user programs, and the kinds other
+ * libraries add (lib/bpf), in a small array filled by tp_prog_register().
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -16,10 +16,23 @@
 #define PROG_NAME_MAX 63
 
 static const struct tp_prog_ops *const builtins[] = {
-	&tp_prog_acl, &tp_prog_bpf, &tp_prog_bpf_interp, &tp_prog_by_switch_port, &tp_prog_drop,
+	&tp_prog_acl, &tp_prog_by_switch_port, &tp_prog_drop,
 	&tp_prog_pass, &tp_prog_redirect, &tp_prog_tx,
 };
 #define NB_BUILTINS (sizeof(builtins) / sizeof(builtins[0]))
+
+/* Verdict names from the one X-macro list (tp_prog.h). */
+static const char *const verdict_names[TP_NB_VERDICTS] = {
+#define X(U, l, v) [v] = #l,
+	TP_VERDICTS(X)
+#undef X
+};
+
+const char *
+tp_verdict_name(enum tp_verdict v)
+{
+	return (unsigned int)v < TP_NB_VERDICTS ? verdict_names[v] : NULL;
+}
 
 static const struct tp_prog_ops *user[PROG_MAX_USER];
 static unsigned int nb_user;
@@ -96,16 +109,22 @@ tp_prog_names(char *buf, size_t len)
 	return (int)used;
 }
 
-/* "FILE.o" or "FILE.o:SEL" names an XDP object (tp_prog.h). */
-static bool
-is_object_spec(const char *spec)
+/* The kind whose file_suffix ends spec's file name ("x.o", "x.o:SEL";
+ * tp_prog.h), or NULL. */
+static const struct tp_prog_ops *
+kind_by_suffix(const char *spec)
 {
-	const char *d = strstr(spec, ".o");
+	for (unsigned int i = 0; i < nb_user; i++) {
+		const char *suf = user[i]->file_suffix;
+		size_t sl = suf != NULL ? strlen(suf) : 0;
 
-	for (; d != NULL; d = strstr(d + 1, ".o"))
-		if (d[2] == '\0' || d[2] == ':')
-			return true;
-	return false;
+		if (sl == 0)
+			continue;
+		for (const char *d = strstr(spec, suf); d != NULL; d = strstr(d + 1, suf))
+			if (d[sl] == '\0' || d[sl] == ':')
+				return user[i];
+	}
+	return NULL;
 }
 
 int
@@ -122,24 +141,26 @@ tp_prog_open(const char *spec, struct tp_prog **out, char *err, size_t errlen)
 		snprintf(err, errlen, "program: no spec given");
 		return -EINVAL;
 	}
-	if (is_object_spec(spec) && strncmp(spec, "bpf:", 4) != 0 &&
-	    strncmp(spec, "bpf-interp:", 11) != 0) {
-		ops = &tp_prog_bpf;
-		memcpy(name, "bpf", 4);
-		arg = spec;
-		goto found;
-	}
 	colon = strchr(spec, ':');
 	nlen = colon ? (size_t)(colon - spec) : strlen(spec);
 	if (colon)
 		arg = colon + 1;
-	if (nlen == 0 || nlen > PROG_NAME_MAX) {
+	if (nlen > 0 && nlen <= PROG_NAME_MAX) {
+		memcpy(name, spec, nlen);
+		name[nlen] = '\0';
+		ops = tp_prog_find(name);
+	} else {
+		ops = NULL;
+	}
+	if (ops == NULL && (ops = kind_by_suffix(spec)) != NULL) {
+		/* "FILE.o[:SEL]": the whole spec is the kind's argument */
+		snprintf(name, sizeof(name), "%s", ops->name);
+		arg = spec;
+	}
+	if (ops == NULL && (nlen == 0 || nlen > PROG_NAME_MAX)) {
 		snprintf(err, errlen, "program: bad name in '%s'", spec);
 		return -EINVAL;
 	}
-	memcpy(name, spec, nlen);
-	name[nlen] = '\0';
-	ops = tp_prog_find(name);
 	if (ops == NULL) {
 		char names[512];
 
@@ -148,7 +169,6 @@ tp_prog_open(const char *spec, struct tp_prog **out, char *err, size_t errlen)
 			 name, names);
 		return -EINVAL;
 	}
-found:
 	p = calloc(1, sizeof(*p));
 	if (p == NULL) {
 		snprintf(err, errlen, "program: out of memory");
@@ -191,4 +211,10 @@ void *
 tp_prog_priv(const struct tp_prog *p)
 {
 	return p->priv;
+}
+
+bool
+tp_prog_frames_only(const struct tp_prog *p)
+{
+	return p->ops->frames_only != NULL && p->ops->frames_only(p->priv);
 }

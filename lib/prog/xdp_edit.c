@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Packet edits of verdict programs (rules: xdp_edit.h; C programs' API:
- * tp_prog.h "Acting on the packet"). The mbuf-level primitives serve the
+ * Packet edits of verdict programs (rules: tp_prog.h, "For tagpipe's own
+ * libraries"; C programs' API: tp_prog.h, "Acting on the packet"). The mbuf-level primitives serve the
  * eBPF helpers too, so a C program and an XDP object get the same bounds
  * and the same results.
  */
@@ -12,24 +12,23 @@
 #include <rte_ether.h>
 
 #include "tp_prog.h"
-#include "xdp_edit.h"
 
 /* l2_len is a 7-bit mbuf field (rte_mbuf_core.h, tx_offload). */
 #define L2_LEN_MAX 127
 
 int
-xdp_edit_head(struct rte_mbuf *m, int32_t delta, uint32_t metalen)
+tp_xdp_edit_head(struct rte_mbuf *m, int32_t delta, uint32_t metalen)
 {
 	int64_t off = (int64_t)m->data_off + delta;
 	bool merged = (m->ol_flags & RTE_MBUF_F_RX_LRO) != 0;
 	int64_t l2 = (int64_t)m->l2_len - delta;
 
 	if (off - (int64_t)metalen < 0 ||
-	    (int64_t)m->data_len - delta < XDP_EDIT_MIN_FRAME)
+	    (int64_t)m->data_len - delta < TP_XDP_EDIT_MIN_FRAME)
 		return -EINVAL;
 	/* A merged packet is re-segmented from its l2_len + l3_len + l4_len
 	 * header on egress: the edit must stay inside the L2 header. */
-	if (merged && (l2 < XDP_EDIT_MIN_FRAME || l2 > L2_LEN_MAX))
+	if (merged && (l2 < TP_XDP_EDIT_MIN_FRAME || l2 > L2_LEN_MAX))
 		return -EINVAL;
 	if (metalen > 0) {
 		uint8_t *data = rte_pktmbuf_mtod(m, uint8_t *);
@@ -45,12 +44,12 @@ xdp_edit_head(struct rte_mbuf *m, int32_t delta, uint32_t metalen)
 }
 
 int
-xdp_edit_tail(struct rte_mbuf *m, int32_t delta)
+tp_xdp_edit_tail(struct rte_mbuf *m, int32_t delta)
 {
 	if (m->nb_segs != 1 || m->next != NULL ||
 	    (m->ol_flags & RTE_MBUF_F_RX_LRO))
 		return -EOPNOTSUPP;
-	if ((int64_t)m->data_len + delta < XDP_EDIT_MIN_FRAME ||
+	if ((int64_t)m->data_len + delta < TP_XDP_EDIT_MIN_FRAME ||
 	    (delta > 0 && (uint32_t)delta > rte_pktmbuf_tailroom(m)))
 		return -EINVAL;
 	/* The kernel zeroes grown bytes too (bpf_xdp_adjust_tail). */
@@ -63,12 +62,12 @@ xdp_edit_tail(struct rte_mbuf *m, int32_t delta)
 }
 
 int
-xdp_edit_xfer(struct rte_mbuf *m, uint64_t off, void *buf, uint64_t len,
+tp_xdp_edit_xfer(struct rte_mbuf *m, uint64_t off, void *buf, uint64_t len,
 	      bool store)
 {
 	uint8_t *b = buf;
 
-	if (!xdp_edit_range_ok(m, off, len))
+	if (!tp_xdp_edit_range_ok(m, off, len))
 		return -EINVAL;
 	for (struct rte_mbuf *s = m; s != NULL && len > 0; s = s->next) {
 		uint64_t n;
@@ -107,7 +106,7 @@ ctx_refresh(struct tp_xdp_md *ctx)
 int
 tp_xdp_adjust_head(struct tp_xdp_md *ctx, int32_t delta)
 {
-	int rc = xdp_edit_head(ctx->mbuf, delta, 0);
+	int rc = tp_xdp_edit_head(ctx->mbuf, delta, 0);
 
 	if (rc == 0)
 		ctx_refresh(ctx);
@@ -117,7 +116,7 @@ tp_xdp_adjust_head(struct tp_xdp_md *ctx, int32_t delta)
 int
 tp_xdp_adjust_tail(struct tp_xdp_md *ctx, int32_t delta)
 {
-	int rc = xdp_edit_tail(ctx->mbuf, delta);
+	int rc = tp_xdp_edit_tail(ctx->mbuf, delta);
 
 	if (rc == 0)
 		ctx_refresh(ctx);
@@ -128,7 +127,7 @@ int
 tp_xdp_load_bytes(const struct tp_xdp_md *ctx, uint32_t off, void *buf,
 		  uint32_t len)
 {
-	return xdp_edit_xfer(ctx->mbuf, off, buf, len, false);
+	return tp_xdp_edit_xfer(ctx->mbuf, off, buf, len, false);
 }
 
 int
@@ -136,7 +135,7 @@ tp_xdp_store_bytes(struct tp_xdp_md *ctx, uint32_t off, const void *buf,
 		   uint32_t len)
 {
 	/* store reads buf only; the cast keeps one copy loop for both ways */
-	return xdp_edit_xfer(ctx->mbuf, off, (void *)(uintptr_t)buf, len, true);
+	return tp_xdp_edit_xfer(ctx->mbuf, off, (void *)(uintptr_t)buf, len, true);
 }
 
 /* 802.1Q tag after the MAC addresses (IEEE 802.1Q-2018 §9.3: TPID, TCI). */
@@ -153,11 +152,11 @@ tp_xdp_vlan_push(struct tp_xdp_md *ctx, uint16_t tpid, uint16_t tci)
 	uint8_t *d;
 	int rc;
 
-	if (tpid < ETHERTYPE_MIN || m->data_len < XDP_EDIT_MIN_FRAME)
+	if (tpid < ETHERTYPE_MIN || m->data_len < TP_XDP_EDIT_MIN_FRAME)
 		return -EINVAL;
 	if (rte_pktmbuf_headroom(m) < sizeof(tag))
 		return -ENOSPC;
-	rc = xdp_edit_head(m, -(int32_t)sizeof(tag), 0);
+	rc = tp_xdp_edit_head(m, -(int32_t)sizeof(tag), 0);
 	if (rc < 0)
 		return rc;
 	d = rte_pktmbuf_mtod(m, uint8_t *);
@@ -185,8 +184,8 @@ tp_xdp_vlan_pop(struct tp_xdp_md *ctx)
 	    tpid != RTE_ETHER_TYPE_QINQ1)
 		return -ENOENT;
 	/* The tag and the EtherType after it in the first segment: else
-	 * fewer than ETH_HLEN bytes would stay and xdp_edit_head refuses. */
-	rc = xdp_edit_head(m, 4, 0);
+	 * fewer than ETH_HLEN bytes would stay and tp_xdp_edit_head refuses. */
+	rc = tp_xdp_edit_head(m, 4, 0);
 	if (rc < 0)
 		return rc;
 	nd = rte_pktmbuf_mtod(m, uint8_t *);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The list of live pipelines (registry.c), private to src/. tp_pipeline_create
+ * The list of live pipelines (registry.c), private to lib/pipeline. tp_pipeline_create
  * adds an instance, tp_pipeline_destroy removes it; readers such as the
  * telemetry endpoints walk it through pl_registry_foreach and see each
  * instance only through the public API (tp_pipeline.h) and its port mask.

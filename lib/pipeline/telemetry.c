@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rte_telemetry endpoints for the pipeline counters (contract:
- * tp_telemetry.h), read from the list of live pipelines (registry.h)
+ * tp_pipeline.h, "Telemetry"), read from the list of live pipelines (registry.h)
  * through the public API only.
  */
 #include <errno.h>
@@ -14,8 +14,6 @@
 
 #include "registry.h"
 #include "tp_pipeline.h"
-#include "tp_prog.h"
-#include "tp_telemetry.h"
 
 struct collect_arg {
 	struct tp_pipeline_stats *sum;
@@ -140,7 +138,8 @@ h_drops(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (start_dict(params, d, &s, &ports) != 0)
 		return 0;
 	for (unsigned int r = 0; r < TP_DROP_MAX; r++)
-		rte_tel_data_add_dict_u64(d, tp_drop_reason_name(r), s.drop_reason[r]);
+		if (tp_drop_reason_name(r) != NULL)
+			rte_tel_data_add_dict_u64(d, tp_drop_reason_name(r), s.drop_reason[r]);
 	return 0;
 }
 
@@ -198,87 +197,6 @@ h_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
-/* "/tagpipe/bpf_map,NAME": the map NAME of the first pipeline whose
- * verdict program is an XDP object that has it: its shape and elements
- * (tp_prog_bpf_map_dump's hex), at most RTE_TEL_MAX_DICT_ENTRIES. */
-struct bpf_map_arg {
-	const char *name;
-	struct tp_bpf_map_info mi;
-	char *buf;
-	size_t len;
-};
-
-/* Under the registry's lock: a pipeline leaves the list before its program
- * can be closed (pipeline.c destroy; tagpipe-fwd closes its shared one
- * after destroying every pipeline). The first program with the map wins. */
-static void
-dump_map(const struct tp_pipeline *pl, uint32_t ports, void *arg)
-{
-	struct bpf_map_arg *a = arg;
-	const struct tp_prog *prog = tp_pipeline_prog(pl);
-	int idx;
-	FILE *f;
-
-	(void)ports;
-	if (a->buf != NULL || prog == NULL || (idx = tp_prog_bpf_map_find(prog, a->name)) < 0)
-		return;
-	f = open_memstream(&a->buf, &a->len);
-	if (f == NULL)
-		return;
-	tp_prog_bpf_map_info(prog, idx, &a->mi);
-	tp_prog_bpf_map_dump(prog, idx, f);
-	fclose(f);
-}
-
-static int
-h_bpf_map(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	struct bpf_map_arg a = { .name = params };
-	struct tp_bpf_map_info mi;
-	struct rte_tel_data *el;
-	char *buf, *line, *save = NULL;
-	int n = 0;
-
-	(void)cmd;
-	if (params == NULL || *params == '\0')
-		return -EINVAL;
-	pl_registry_foreach(NULL, dump_map, &a);
-	buf = a.buf;
-	mi = a.mi;
-	if (buf == NULL)
-		return -EINVAL;
-	el = rte_tel_data_alloc();
-	if (el == NULL) {
-		free(buf);
-		return -ENOMEM;
-	}
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "type", mi.type);
-	rte_tel_data_add_dict_u64(d, "key_size", mi.key_size);
-	rte_tel_data_add_dict_u64(d, "value_size", mi.value_size);
-	rte_tel_data_add_dict_u64(d, "max_entries", mi.max_entries);
-	rte_tel_data_add_dict_u64(d, "ncpu", mi.ncpu);
-	rte_tel_data_start_dict(el);
-	for (line = strtok_r(buf, "\n", &save); line != NULL;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *eq = strchr(line, '=');
-
-		if (eq == NULL)
-			continue;
-		*eq = '\0';
-		if (n == RTE_TEL_MAX_DICT_ENTRIES ||
-		    rte_tel_data_add_dict_string(el, line, eq + 1) < 0) {
-			rte_tel_data_add_dict_u64(d, "truncated", 1);
-			break;
-		}
-		n++;
-	}
-	rte_tel_data_add_dict_u64(d, "elements", (uint64_t)n);
-	rte_tel_data_add_dict_container(d, "values", el, 0);
-	free(buf);
-	return 0;
-}
-
 int
 tp_telemetry_register(void)
 {
@@ -297,8 +215,6 @@ tp_telemetry_register(void)
 		  "Per stage calls/in/out/drop/cycles. Parameter: pipeline name (optional)" },
 		{ "/tagpipe/ports", h_ports,
 		  "Per port rx/tx/tx_full/tx_wire. Parameter: pipeline name (optional)" },
-		{ "/tagpipe/bpf_map", h_bpf_map,
-		  "An XDP object's map: shape and elements (hex KEY: VALUE). Parameter: map name" },
 	};
 	static bool done;
 

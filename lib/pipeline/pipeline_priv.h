@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Pipeline internals, private to src/. One struct tp_pipeline per lcore;
+ * Pipeline internals, private to lib/pipeline. One struct tp_pipeline per lcore;
  * nothing here is shared but the read-only program, the redirect map and
  * the telemetry list link.
  */
@@ -15,7 +15,6 @@
 #include "registry.h"   /* pl_registry_add/del at create/destroy */
 #include "tp_dsa_tag.h"
 #include "tp_gro.h"
-#include "tp_map.h"
 #include "tp_pipeline.h"
 #include "tp_prog.h"
 #include "tp_stats.h"
