@@ -317,7 +317,11 @@ parse_one(struct fwd_options *o, int c, const char *a)
 		strcpy(o->verdict, a);
 		break;
 	case OPT_REDIRECT: parse_redirect(o, a); break;
+#ifdef TP_HAS_BPF
 	case OPT_BPF_UNVERIFIED: tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF); break;
+#else
+	case OPT_BPF_UNVERIFIED: usage_exit("--bpf-unverified: built without lib/bpf (-Dbpf=disabled)");
+#endif
 	case OPT_BPF_MAP:
 		if (o->nb_bpf_maps == FWD_MAX_BPF_MAPS)
 			usage_exit("--bpf-map: more than %d", FWD_MAX_BPF_MAPS);

@@ -44,6 +44,7 @@ fwd_pipeline_check_options(const struct fwd_options *o, char *err, size_t len)
 			return -EINVAL;
 		}
 	}
+#ifdef TP_HAS_BPF
 	for (unsigned int i = 0; i < o->nb_bpf_maps; i++) {
 		char merr[256];
 
@@ -60,6 +61,12 @@ fwd_pipeline_check_options(const struct fwd_options *o, char *err, size_t len)
 			return -EINVAL;
 		}
 	}
+#else
+	if (o->nb_bpf_maps > 0 || o->nb_bpf_routes > 0) {
+		snprintf(err, len, "--bpf-map/--bpf-route: built without lib/bpf (-Dbpf=disabled)");
+		return -EINVAL;
+	}
+#endif
 	rc = tp_telemetry_register();
 	if (rc != 0)
 		FWD_LOG(WARNING, "telemetry endpoints: %s", rte_strerror(-rc));
@@ -184,6 +191,14 @@ fwd_pipeline_close_prog(void)
 	prog = NULL;
 }
 
+#ifndef TP_HAS_BPF
+void
+fwd_pipeline_bpf_map(const char *verb, const char *arg)
+{
+	(void)arg;
+	fwd_err("bpf map %s: built without lib/bpf (-Dbpf=disabled)", verb);
+}
+#else
 void
 fwd_pipeline_bpf_map(const char *verb, const char *arg)
 {
@@ -223,6 +238,7 @@ fwd_pipeline_bpf_map(const char *verb, const char *arg)
 	}
 	fflush(stdout);
 }
+#endif /* TP_HAS_BPF */
 
 int
 fwd_pipeline_set_gro(bool on)

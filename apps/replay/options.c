@@ -423,8 +423,14 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 
 	/* --bpf-unverified must hold for a --verdict given before it too. */
 	for (int a = 1; a < argc && strcmp(argv[a], "--") != 0; a++)
-		if (strcmp(argv[a], "--bpf-unverified") == 0)
+		if (strcmp(argv[a], "--bpf-unverified") == 0) {
+#ifdef TP_HAS_BPF
 			tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF);
+#else
+			replay_err("--bpf-unverified: built without lib/bpf (-Dbpf=disabled)");
+			return -EINVAL;
+#endif
+		}
 	opterr = 0;
 	/* 0, not 1: glibc's getopt then forgets the position inside a
 	 * cluster of short options of an earlier parse ("A program that
@@ -583,6 +589,12 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		return -EINVAL;
 	}
 	/* after every option: the map belongs to the last --verdict */
+#ifndef TP_HAS_BPF
+	if (nb_maps > 0 || nb_routes > 0) {
+		replay_err("--bpf-map/--bpf-route: built without lib/bpf (-Dbpf=disabled)");
+		return -EINVAL;
+	}
+#else
 	for (unsigned int i = 0; i < nb_maps; i++) {
 		char err[256];
 
@@ -599,5 +611,6 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 			return -EINVAL;
 		}
 	}
+#endif
 	return 0;
 }
