@@ -567,7 +567,8 @@ transfer(struct verifier *v, uint32_t pc, struct vstate *s, bool final)
 	switch (cls) {
 	case BPF_ALU: case BPF_ALU64: {
 		uint8_t op = BPF_OP(i->code);
-		bool x = BPF_SRC(i->code) == BPF_X;
+		/* BPF_END's source bit says to_be, not a source register */
+		bool x = BPF_SRC(i->code) == BPF_X && op != BPF_END;
 
 		if (x && (rc = use(v, pc, s, i->src_reg, final)) < 0)
 			return rc;
