@@ -299,7 +299,33 @@ bpf_map_fini(struct tp_bpf_map *m)
 static inline uint32_t
 key_hash(const struct tp_bpf_map *m, const void *key)
 {
-	return rte_hash_crc(key, m->key_size, 0);
+	/* rte_hash_crc()'s value, word by word as it takes them, but read
+	 * with memcpy: it loads the key as uint64_t/uint32_t/uint16_t, and a
+	 * program's key need not be aligned for that (r10 - 4 for an 8-byte
+	 * key, the packet); UBSan stops such a load */
+	const uint8_t *k = key;
+	uint32_t n = m->key_size, i = 0, h = 0;
+	uint64_t w8;
+	uint32_t w4;
+	uint16_t w2;
+
+	for (; n - i >= 8; i += 8) {
+		memcpy(&w8, k + i, 8);
+		h = rte_hash_crc_8byte(w8, h);
+	}
+	if (n & 4) {
+		memcpy(&w4, k + i, 4);
+		h = rte_hash_crc_4byte(w4, h);
+		i += 4;
+	}
+	if (n & 2) {
+		memcpy(&w2, k + i, 2);
+		h = rte_hash_crc_2byte(w2, h);
+		i += 2;
+	}
+	if (n & 1)
+		h = rte_hash_crc_1byte(k[i], h);
+	return h;
 }
 
 /* Slot of key, or -1. Lock-free: a slot's key is written before its state

@@ -179,6 +179,12 @@ check_mem(struct verifier *v, const struct bpf_insn *i, uint32_t pc)
 		if (!(op == BPF_ADD || op == BPF_AND || op == BPF_OR ||
 		      op == BPF_XOR || i->imm == BPF_XCHG || i->imm == BPF_CMPXCHG))
 			return verr(v, pc, "unknown atomic operation 0x%x", i->imm);
+		/* the fetch forms but cmpxchg (which writes r0) load the old
+		 * value into src_reg, and r10 is read-only (kernel/bpf/verifier.c
+		 * check_atomic: "frame pointer is read only"); compiled code
+		 * trusts r10 */
+		if ((i->imm & BPF_FETCH) && i->imm != BPF_CMPXCHG && i->src_reg == BPF_REG_10)
+			return verr(v, pc, "r10 (frame pointer) is read-only");
 		return 0;
 	}
 	if (mode != BPF_MEM)
@@ -561,7 +567,8 @@ transfer(struct verifier *v, uint32_t pc, struct vstate *s, bool final)
 	switch (cls) {
 	case BPF_ALU: case BPF_ALU64: {
 		uint8_t op = BPF_OP(i->code);
-		bool x = BPF_SRC(i->code) == BPF_X;
+		/* BPF_END's source bit says to_be, not a source register */
+		bool x = BPF_SRC(i->code) == BPF_X && op != BPF_END;
 
 		if (x && (rc = use(v, pc, s, i->src_reg, final)) < 0)
 			return rc;

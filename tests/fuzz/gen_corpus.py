@@ -165,6 +165,7 @@ def bpf():
                            ["-c", os.path.basename(src), "-o", obj], cwd=progs, check=True)
             subprocess.run(["llvm-strip", "--strip-debug", obj], check=True)
             elf = open(obj, "rb").read()
+        BPF_OBJECTS.append((base, elf))
         write("bpf", base, struct.pack(">H", len(fr)) + fr + elf)
         if base == "t_maps":
             # fuzz_bpf's first finding: four bytes of .BTF/.BTF.ext changed
@@ -175,6 +176,41 @@ def bpf():
             bad[0x118f:0x1192] = b"\x03\x00\x00"
             write("bpf", "libbpf_btf_crash", struct.pack(">H", len(fr)) + fr + bytes(bad))
     write("bpf", "not_elf", struct.pack(">H", len(fr)) + fr + b"\x7fELF" + bytes(60))
+
+
+BPF_OBJECTS = []  # (name, ELF bytes) that bpf() built
+
+# fuzz_xbpf.c's maps, by index (its enum), and which the tests/bpf
+# programs' maps stand for (by their names in progs/; any other: "arr")
+XBPF_MAPS = ["arr", "hash", "pcpu", "lru", ".data", "dev", "jmp", "lpm"]
+XBPF_LIKE = {"flows": "hash", "hosts": "hash", "outer_h": "hash", "recent": "lru",
+             "runs": "pcpu", "ports": "dev", "jmp": "jmp", "routes": "lpm", ".data": ".data"}
+
+
+def xbpf():
+    """fuzz_xbpf: [flags][len16][burst][program]. Raw seeds (flags bit 0):
+    each program section of the tests/bpf objects as an instruction stream
+    (bpf_insns.py); generator seeds: fixed pseudo-random bytes, one per
+    combination of the optional functions (BPF-to-BPF callee, bpf_loop
+    callback, tail-call target) and of the run flags (lcore, budget)."""
+    import random
+    import bpf_insns
+
+    demo = frames_of(os.path.join(SRC, "pcaps", "demo.pcap"), 3)
+    fr = burst(demo[:2]) + struct.pack(">BH", 1 | 64 << 1, len(demo[2])) + demo[2]
+    head = struct.pack(">H", len(fr)) + fr
+
+    def index(name):
+        return XBPF_MAPS.index(XBPF_LIKE.get(name, "arr"))
+    for base, elf in BPF_OBJECTS:
+        for sec, entries, insns in bpf_insns.programs(elf, index, XBPF_MAPS.index("jmp")):
+            ent = entries[:3]
+            prog = bytes([len(ent)]) + b"".join(struct.pack("<H", e) for e in ent) + insns
+            name = base + "_" + sec.replace("/", "_").replace(".", "_")
+            write("xbpf", "raw_" + name, bytes([1]) + head + prog)
+    for i in range(32):
+        body = random.Random(i).randbytes(400)
+        write("xbpf", f"gen_{i:02d}", bytes([(i >> 2) & 6]) + head + bytes([i & 7]) + body)
 
 
 def devargs():
@@ -295,6 +331,7 @@ if __name__ == "__main__":
     pcap()
     acl()
     bpf()
+    xbpf()
     devargs()
     replay_opts()
     fwd_opts()

@@ -3,7 +3,7 @@
 # for a bounded time from its committed corpus (tests/fuzz/corpus/<target>).
 #
 # usage: tests/fuzz/libfuzzer.sh WORKDIR SECONDS [TARGET...]
-#   TARGET: dsa vlan gro pcap acl bpf devargs replay_opts fwd_opts
+#   TARGET: dsa vlan gro pcap acl bpf xbpf devargs replay_opts fwd_opts
 #   (default: all). New inputs go to
 #   WORKDIR/corpus-<target>; a failing input is kept as WORKDIR/crash-*
 #   (its bytes are printed as hex too, so CI logs hold the reproducer).
@@ -17,7 +17,7 @@ work=${1:?usage: $0 WORKDIR SECONDS [TARGET...]}
 secs=${2:?usage: $0 WORKDIR SECONDS [TARGET...]}
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(dsa vlan gro pcap acl bpf devargs replay_opts fwd_opts)
+[ ${#targets[@]} -gt 0 ] || targets=(dsa vlan gro pcap acl bpf xbpf devargs replay_opts fwd_opts)
 mkdir -p "$work"
 
 cc=${CLANG:-clang}
@@ -32,7 +32,7 @@ read -r -a dpdk_cflags <<<"$(pkg-config --cflags libdpdk)"
 read -r -a dpdk_libs <<<"$(pkg-config --libs libdpdk)"
 cflags=(-O1 -g -std=c11 -D_GNU_SOURCE -DALLOW_EXPERIMENTAL_API "${dpdk_cflags[@]}"
 	-I"$top/tests/fuzz" -I"$top/lib" -I"$top/lib/dsa_tag" -I"$top/lib/vlan" -I"$top/lib/gro"
-	-I"$top/src" -I"$top/apps/replay" -I"$top/apps/fwd" -I"$top/apps/common" -I"$top/drivers/atlantic_pmd" -I"$top/drivers/atlantic_pmd/model"
+	-I"$top/src" -I"$top/tests/bpf" -I"$top/apps/replay" -I"$top/apps/fwd" -I"$top/apps/common" -I"$top/drivers/atlantic_pmd" -I"$top/drivers/atlantic_pmd/model"
 	-DALLOW_INTERNAL_API -DRTE_LOG_DEFAULT_LOGTYPE=pmd.net.aqc)
 # The driver's devargs parser includes the DPDK driver SDK headers that
 # scripts/fetch-dpdk-sdk.sh keeps in .cache (Debian ships no driver headers).
@@ -50,6 +50,7 @@ declare -A srcs=(
 	[pcap]="tests/fuzz/fuzz_pcap.c apps/replay/capture.c apps/replay/linktype.c apps/replay/pcapng.c"
 	[acl]="tests/fuzz/fuzz_acl.c"
 	[bpf]="tests/fuzz/fuzz_bpf.c"
+	[xbpf]="tests/fuzz/fuzz_xbpf.c tests/bpf/bpf_diff.c"
 	[devargs]="tests/fuzz/fuzz_devargs.c drivers/atlantic_pmd/aqc_sim_devargs.c drivers/atlantic_pmd/aqc_log.c drivers/atlantic_pmd/model/*.c"
 	[replay_opts]="tests/fuzz/fuzz_replay_opts.c tests/fuzz/fuzz_cli.c apps/replay/options.c apps/replay/linktype.c apps/common/cli_syntax.c"
 	[fwd_opts]="tests/fuzz/fuzz_fwd_opts.c tests/fuzz/fuzz_cli.c $(cd "$top" && ls apps/fwd/*.c | grep -v /main.c) apps/common/cli_syntax.c"
@@ -57,7 +58,7 @@ declare -A srcs=(
 
 # Targets of libtagpipe's API link the whole library (src/ and lib/),
 # compiled once into an archive: it is most of the build's time.
-declare -A whole_lib=([acl]=1 [bpf]=1 [replay_opts]=1 [fwd_opts]=1)
+declare -A whole_lib=([acl]=1 [bpf]=1 [xbpf]=1 [replay_opts]=1 [fwd_opts]=1)
 libtp="$work/libtp_fuzz.a"
 build_libtp() {
 	# kept between runs of one WORKDIR until a source is newer
@@ -104,16 +105,19 @@ for t in "${targets[@]}"; do
 	# the same mutations in the same order, only the run's length varies.
 	# bpf: an input may run 4 packets of 10^6 loop iterations, interpreted
 	# under ASan on a loaded machine; the others take milliseconds.
+	# xbpf: each accepted program is compiled (bpf_compile), then run.
 	tmo=10
-	[ "$t" = bpf ] && tmo=60
+	[ "$t" = bpf ] || [ "$t" = xbpf ] && tmo=60
 	"$bin" -seed="${TP_FUZZ_SEED:-1}" -max_total_time="$secs" -timeout="$tmo" \
 		-rss_limit_mb=4096 -print_final_stats=1 \
 		-artifact_prefix="$work/" "$work/corpus-$t" "$top/tests/fuzz/corpus/$t" \
 		>"$log" 2>&1
 	st=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
+	cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)
 	echo "libfuzzer: $t: ${execs:-?} executions in ${secs}s, ${cov:-cov: ?}, exit $st"
+	# what the target counted itself (xbpf: programs compared in both modes)
+	grep -h "^$t: [0-9]* inputs" "$log" | tail -1
 	if [ $st -ne 0 ]; then
 		rc=1
 		grep -E "ERROR|property failed|SUMMARY|Test unit written" "$log" | head -20
