@@ -590,6 +590,8 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 	}
 	/* after every option: the map belongs to the last --verdict */
 #ifndef TP_HAS_BPF
+	(void)maps;
+	(void)routes;
 	if (nb_maps > 0 || nb_routes > 0) {
 		replay_err("--bpf-map/--bpf-route: built without lib/bpf (-Dbpf=disabled)");
 		return -EINVAL;
