@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * tagpipe-fwd: EAL options, "--", then ours (options.c). Sets up every port
+ * tagpipe-fwd: EAL options, "--", then ours (options.c); EAL options alone
+ * need no "--" (testpmd's "dpdk-testpmd -l 0-1 --vdev ..."). Sets up every port
  * the EAL found, one stream per (port, RX queue), and forwards with the
  * chosen engine until "quit", SIGINT or SIGTERM; then stops the lcores,
  * drains what engines hold and what is still in the RX queues, closes the
  * ports and reports the mempool so a leaked mbuf is visible (and makes the
  * exit status 1).
  */
+/* tp_eal_app_args: tagpipe-internal, like tp_eal_free_hugepages. */
+#define ALLOW_INTERNAL_API
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -79,17 +82,16 @@ int
 main(int argc, char **argv)
 {
 	unsigned int in_use, size;
+	char err[256];
 	int first;
 
 	install_signals();
 	/* Our options are checked before the EAL starts, so a typo costs no
 	 * EAL start-up and its error is the only line printed. */
-	first = 1;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			first = i + 1;
-			break;
-		}
+	first = tp_eal_app_args(argc, argv, err, sizeof(err));
+	if (first < 0) {
+		fwd_err("%s", err);
+		return FWD_EXIT_USAGE;
 	}
 	fwd_options_parse(argc - first, argv + first, argv[0], &fwd.opt);
 	if (tp_eal_init(argc, argv, NULL, NULL) < 0) {
