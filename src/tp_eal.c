@@ -17,6 +17,7 @@
 
 static char runtime_dir[PATH_MAX];
 static bool primary;
+static bool shared_config;
 
 /* What the EAL of a primary process leaves in its runtime directory once it
  * is gone (DPDK 22.11, lib/eal/linux/eal.c and eal_memory.c: "config" and
@@ -284,6 +285,10 @@ tp_eal_init(int argc, char **argv, const char *const *defaults, bool *fell_back)
 		eargv[eargc++] = prefix;
 	}
 	eargv[eargc] = NULL;
+	/* --in-memory implies --no-shconf (DPDK 22.11,
+	 * eal_common_options.c: "in-memory is a superset of noshconf"). */
+	shared_config = !has_opt(eargv, eargc, "--no-shconf") &&
+			!has_opt(eargv, eargc, "--in-memory");
 	atexit(remove_runtime_dir);
 	rc = rte_eal_init(eargc, eargv);
 	free(eargv);
@@ -292,6 +297,12 @@ tp_eal_init(int argc, char **argv, const char *const *defaults, bool *fell_back)
 	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
 	primary = rte_eal_process_type() == RTE_PROC_PRIMARY;
 	return app;
+}
+
+bool
+tp_eal_shared_config(void)
+{
+	return shared_config;
 }
 
 int

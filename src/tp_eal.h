@@ -69,6 +69,14 @@ int tp_eal_init(int argc, char **argv, const char *const *defaults,
 		bool *fell_back);
 
 /**
+ * Did tp_eal_init() start the EAL with a shared configuration (neither
+ * --no-shconf nor --in-memory), so that secondary processes can attach
+ * (dpdk-dumpcap, dpdk-pdump, dpdk-proc-info)? Internal, as above.
+ */
+__rte_internal
+bool tp_eal_shared_config(void);
+
+/**
  * Stop the EAL (rte_eal_cleanup()). The runtime directory DPDK made
  * (/var/run/dpdk/<file-prefix>) is removed at exit, so runs do not leave
  * one directory each behind: a primary process first removes the files

@@ -21,6 +21,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_mempool.h>
+#include <rte_pdump.h>
 
 #include "fwd.h"
 #include "tp_eal.h"
@@ -82,6 +83,7 @@ int
 main(int argc, char **argv)
 {
 	unsigned int in_use, size;
+	bool pdump = false;
 	char err[256];
 	int first;
 
@@ -99,11 +101,23 @@ main(int argc, char **argv)
 		return FWD_EXIT_USAGE;
 	}
 	fwd_eal_started = true;
+	/* Packet capture by a secondary process (dpdk-dumpcap, dpdk-pdump),
+	 * as testpmd offers it: those attach through the shared
+	 * configuration, so not under --no-shconf. */
+	if (tp_eal_shared_config()) {
+		if (rte_pdump_init() == 0)
+			pdump = true;
+		else
+			FWD_LOG(WARNING, "no packet capture: rte_pdump_init: %s",
+				rte_strerror(rte_errno));
+	}
 	fwd_options_check(&fwd.opt, rte_eth_dev_count_avail(), rte_lcore_count() - 1);
 
 	fwd.nb_ports = rte_eth_dev_count_avail();
 	if (fwd_lcores_setup() != 0 || fwd_ports_setup() != 0 || fwd_streams_setup() != 0) {
 		fwd_ports_close();
+		if (pdump)
+			rte_pdump_uninit();
 		tp_eal_cleanup();
 		return 1;
 	}
@@ -136,6 +150,8 @@ main(int argc, char **argv)
 	printf("Bye...\n");
 	fflush(stdout);
 	rte_mempool_free(fwd.pool);
+	if (pdump)
+		rte_pdump_uninit();
 	tp_eal_cleanup();
 	return in_use ? 1 : 0;
 }
