@@ -88,7 +88,14 @@ load_one(const char *path, struct replay_input *in, uint32_t *cap)
 	/* Timestamps are read to the nanosecond whatever the file stores. */
 	p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, err);
 	if (p == NULL) {
-		replay_err("%s: %s", path, err);
+		size_t l = strlen(path);
+
+		/* libpcap names the file itself when it cannot open it
+		 * ("PATH: No such file or directory"): say it once. */
+		if (strncmp(err, path, l) == 0 && err[l] == ':')
+			replay_err("%s", err);
+		else
+			replay_err("%s: %s", path, err);
 		return -EINVAL;
 	}
 	if (!replay_linktype_is_ethernet(pcap_datalink(p))) {
