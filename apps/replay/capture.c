@@ -185,6 +185,7 @@ replay_load(const char *const *paths, unsigned int n, struct replay_input *in)
 			return rc;
 		}
 	}
+	replay_nb_input_frames = in->nb_frames;
 	return 0;
 }
 
@@ -226,6 +227,14 @@ uint32_t
 replay_frame_id(const struct rte_mbuf *m)
 {
 	return *RTE_MBUF_DYNFIELD(m, id_offset, const uint32_t *);
+}
+
+uint32_t replay_nb_input_frames;
+
+uint64_t
+replay_timestamp(const struct rte_mbuf *m)
+{
+	return *RTE_MBUF_DYNFIELD(m, ts_offset, const rte_mbuf_timestamp_t *);
 }
 
 void
