@@ -13,13 +13,13 @@ import time
 
 
 class Prompt:
-    def __init__(self, argv, prompt, timeout=30):
+    def __init__(self, argv, prompt, timeout=30, env=None):
         self.prompt = prompt.encode()
         self.timeout = timeout
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             try:
-                os.execv(argv[0], argv)
+                os.execve(argv[0], argv, env if env is not None else os.environ)
             finally:
                 os._exit(127)
         self.buf = b''
@@ -48,6 +48,24 @@ class Prompt:
                 break
         out, _, self.buf = self.buf.partition(self.prompt)
         return out.decode(errors='replace')
+
+    def pump(self, seconds):
+        """Read (and keep) output for that long, so a program that prints
+        while nobody types never blocks on a full terminal."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if not self._read(deadline):
+                time.sleep(0.05)
+
+    def exited(self):
+        try:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            return True
+        if pid == 0:
+            return False
+        self.status = status
+        return True
 
     def cmd(self, line, settle=0.0):
         """Send line; return what it printed up to the next prompt, with
