@@ -61,6 +61,7 @@ usage(void)
 	char modes[128];
 
 	printf("usage: tagpipe-fwd [EAL options] -- [options]\n"
+	       "       tagpipe-fwd [EAL options]   (EAL options alone need no --)\n"
 	       "  -i, --interactive          interactive prompt\n"
 	       "  --stats-period SEC         print stats every SEC seconds (0: only at exit)\n"
 	       "  --forward-mode MODE        %s (default %s)\n"
