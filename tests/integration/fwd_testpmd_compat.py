@@ -86,7 +86,18 @@ def wait_rx(p, port, n):
 FWD_BLOCKS = re.compile(r'(  -+ Forward statistics for port.*?\+{20,}\n)', re.S)
 
 
+PREFIXES = ('tpops_tpmd', 'tpops_tp', 'tpops_tpmd2', 'tpops_tp2', 'tpops_tp3', 'tpops_tp4')
+
+
 def main():
+    try:
+        check()
+    finally:   # dpdk-testpmd leaves its runtime directory behind
+        for p in PREFIXES:
+            fwdlib.cleanup_runtime(['--file-prefix=%s_%d' % (p, os.getpid())])
+
+
+def check():
     if not os.access(TESTPMD, os.X_OK):
         print('SKIP: %s missing (Debian package dpdk)' % TESTPMD)
         sys.exit(fwdlib.SKIP)
