@@ -36,6 +36,7 @@
 #include <tp_prog.h>
 
 #define BURST 32
+#define PROG "macswap"
 #define NB_MBUFS 8191
 
 /* The verdict: swap the MACs, push the tag if asked, send back. */
@@ -94,12 +95,20 @@ static int
 port_init(uint16_t port, struct rte_mempool *mp)
 {
 	struct rte_eth_conf conf;
+	int rc;
 
 	memset(&conf, 0, sizeof(conf));
 	if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
 	    rte_eth_rx_queue_setup(port, 0, 512, rte_eth_dev_socket_id(port), NULL, mp) != 0 ||
 	    rte_eth_tx_queue_setup(port, 0, 512, rte_eth_dev_socket_id(port), NULL) != 0)
 		return -1;
+	/* A router takes frames for any destination MAC (a NIC filters on
+	 * its own address otherwise: net_aqc_sim without mac= receives
+	 * nothing sent to another one). Said when the port cannot. */
+	rc = rte_eth_promiscuous_enable(port);
+	if (rc != 0)
+		fprintf(stderr, "%s: port %u: promiscuous mode: %s; only frames to "
+			"its own MAC address arrive\n", PROG, port, rte_strerror(-rc));
 	return rte_eth_dev_start(port);
 }
 

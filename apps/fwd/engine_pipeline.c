@@ -11,13 +11,17 @@
  *
  * One pipeline instance per stream, made on the main lcore before start and
  * used only by the stream's lcore; its TX queue is that lcore's.
- * Counters: fs->rx_pkts frames received, fs->passed PASS packets (a merged
- * packet counts once) and fs->passed_frames the frames they were made of,
- * fs->segmented merged PASS packets split by GSO here (the pipeline counts
- * the TX/REDIRECT ones), fs->tx_pkts frames sent for PASS, fs->dropped PASS
- * frames freed (TX ring full, GSO failure, VLAN insert drop). PASS frames
- * are sent with tp_pipeline_pass_tx, so the instance's port counters
- * (tx, tx_wire, tx_full) cover them as they cover TX/REDIRECT.
+ * Counters: the pipeline's own are the truth (tp_stats.h): what this file
+ * cannot forward goes back to it with tp_pipeline_pass_drop (TX ring full:
+ * tx_full; VLAN insert: that library's reason; GSO failures are counted by
+ * tp_pipeline_pass_segment, which also counts the merged packets split
+ * here in "segmented"), so its drop reasons, telemetry and the forward
+ * statistics (run.c reads them) agree. fs->passed counts PASS packets (a
+ * merged packet counts once) and fs->passed_frames the frames they were
+ * made of; fs->rx_pkts, fs->tx_pkts and fs->dropped are kept as in the
+ * other modes. PASS frames are sent with tp_pipeline_pass_tx, so the
+ * instance's port counters (tx, tx_wire, tx_full) cover them as they
+ * cover TX/REDIRECT.
  */
 #include <rte_ethdev.h>
 
@@ -32,19 +36,22 @@
 static void
 pass_flush(struct fwd_stream *fs, struct rte_mbuf **out, uint16_t k)
 {
+	struct rte_mbuf *drops[PASS_OUT_MAX];
+	uint8_t why[PASS_OUT_MAX];
 	struct tp_vlan_stats vs = { 0 };
 	uint16_t kept, sent;
 
 	if (k == 0)
 		return;
-	/* Dropped mbufs (drops NULL) are freed by tp_vlan; count them. */
-	kept = tp_vlan_insert_burst(NULL, out, k, NULL, &vs);
+	kept = tp_vlan_insert_burst_reasons(NULL, out, k, drops, why, &vs);
+	for (uint16_t i = 0; i < k - kept; i++)
+		tp_pipeline_pass_drop(fs->ctx, TP_DROP_VLAN_BASE + why[i], &drops[i], 1);
 	fs->dropped += k - kept;
 	/* Through the pipeline, so its per-port TX counters (telemetry's
 	 * /tagpipe/ports) count the PASS frames that left as well. */
 	sent = tp_pipeline_pass_tx(fs->ctx, fs->tx_port, fs->tx_queue, out, kept);
 	if (sent < kept) {
-		rte_pktmbuf_free_bulk(&out[sent], kept - sent);
+		tp_pipeline_pass_drop(fs->ctx, TP_DROP_TX_FULL, &out[sent], kept - sent);
 		fs->dropped += kept - sent;
 	}
 	fs->tx_pkts += sent;
@@ -64,21 +71,23 @@ fwd_pipeline_pass(void *arg, uint16_t port, uint16_t queue,
 	fs->passed += n;
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
+		uint32_t segs = tp_gro_segs(m);
 		int r;
 
-		fs->passed_frames += tp_gro_segs(m);
+		fs->passed_frames += segs;
 		if (!fwd.opt.gso || !(m->ol_flags & RTE_MBUF_F_RX_LRO)) {
 			out[k++] = m;
 		} else {
-			r = tp_gro_segment(m, &out[k], PASS_OUT_MAX - k, fs->mp);
+			r = tp_pipeline_pass_segment(fs->ctx, m, &out[k], PASS_OUT_MAX - k);
 			if (r == -ENOSPC && k > 0) {
 				pass_flush(fs, out, k);
 				k = 0;
-				r = tp_gro_segment(m, out, PASS_OUT_MAX, fs->mp);
+				r = tp_pipeline_pass_segment(fs->ctx, m, out, PASS_OUT_MAX);
 			}
-			if (r < 0) {
-				fs->dropped += tp_gro_segs(m);
-				rte_pktmbuf_free(m);
+			if (r == -ENOSPC)   /* more segments than we have room for */
+				tp_pipeline_pass_drop(fs->ctx, TP_DROP_TOO_MANY_SEGS, &m, 1);
+			if (r < 0) {        /* freed and counted by the pipeline */
+				fs->dropped += segs;
 				continue;
 			}
 			fs->segmented++;

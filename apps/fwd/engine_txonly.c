@@ -58,20 +58,15 @@ txonly_init(struct fwd_stream *fs)
 	return 0;
 }
 
-static void
-txonly_fwd(struct fwd_stream *fs)
+void
+fwd_txonly_burst(struct fwd_stream *fs)
 {
 	struct rte_mbuf *pkts[FWD_MAX_BURST];
 	const uint8_t *f = tmpl[fs->tx_port];
 	uint16_t len = fwd.opt.txpkt_len;
 	uint16_t burst = fwd.opt.burst;
-	uint16_t n = rte_eth_rx_burst(fs->rx_port, fs->rx_queue, pkts, burst);
+	uint16_t n;
 
-	if (n > 0) {
-		fs->rx_pkts += n;
-		fs->dropped += n;
-		rte_pktmbuf_free_bulk(pkts, n);
-	}
 	if (rte_pktmbuf_alloc_bulk(fs->mp, pkts, burst) != 0)
 		return;
 	for (uint16_t i = 0; i < burst; i++) {
@@ -84,6 +79,20 @@ txonly_fwd(struct fwd_stream *fs)
 	fs->tx_pkts += n;
 	if (n < burst)
 		rte_pktmbuf_free_bulk(&pkts[n], burst - n);
+}
+
+static void
+txonly_fwd(struct fwd_stream *fs)
+{
+	struct rte_mbuf *pkts[FWD_MAX_BURST];
+	uint16_t n = rte_eth_rx_burst(fs->rx_port, fs->rx_queue, pkts, fwd.opt.burst);
+
+	if (n > 0) {
+		fs->rx_pkts += n;
+		fs->dropped += n;
+		rte_pktmbuf_free_bulk(pkts, n);
+	}
+	fwd_txonly_burst(fs);
 }
 
 const struct fwd_engine fwd_engine_txonly = {

@@ -59,6 +59,7 @@ struct fwd_stream {
 	uint64_t passed;          /* PASS packets handed to us (a merged one: 1) */
 	uint64_t passed_frames;   /* the frames those packets were made of */
 	uint64_t segmented;       /* PASS packets split by tp_gro_segment (GSO) */
+	uint64_t tx_first;        /* of tx_pkts: frames start tx_first sent */
 } __rte_cache_aligned;
 
 struct fwd_engine {
@@ -116,6 +117,7 @@ struct fwd_options {
 	uint32_t nb_mbufs;                /* 0 = computed */
 	uint16_t txpkt_len;               /* txonly frame length */
 	bool gso;                         /* pipeline: GSO on egress */
+	bool stage_cycles;                /* pipeline: time every stage */
 	struct fwd_gro_conf gro;
 	char verdict[FWD_MAX_VERDICT];    /* "" = pipeline default */
 	struct fwd_port_conf port[FWD_MAX_PORTS];
@@ -144,8 +146,11 @@ struct fwd_state {
 	unsigned int nb_fwd_lcores;
 	unsigned int fwd_lcore_id[RTE_MAX_LCORE];
 	bool running;
-	/* Counters at the last "clear stats". */
-	struct fwd_stream cleared[FWD_MAX_STREAMS];
+	bool port_stopped[RTE_MAX_ETHPORTS];   /* "port stop" */
+	/* Stream counters at the last start or "clear fwd stats" (run.c). */
+	struct fwd_counts {
+		uint64_t rx, tx, dropped, passed, passed_frames;
+	} cleared[FWD_MAX_STREAMS];
 };
 
 extern struct fwd_state fwd;
@@ -175,7 +180,16 @@ int fwd_ports_setup(void);
  * in the pool before the ports close. Returns the number of frames. */
 uint64_t fwd_ports_drain(void);
 void fwd_ports_close(void);
+/* ports_testpmd.c: testpmd's reports and port operations. */
 void fwd_port_show_info(uint16_t port);
+void fwd_port_show_summary_header(void);
+void fwd_port_show_summary(uint16_t port);
+void fwd_port_show_rss_hash(uint16_t port);
+void fwd_show_config_fwd(void);
+void fwd_port_set_promisc(uint16_t port, bool on);
+void fwd_port_set_link(uint16_t port, bool up);
+/* port start|stop PORT, or every port for RTE_MAX_ETHPORTS. */
+void fwd_port_start_stop(uint16_t port, bool start);
 void fwd_port_show_stats(uint16_t port);
 void fwd_port_show_xstats(uint16_t port);
 void fwd_port_clear_stats(uint16_t port);
@@ -188,12 +202,21 @@ void fwd_port_check_af_packet(uint16_t port);
 int fwd_lcores_setup(void);
 int fwd_streams_setup(void);
 int fwd_start(void);
+/* start tx_first [N]: N bursts of txonly frames on every stream before the
+ * engine starts (testpmd's), so a loop of ports has traffic. */
+int fwd_start_tx_first(uint32_t bursts);
 void fwd_stop(void);
 int fwd_set_engine(const char *name);
+/* Forward statistics as testpmd prints them: per stream (RX = TX +
+ * TX-dropped, in frames), per port (ethdev counters since start) and
+ * accumulated. */
 void fwd_show_fwd_stats(void);
+/* "clear fwd stats all": forward statistics count from now on. */
+void fwd_clear_fwd_stats(void);
+/* "clear port stats": reset port p's ethdev counters (the forward
+ * statistics' port baseline follows). */
+void fwd_clear_port_stats(uint16_t port);
 void fwd_clear_stats(void);
-/* Merged PASS packets the streams split by GSO since the last clear. */
-uint64_t fwd_streams_segmented(void);
 unsigned int fwd_pool_in_use(void);
 
 /* Pipeline mode (engine_pipeline.c); return 0 or -errno. */
@@ -202,6 +225,14 @@ unsigned int fwd_pool_in_use(void);
 int fwd_pipeline_check_options(const struct fwd_options *o, char *err, size_t len);
 int fwd_pipeline_set_verdict(const char *prog);
 int fwd_pipeline_set_gro(bool on);
+/* The stream's frames from its pipeline instance's counters (tp_stats.h:
+ * rx; tx = TX + REDIRECT + PASS forwarded; dropped = drop + aborted), so
+ * forward statistics, pipeline statistics and telemetry agree; false (c
+ * untouched) when the stream has no instance. */
+bool fwd_pipeline_stream_counts(const struct fwd_stream *fs, struct fwd_counts *c);
+/* --stage-cycles / "set stage-cycles on|off": time every stage
+ * (tp_pipeline_conf.stage_cycles); pipelines re-made at the next start. */
+int fwd_pipeline_set_stage_cycles(bool on);
 void fwd_pipeline_show_stats(void);
 /* Zero the instances' counters; only while stopped (lcores write them). */
 void fwd_pipeline_clear_stats(void);
@@ -212,6 +243,11 @@ void fwd_pipeline_close_prog(void);
 /* Prompt "bpf map list|dump NAME|set NAME:KEY=VALUE" on the XDP object's
  * maps (shared by every instance, kept across stop/start). */
 void fwd_pipeline_bpf_map(const char *verb, const char *arg);
+
+/* engine_txonly.c: one burst of txonly frames on fs (start tx_first),
+ * after the template of fs->tx_port was built (stream_init). */
+void fwd_txonly_burst(struct fwd_stream *fs);
+extern const struct fwd_engine fwd_engine_txonly;
 
 /* verbose.c: "set verbose N" (testpmd's levels: bit 0 received, bit 1 sent). */
 #define FWD_VERBOSE_RX 1u

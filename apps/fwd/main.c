@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * tagpipe-fwd: EAL options, "--", then ours (options.c). Sets up every port
+ * tagpipe-fwd: EAL options, "--", then ours (options.c); EAL options alone
+ * need no "--" (testpmd's "dpdk-testpmd -l 0-1 --vdev ..."). Sets up every port
  * the EAL found, one stream per (port, RX queue), and forwards with the
  * chosen engine until "quit", SIGINT or SIGTERM; then stops the lcores,
  * drains what engines hold and what is still in the RX queues, closes the
@@ -18,6 +19,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_mempool.h>
+#include <rte_pdump.h>
 
 #include "fwd.h"
 #include "tp_eal.h"
@@ -79,17 +81,17 @@ int
 main(int argc, char **argv)
 {
 	unsigned int in_use, size;
+	bool pdump = false;
+	char err[256];
 	int first;
 
 	install_signals();
 	/* Our options are checked before the EAL starts, so a typo costs no
 	 * EAL start-up and its error is the only line printed. */
-	first = 1;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			first = i + 1;
-			break;
-		}
+	first = tp_eal_app_args(argc, argv, err, sizeof(err));
+	if (first < 0) {
+		fwd_err("%s", err);
+		return FWD_EXIT_USAGE;
 	}
 	fwd_options_parse(argc - first, argv + first, argv[0], &fwd.opt);
 	if (tp_eal_init(argc, argv, NULL, NULL) < 0) {
@@ -97,11 +99,23 @@ main(int argc, char **argv)
 		return FWD_EXIT_USAGE;
 	}
 	fwd_eal_started = true;
+	/* Packet capture by a secondary process (dpdk-dumpcap, dpdk-pdump),
+	 * as testpmd offers it: those attach through the shared
+	 * configuration, so not under --no-shconf. */
+	if (tp_eal_shared_config()) {
+		if (rte_pdump_init() == 0)
+			pdump = true;
+		else
+			FWD_LOG(WARNING, "no packet capture: rte_pdump_init: %s",
+				rte_strerror(rte_errno));
+	}
 	fwd_options_check(&fwd.opt, rte_eth_dev_count_avail(), rte_lcore_count() - 1);
 
 	fwd.nb_ports = rte_eth_dev_count_avail();
 	if (fwd_lcores_setup() != 0 || fwd_ports_setup() != 0 || fwd_streams_setup() != 0) {
 		fwd_ports_close();
+		if (pdump)
+			rte_pdump_uninit();
 		tp_eal_cleanup();
 		return 1;
 	}
@@ -134,6 +148,8 @@ main(int argc, char **argv)
 	printf("Bye...\n");
 	fflush(stdout);
 	rte_mempool_free(fwd.pool);
+	if (pdump)
+		rte_pdump_uninit();
 	tp_eal_cleanup();
 	return in_use ? 1 : 0;
 }

@@ -61,6 +61,7 @@ usage(void)
 	char modes[128];
 
 	printf("usage: tagpipe-fwd [EAL options] -- [options]\n"
+	       "       tagpipe-fwd [EAL options]   (EAL options alone need no --)\n"
 	       "  -i, --interactive          interactive prompt\n"
 	       "  --stats-period SEC         print stats every SEC seconds (0: only at exit)\n"
 	       "  --forward-mode MODE        %s (default %s)\n"
@@ -82,6 +83,8 @@ usage(void)
 	       "  --gro-order flow|kernel    output order: each flow in arrival order\n"
 	       "                             (default), or exactly the Linux kernel's\n"
 	       "  --gso on|off               re-segment merged packets on egress (default on)\n"
+	       "  --record-stage-cycles      count TSC cycles per pipeline stage (show pipeline\n"
+	       "                             stats: cycles/mbuf; off by default, it costs)\n"
 	       "  --verdict NAME[:ARG]       verdict program (pipeline mode): pass, drop, tx,\n"
 	       "                             redirect:N, by-switch-port, acl:FILE, ...\n"
 	       "                             or an XDP object FILE.o[:SECTION] (docs/xdp.md)\n"
@@ -175,6 +178,7 @@ enum {
 	OPT_ETH_PEER, OPT_PORT_TAGGER, OPT_PORT_VLAN, OPT_GRO, OPT_GRO_FLOWS,
 	OPT_GRO_SEGS, OPT_GRO_AGE, OPT_GRO_ORDER, OPT_GSO, OPT_VERDICT, OPT_REDIRECT,
 	OPT_BPF_UNVERIFIED, OPT_BPF_MAP, OPT_BPF_ROUTE, OPT_VERSION, OPT_CMDLINE_FILE,
+	OPT_STAGE_CYCLES,
 };
 
 static const struct option long_opts[] = {
@@ -208,6 +212,7 @@ static const struct option long_opts[] = {
 	{ "bpf-map", required_argument, NULL, OPT_BPF_MAP },
 	{ "bpf-route", required_argument, NULL, OPT_BPF_ROUTE },
 	{ "cmdline-file", required_argument, NULL, OPT_CMDLINE_FILE },
+	{ "record-stage-cycles", no_argument, NULL, OPT_STAGE_CYCLES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -311,6 +316,7 @@ parse_one(struct fwd_options *o, int c, const char *a)
 		o->gro.kernel_order = strcmp(a, "kernel") == 0;
 		break;
 	case OPT_GSO: o->gso = parse_onoff("--gso", a); break;
+	case OPT_STAGE_CYCLES: o->stage_cycles = true; break;
 	case OPT_VERDICT:
 		if (strlen(a) == 0 || strlen(a) >= FWD_MAX_VERDICT)
 			usage_exit("--verdict: bad value '%s'", a);

@@ -126,6 +126,7 @@ fwd_pipeline_stream_init(struct fwd_stream *fs)
 	conf.gro.max_flows = fwd.opt.gro.max_flows;
 	conf.gro.max_segs = (uint16_t)fwd.opt.gro.max_segs;
 	conf.prog = prog;
+	conf.stage_cycles = fwd.opt.stage_cycles;
 	conf.seg_pool = fwd.pool;
 	conf.tx_queue = fs->tx_queue;
 	conf.pass_cb = fwd_pipeline_pass;
@@ -253,6 +254,32 @@ fwd_pipeline_set_gro(bool on)
 	return 0;
 }
 
+bool
+fwd_pipeline_stream_counts(const struct fwd_stream *fs, struct fwd_counts *c)
+{
+	struct tp_pipeline_stats st;
+
+	if (fs->ctx == NULL || tp_pipeline_stats_get(fs->ctx, &st) != 0)
+		return false;
+	c->rx = st.rx;
+	c->tx = st.tx + st.redirect + st.pass;
+	c->dropped = st.drop + st.aborted;
+	return true;
+}
+
+int
+fwd_pipeline_set_stage_cycles(bool on)
+{
+	if (fwd.running) {
+		fwd_err("set stage-cycles %s: stop forwarding first", on ? "on" : "off");
+		return -EBUSY;
+	}
+	fwd.opt.stage_cycles = on;
+	fwd_pipeline_release();
+	printf("Stage cycles %s (pipelines re-made at start)\n", on ? "on" : "off");
+	return 0;
+}
+
 static void
 print_stats(const struct tp_pipeline_stats *st, unsigned int nb)
 {
@@ -272,7 +299,7 @@ print_stats(const struct tp_pipeline_stats *st, unsigned int nb)
 	 * (GSO; TX/REDIRECT in the pipeline, PASS by this program) or handed to
 	 * the port's TSO (TX/REDIRECT only: PASS is split in software). */
 	printf("  Segmented: %" PRIu64 "  TSO: %" PRIu64 "  TX-retries: %" PRIu64 "\n",
-	       st->segmented + fwd_streams_segmented(), st->tso, st->tx_retries);
+	       st->segmented, st->tso, st->tx_retries);
 	for (unsigned int s = 0; s < TP_STAGE_MAX; s++) {
 		const struct tp_stage_stats *t = &st->stage[s];
 

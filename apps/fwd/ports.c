@@ -159,40 +159,6 @@ fwd_ports_close(void)
 	}
 }
 
-void
-fwd_port_show_info(uint16_t port)
-{
-	struct rte_eth_dev_info info;
-	struct rte_eth_link link;
-	char mac[RTE_ETHER_ADDR_FMT_SIZE], name[RTE_ETH_NAME_MAX_LEN];
-	uint16_t mtu = 0;
-
-	if (rte_eth_dev_info_get(port, &info) != 0)
-		return;
-	rte_eth_dev_get_name_by_port(port, name);
-	rte_ether_format_addr(mac, sizeof(mac), &fwd.port_mac[port]);
-	memset(&link, 0, sizeof(link));
-	rte_eth_link_get_nowait(port, &link);
-	rte_eth_dev_get_mtu(port, &mtu);
-	printf("\n********************* Infos for port %-2u *********************\n", port);
-	printf("MAC address: %s\n", mac);
-	printf("Device name: %s\n", name);
-	printf("Driver name: %s\n", info.driver_name);
-	printf("Link status: %s\n", link.link_status ? "up" : "down");
-	printf("Link speed: %s\n", rte_eth_link_speed_to_str(link.link_speed));
-	printf("MTU: %u\n", mtu);
-	printf("Promiscuous mode: %s\n",
-	       rte_eth_promiscuous_get(port) == 1 ? "enabled" : "disabled");
-	printf("RX queues: %u of %u  TX queues: %u of %u\n", fwd.opt.nb_rxq,
-	       info.max_rx_queues, fwd.opt.nb_txq, info.max_tx_queues);
-	printf("RSS hash functions: 0x%" PRIx64 "\n", info.flow_type_rss_offloads);
-	if (port < FWD_MAX_PORTS)
-		printf("DSA tagger: %s  VLAN: %s\n",
-		       fwd.opt.port[port].tagger[0] ? fwd.opt.port[port].tagger : "none",
-		       fwd.opt.port[port].vlan == FWD_VLAN_STRIP ? "strip" : "keep");
-	fflush(stdout);
-}
-
 /* Per second since the previous call for the same port (testpmd's
  * "Throughput (since last show)"); 0 for the first call and for counters
  * that went down (cleared in between). Main lcore only. */

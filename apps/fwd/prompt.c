@@ -21,6 +21,7 @@
 
 #include "fwd.h"
 #include "prompt_word.h"
+#include "prompt_testpmd.h"
 #include "tp_prog.h"
 
 #define FWD_PROMPT "tagpipe> "
@@ -126,6 +127,7 @@ do_help(void *res, struct cmdline *cl, void *data)
 	       "bpf map list | bpf map dump NAME | bpf map show NAME |\n"
 	       "    bpf map set NAME:KEY=VALUE | bpf map delete NAME:KEY\n"
 	       "    (dump: hex; show: the BTF types; KEY, VALUE: hex or typed)\n");
+	fwd_prompt_testpmd_help();
 	fflush(stdout);
 }
 
@@ -264,6 +266,8 @@ static cmdline_parse_ctx_t commands[] = {
 	&c_clear, &c_set_fwd,
 	&c_show_pipeline, &c_set_verdict, &c_set_gro, &c_set_verbose, &c_bpf_list,
 	&c_bpf_arg,
+	/* testpmd's everyday commands (prompt_testpmd.c) */
+	FWD_TESTPMD_COMMANDS,
 	NULL,
 };
 

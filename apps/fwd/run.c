@@ -7,7 +7,9 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_ethdev.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_mempool.h>
@@ -87,7 +89,7 @@ fwd_streams_setup(void)
 			s, fs->rx_port, fs->rx_queue, fs->tx_port, fs->tx_queue,
 			fwd.fwd_lcore_id[s % fwd.nb_fwd_lcores]);
 	}
-	memcpy(fwd.cleared, fwd.streams, sizeof(fwd.cleared));
+	fwd_clear_fwd_stats();
 	return 0;
 }
 
@@ -107,16 +109,76 @@ lcore_main(void *arg)
 	return 0;
 }
 
-static void clear_fwd_counters(void);
+static int start(uint32_t tx_first);
 
 int
 fwd_start(void)
+{
+	return start(0);
+}
+
+int
+fwd_start_tx_first(uint32_t bursts)
+{
+	return start(bursts);
+}
+
+/* testpmd's start tx_first: bursts of txonly frames on every stream, sent
+ * from the main lcore before any forwarding lcore runs (each stream's TX
+ * queue then has no other writer), counted in the streams' TX. */
+static int
+send_tx_first(uint32_t bursts)
+{
+	/* A burst sent before a link is up is lost on the wire: wait for
+	 * the links first, at most testpmd's 9 s (its link status check). */
+	for (unsigned int tries = 0; tries < 90; tries++) {
+		bool up = true;
+
+		for (uint16_t i = 0; i < fwd.nb_ports && up; i++) {
+			struct rte_eth_link link;
+
+			memset(&link, 0, sizeof(link));
+			up = rte_eth_link_get_nowait(fwd.port_ids[i], &link) == 0 &&
+			     link.link_status == RTE_ETH_LINK_UP;
+		}
+		if (up)
+			break;
+		rte_delay_ms(100);
+	}
+	for (unsigned int s = 0; s < fwd.nb_streams; s++) {
+		int rc = fwd_engine_txonly.stream_init(&fwd.streams[s]);
+
+		if (rc != 0) {
+			fwd_err("start tx_first: stream %u: %s", s, rte_strerror(-rc));
+			return rc;
+		}
+	}
+	for (uint32_t b = 0; b < bursts; b++) {
+		for (unsigned int s = 0; s < fwd.nb_streams; s++) {
+			struct fwd_stream *fs = &fwd.streams[s];
+			uint64_t before = fs->tx_pkts;
+
+			fwd_txonly_burst(fs);
+			fs->tx_first += fs->tx_pkts - before;
+		}
+	}
+	return 0;
+}
+
+static int
+start(uint32_t tx_first)
 {
 	const struct fwd_engine *e = fwd.opt.engine;
 
 	if (fwd.running) {
 		printf("Packet forwarding already started\n");
 		return 0;
+	}
+	for (uint16_t i = 0; i < fwd.nb_ports; i++) {
+		if (fwd.port_stopped[fwd.port_ids[i]]) {
+			fprintf(stderr, "Not all ports were started\n");
+			return -EIO;
+		}
 	}
 	for (unsigned int s = 0; s < fwd.nb_streams; s++) {
 		if (e->stream_init == NULL)
@@ -130,12 +192,14 @@ fwd_start(void)
 		}
 	}
 	/* As testpmd's start: forward statistics count this run only (port
-	 * statistics are kept; "clear stats" resets those). */
-	clear_fwd_counters();
+	 * statistics are kept; "clear stats" resets those). The pipelines'
+	 * counters first: the streams' baseline is read from them. */
 	fwd_pipeline_clear_stats();
+	fwd_clear_fwd_stats();
 	fwd_verbose_apply();
-	printf("%s packet forwarding - ports=%u - cores=%u - streams=%u\n", e->name,
-	       fwd.nb_ports, fwd.nb_fwd_lcores, fwd.nb_streams);
+	if (tx_first > 0 && send_tx_first(tx_first) != 0)
+		return -EIO;
+	fwd_show_config_fwd();   /* as testpmd's start prints it */
 	for (unsigned int l = 0; l < fwd.nb_fwd_lcores; l++) {
 		unsigned int id = fwd.fwd_lcore_id[l];
 
@@ -198,77 +262,139 @@ load(const uint64_t *p)
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
+/* Since the stream was set up: from its pipeline instance in pipeline
+ * mode (the pipeline's counters are the truth there), else its own. */
+static void
+stream_counts(const struct fwd_stream *fs, struct fwd_counts *c)
+{
+	c->rx = load(&fs->rx_pkts);
+	c->tx = load(&fs->tx_pkts);
+	c->dropped = load(&fs->dropped);
+	c->passed = load(&fs->passed);
+	c->passed_frames = load(&fs->passed_frames);
+	/* What txonly bursts (start tx_first) sent is the stream's own. */
+	if (fwd.opt.engine == fwd_engine_find("pipeline") &&
+	    fwd_pipeline_stream_counts(fs, c))
+		c->tx += load(&fs->tx_first);
+}
+
+static uint64_t
+since(uint64_t now, uint64_t then)
+{
+	return now > then ? now - then : 0;   /* a counter re-made: from 0 */
+}
+
+/* Port ethdev counters at the last start / clear (testpmd's
+ * fwd_stats_reset, nic_stats_clear). */
+static struct rte_eth_stats port_base[RTE_MAX_ETHPORTS];
+
 void
 fwd_show_fwd_stats(void)
 {
-	uint64_t rx = 0, tx = 0, dropped = 0, passed = 0, passed_frames = 0;
+	uint64_t port_dropped[RTE_MAX_ETHPORTS] = { 0 };
+	uint64_t t_rx = 0, t_rx_drop = 0, t_tx = 0, t_tx_drop = 0, t_nombuf = 0;
+	bool pipeline = fwd.opt.engine == fwd_engine_find("pipeline");
 
 	for (unsigned int s = 0; s < fwd.nb_streams; s++) {
-		const struct fwd_stream *fs = &fwd.streams[s], *c = &fwd.cleared[s];
-		uint64_t r = load(&fs->rx_pkts) - c->rx_pkts;
-		uint64_t t = load(&fs->tx_pkts) - c->tx_pkts;
-		uint64_t d = load(&fs->dropped) - c->dropped;
-		uint64_t p = load(&fs->passed) - c->passed;
-		uint64_t pf = load(&fs->passed_frames) - c->passed_frames;
+		const struct fwd_stream *fs = &fwd.streams[s];
+		const struct fwd_counts *c = &fwd.cleared[s];
+		struct fwd_counts n;
+		uint64_t r, t, d;
 
-		printf("  ------- Forward Stats for RX Port=%2u/Queue=%2u -> TX Port=%2u/Queue=%2u -------\n",
+		stream_counts(fs, &n);
+		r = since(n.rx, c->rx);
+		t = since(n.tx, c->tx);
+		d = since(n.dropped, c->dropped);
+		port_dropped[fs->tx_port] += d;
+		/* testpmd leaves out a stream that did nothing. (It prints
+		 * the others only with more streams than ports; tagpipe-fwd
+		 * always does: they hold the frame counts RX = TX +
+		 * TX-dropped and pipeline mode's Passed columns.) */
+		if (r == 0 && t == 0 && d == 0)
+			continue;
+		printf("\n  ------- Forward Stats for RX Port=%2u/Queue=%2u -> TX Port=%2u/Queue=%2u -------\n",
 		       fs->rx_port, fs->rx_queue, fs->tx_port, fs->tx_queue);
-		/* RX, TX and Dropped count frames; PASS is shown in both
-		 * (GRO merges frames into fewer packets). */
+		/* RX, TX and TX-dropped count frames (RX = TX + TX-dropped
+		 * once stopped, except frames txonly made); in pipeline mode
+		 * PASS is shown both ways (GRO merges frames into fewer
+		 * packets). */
 		printf("  RX-packets: %-14" PRIu64 " TX-packets: %-14" PRIu64
-		       " Dropped: %-14" PRIu64 " Passed-frames: %-14" PRIu64
-		       " Passed-packets: %-14" PRIu64 "\n", r, t, d, pf, p);
-		rx += r;
-		tx += t;
-		dropped += d;
-		passed += p;
-		passed_frames += pf;
+		       " TX-dropped: %-14" PRIu64, r, t, d);
+		if (pipeline)
+			printf(" Passed-frames: %-14" PRIu64 " Passed-packets: %-14" PRIu64,
+			       since(n.passed_frames, c->passed_frames),
+			       since(n.passed, c->passed));
+		printf("\n");
 	}
-	printf("  +++++++++++++++ Accumulated forward statistics for all ports +++++++++++++++\n");
-	printf("  RX-packets: %-14" PRIu64 " TX-packets: %-14" PRIu64
-	       " Dropped: %-14" PRIu64 " Passed-frames: %-14" PRIu64
-	       " Passed-packets: %-14" PRIu64 "\n", rx, tx, dropped, passed_frames, passed);
+	for (uint16_t i = 0; i < fwd.nb_ports; i++) {
+		uint16_t p = fwd.port_ids[i];
+		const struct rte_eth_stats *b = &port_base[p];
+		struct rte_eth_stats st;
+		uint64_t rx, rx_drop, tx, tx_drop;
+
+		if (rte_eth_stats_get(p, &st) != 0)
+			memset(&st, 0, sizeof(st));
+		rx = since(st.ipackets, b->ipackets);
+		rx_drop = since(st.imissed, b->imissed);
+		tx = since(st.opackets, b->opackets);
+		tx_drop = port_dropped[p] + since(st.oerrors, b->oerrors);
+		printf("\n  ---------------------- Forward statistics for port %-2u ----------------------\n", p);
+		printf("  RX-packets: %-14" PRIu64 " RX-dropped: %-14" PRIu64 "RX-total: %-" PRIu64 "\n",
+		       rx, rx_drop, rx + rx_drop);
+		if (st.ierrors + since(st.rx_nombuf, b->rx_nombuf) > 0) {
+			printf("  RX-error: %-" PRIu64 "\n", st.ierrors);
+			printf("  RX-nombufs: %-14" PRIu64 "\n", since(st.rx_nombuf, b->rx_nombuf));
+		}
+		printf("  TX-packets: %-14" PRIu64 " TX-dropped: %-14" PRIu64 "TX-total: %-" PRIu64 "\n",
+		       tx, tx_drop, tx + tx_drop);
+		printf("  ----------------------------------------------------------------------------\n");
+		t_rx += rx;
+		t_rx_drop += rx_drop;
+		t_tx += tx;
+		t_tx_drop += tx_drop;
+		t_nombuf += since(st.rx_nombuf, b->rx_nombuf);
+	}
+	printf("\n  +++++++++++++++ Accumulated forward statistics for all ports+++++++++++++++\n");
+	printf("  RX-packets: %-14" PRIu64 " RX-dropped: %-14" PRIu64 "RX-total: %-" PRIu64 "\n",
+	       t_rx, t_rx_drop, t_rx + t_rx_drop);
+	printf("  TX-packets: %-14" PRIu64 " TX-dropped: %-14" PRIu64 "TX-total: %-" PRIu64 "\n",
+	       t_tx, t_tx_drop, t_tx + t_tx_drop);
+	if (t_nombuf > 0)
+		printf("  RX-nombufs: %-14" PRIu64 "\n", t_nombuf);
 	printf("  ++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++\n");
 	fflush(stdout);
 }
 
-/* Forward counters count from now on (the streams' own only grow). */
-static void
-clear_fwd_counters(void)
+void
+fwd_clear_fwd_stats(void)
 {
-	for (unsigned int s = 0; s < fwd.nb_streams; s++) {
-		const struct fwd_stream *fs = &fwd.streams[s];
-		struct fwd_stream *c = &fwd.cleared[s];
-
-		c->rx_pkts = load(&fs->rx_pkts);
-		c->tx_pkts = load(&fs->tx_pkts);
-		c->dropped = load(&fs->dropped);
-		c->passed = load(&fs->passed);
-		c->passed_frames = load(&fs->passed_frames);
-		c->segmented = load(&fs->segmented);
-	}
+	for (unsigned int s = 0; s < fwd.nb_streams; s++)
+		stream_counts(&fwd.streams[s], &fwd.cleared[s]);
+	for (uint16_t i = 0; i < fwd.nb_ports; i++)
+		if (rte_eth_stats_get(fwd.port_ids[i], &port_base[fwd.port_ids[i]]) != 0)
+			memset(&port_base[fwd.port_ids[i]], 0, sizeof(port_base[0]));
 }
 
-uint64_t
-fwd_streams_segmented(void)
+void
+fwd_clear_port_stats(uint16_t port)
 {
-	uint64_t n = 0;
-
-	for (unsigned int s = 0; s < fwd.nb_streams; s++)
-		n += load(&fwd.streams[s].segmented) - fwd.cleared[s].segmented;
-	return n;
+	fwd_port_clear_stats(port);
+	if (port < RTE_MAX_ETHPORTS && rte_eth_stats_get(port, &port_base[port]) != 0)
+		memset(&port_base[port], 0, sizeof(port_base[0]));
 }
 
 void
 fwd_clear_stats(void)
 {
-	clear_fwd_counters();
+	fwd_clear_fwd_stats();
 	for (uint16_t i = 0; i < fwd.nb_ports; i++)
-		fwd_port_clear_stats(fwd.port_ids[i]);
-	if (!fwd.running)
+		fwd_clear_port_stats(fwd.port_ids[i]);
+	if (!fwd.running) {
 		fwd_pipeline_clear_stats();
-	else
+		fwd_clear_fwd_stats();   /* from the pipelines' zeros */
+	} else {
 		printf("Pipeline counters kept: they are cleared only while stopped\n");
+	}
 	printf("Statistics cleared\n");
 	fflush(stdout);
 }

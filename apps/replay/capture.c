@@ -88,7 +88,14 @@ load_one(const char *path, struct replay_input *in, uint32_t *cap)
 	/* Timestamps are read to the nanosecond whatever the file stores. */
 	p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, err);
 	if (p == NULL) {
-		replay_err("%s: %s", path, err);
+		size_t l = strlen(path);
+
+		/* libpcap names the file itself when it cannot open it
+		 * ("PATH: No such file or directory"): say it once. */
+		if (strncmp(err, path, l) == 0 && err[l] == ':')
+			replay_err("%s", err);
+		else
+			replay_err("%s: %s", path, err);
 		return -EINVAL;
 	}
 	if (!replay_linktype_is_ethernet(pcap_datalink(p))) {
@@ -178,6 +185,7 @@ replay_load(const char *const *paths, unsigned int n, struct replay_input *in)
 			return rc;
 		}
 	}
+	replay_nb_input_frames = in->nb_frames;
 	return 0;
 }
 
@@ -219,6 +227,14 @@ uint32_t
 replay_frame_id(const struct rte_mbuf *m)
 {
 	return *RTE_MBUF_DYNFIELD(m, id_offset, const uint32_t *);
+}
+
+uint32_t replay_nb_input_frames;
+
+uint64_t
+replay_timestamp(const struct rte_mbuf *m)
+{
+	return *RTE_MBUF_DYNFIELD(m, ts_offset, const rte_mbuf_timestamp_t *);
 }
 
 void

@@ -333,15 +333,19 @@ main(int argc, char **argv)
 	struct replay_opts o;
 	struct replay_out out;
 	struct rte_mempool *mp;
-	int app = 1, rc;
+	char err[256], *before_app;
+	int app, rc;
 
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--") == 0) {
-			app = i + 1;
-			break;
-		}
+	/* EAL options first (then "--"), as tp_eal.h says; out of place is an
+	 * error naming the argument. */
+	app = tp_eal_app_args(argc, argv, err, sizeof(err));
+	if (app < 0) {
+		replay_err("%s", err);
+		return REPLAY_EXIT_USAGE;
+	}
 	/* Parse and load everything before the EAL starts: bad input is
 	 * reported without DPDK's noise and before any file is created. */
+	before_app = argv[app - 1];
 	argv[app - 1] = argv[0];
 	memset(&in, 0, sizeof(in));
 	rc = replay_parse_args(argc - app + 1, argv + app - 1, &o);
@@ -354,8 +358,7 @@ main(int argc, char **argv)
 	if ((o.stats != NULL && replay_json_probe(o.stats) < 0) ||
 	    (o.json != NULL && replay_json_probe(o.json) < 0))
 		return quit(REPLAY_EXIT_USAGE, &o, &in);
-	if (app > 1)
-		argv[app - 1] = (char *)"--";
+	argv[app - 1] = before_app;
 	/* The EAL logs to stdout by default: keep a document there clean. */
 	if (o.summary != stdout)
 		rte_openlog_stream(stderr);

@@ -17,6 +17,10 @@
 static void
 frame_meta(struct rte_mbuf *m, struct replay_frame_meta *fm)
 {
+	/* The frame id of a merged packet, and of the segments GSO makes of
+	 * it, is its first frame's. */
+	fm->frame = replay_nb_input_frames ? replay_frame_id(m) % replay_nb_input_frames : 0;
+	fm->ts_ns = replay_timestamp(m);
 	fm->switch_port = -1;
 	fm->switch_device = 0;
 	if (tp_dsa_meta_offset >= 0 && (tp_dsa_meta(m)->flags & TP_DSA_META_F_VALID)) {

@@ -259,6 +259,10 @@ void replay_input_free(struct replay_input *in);
  * replay_timestamp_init. */
 int replay_timestamp_init(void);
 void replay_timestamp_set(struct rte_mbuf *m, uint64_t ts_ns);
+uint64_t replay_timestamp(const struct rte_mbuf *m);
+/* Frames replay_load read (all inputs): a frame id modulo this is the
+ * frame's index in the input (ids run on across --loops). */
+extern uint32_t replay_nb_input_frames;
 /* A number per input frame in a second dynfield (registered with the
  * timestamp): a merged packet keeps its first frame's, and the segments GSO
  * makes of it their packet's, so the segments of one packet are known on
@@ -281,6 +285,9 @@ void replay_writer_abort(struct replay_writer *w);  /* close + unlink */
 /* report.c */
 /* What --meta prints of one output frame. */
 struct replay_frame_meta {
+	uint32_t frame;         /* index of the input frame it starts with
+				 * (0-based, all inputs in order) */
+	uint64_t ts_ns;         /* that frame's capture timestamp */
 	int switch_port;        /* -1: none */
 	unsigned int switch_device; /* switch index in a cascade (with a port) */
 	uint16_t vlan[2];       /* TCIs, outer first */

@@ -50,7 +50,8 @@ replay_meta_put(struct replay_meta *mf, enum replay_verdict v,
 {
 	FILE *f = mf->f;
 
-	fprintf(f, "{\"verdict\":\"%s\",\"len\":%u,\"switch_port\":",
+	fprintf(f, "{\"frame\":%" PRIu32 ",\"ts_ns\":%" PRIu64 ",\"verdict\":\"%s\","
+		"\"len\":%u,\"switch_port\":", fm->frame, fm->ts_ns,
 		replay_verdict_names[v], rte_pktmbuf_pkt_len(m));
 	if (fm->switch_port < 0)
 		fputs("null,\"switch_device\":null", f);

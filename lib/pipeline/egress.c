@@ -236,3 +236,58 @@ tp_pipeline_pass_tx(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 	pl_cnt_add(&ps->tx_full, wrest);
 	return sent;
 }
+
+void
+pl_pass_to_app(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
+	       struct rte_mbuf **pkts, uint16_t n, uint64_t w)
+{
+	pl->in_pass_cb = true;
+	pl->pass_dropped = 0;
+	pl->conf.pass_cb(pl->conf.pass_arg, port, queue, pkts, n);
+	pl->in_pass_cb = false;
+	/* Counted after the callback, so pass never goes back down: what
+	 * the application gave back is a drop (tp_pipeline_pass_drop), not a
+	 * pass. (More frames than given: segments it split differently.) */
+	pl_cnt_add(&pl->st.pass, w - RTE_MIN(w, pl->pass_dropped));
+}
+
+int
+tp_pipeline_pass_drop(struct tp_pipeline *pl, enum tp_drop_reason reason,
+		      struct rte_mbuf **pkts, uint16_t n)
+{
+	uint64_t w = 0;
+
+	if (pl == NULL || !pl->in_pass_cb || (unsigned int)reason >= TP_DROP_MAX)
+		return -EINVAL;
+	for (uint16_t i = 0; i < n; i++)
+		w += pl_weight(pkts[i]);
+	pl->pass_dropped += w;
+	pl_drop_w(pl, reason, pkts, n, w);
+	return 0;
+}
+
+int
+tp_pipeline_pass_segment(struct tp_pipeline *pl, struct rte_mbuf *m,
+			 struct rte_mbuf **out, uint16_t max)
+{
+	int r;
+
+	if (pl == NULL || !pl->in_pass_cb)
+		return -EINVAL;
+	if (!(m->ol_flags & RTE_MBUF_F_RX_LRO) || m->tso_segsz == 0) {
+		if (max == 0)
+			return -ENOSPC;
+		out[0] = m;
+		return 1;
+	}
+	r = tp_gro_segment(m, out, max, pl->conf.seg_pool);
+	if (r == -ENOSPC)
+		return r;
+	if (r < 0) {
+		tp_pipeline_pass_drop(pl, r == -ENOMEM ? TP_DROP_NO_MBUF : TP_DROP_SEGMENT,
+				      &m, 1);
+		return r;
+	}
+	pl_cnt_add(&pl->st.segmented, 1);
+	return r;
+}

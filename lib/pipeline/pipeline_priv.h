@@ -56,6 +56,9 @@ struct tp_pipeline {
 					   * resolved at create (0: no TSO port) */
 	bool eg_has_tso;
 	bool time_stages;                 /* conf.stage_cycles */
+	bool in_pass_cb;                  /* conf.pass_cb runs (the app may
+					   * call tp_pipeline_pass_drop) */
+	uint64_t pass_dropped;            /* frames it gave back as drops */
 	uint16_t max_burst;               /* conf.max_burst, resolved */
 	uint32_t gro_ports;               /* bit p: port[p].gro != NULL (what
 					   * a flush visits) */
@@ -134,6 +137,11 @@ pl_weight(const struct rte_mbuf *m)
 	}
 	return tp_gro_segs(m);
 }
+
+/* Hand PASS packets pkts[0..n) of w frames to conf.pass_cb and count as
+ * pass the frames the application did not give back as drops. */
+void pl_pass_to_app(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
+		    struct rte_mbuf **pkts, uint16_t n, uint64_t w);
 
 /* Free n mbufs as drops of reason r (weights added), after drop_cb. */
 void pl_drop(struct tp_pipeline *pl, enum tp_drop_reason r,

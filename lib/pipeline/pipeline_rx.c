@@ -270,11 +270,11 @@ pl_actions(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 	if (cnt[TP_DROP] > 0)
 		pl_drop_w(pl, TP_DROP_VERDICT, grp + off[TP_DROP], cnt[TP_DROP], w[TP_DROP]);
 	if (cnt[TP_PASS] > 0) {
-		pl_cnt_add(&pl->st.pass, w[TP_PASS]);
 		if (pl->conf.pass_cb != NULL) {
-			pl->conf.pass_cb(pl->conf.pass_arg, port, queue,
-					 grp + off[TP_PASS], cnt[TP_PASS]);
+			pl_pass_to_app(pl, port, queue, grp + off[TP_PASS], cnt[TP_PASS],
+				       w[TP_PASS]);
 		} else {
+			pl_cnt_add(&pl->st.pass, w[TP_PASS]);
 			if (pass_out + *npass != grp + off[TP_PASS])
 				memmove(pass_out + *npass, grp + off[TP_PASS],
 					cnt[TP_PASS] * sizeof(struct rte_mbuf *));
@@ -353,11 +353,13 @@ finish(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 
 	for (uint16_t i = 0; i < n; i++)
 		w += pl_weight(pkts[i]);
-	pl_cnt_add(&pl->st.pass, w);
-	if (n > 0 && pl->conf.pass_cb != NULL)
-		pl->conf.pass_cb(pl->conf.pass_arg, port, queue, pkts, n);
-	else if (n > 0 && pass_out != pkts)
-		memmove(pass_out, pkts, n * sizeof(*pkts));
+	if (n > 0 && pl->conf.pass_cb != NULL) {
+		pl_pass_to_app(pl, port, queue, pkts, n, w);
+	} else {
+		pl_cnt_add(&pl->st.pass, w);
+		if (n > 0 && pass_out != pkts)
+			memmove(pass_out, pkts, n * sizeof(*pkts));
+	}
 	npass = pl->conf.pass_cb != NULL ? 0 : n;
 	freed = pl->st.drop + pl->st.aborted - freed;
 	stage_add(pl, TP_STAGE_ACTIONS, n, n, (uint32_t)freed, t);

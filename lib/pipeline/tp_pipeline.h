@@ -18,6 +18,7 @@
  * once as one of:
  *   - TP_PASS: handed to conf->pass_cb (which then owns it), or, without a
  *     callback, returned in the caller's array (see tp_pipeline_rx_burst);
+ *     what the callback gives back with tp_pipeline_pass_drop() is a drop;
  *   - TP_TX (ingress port, conf->tx_queue) / TP_REDIRECT to a port
  *     ("Redirect map" below): re-segmented (hardware TSO flags or tp_gro_segment),
  *     VLAN tags re-inserted (software or NIC flags), DSA tag inserted for
@@ -278,6 +279,32 @@ uint32_t tp_pipeline_held(const struct tp_pipeline *pl);
 __rte_experimental
 uint16_t tp_pipeline_pass_tx(struct tp_pipeline *pl, uint16_t port,
 			     uint16_t queue, struct rte_mbuf **pkts, uint16_t n);
+
+/*
+ * From within conf->pass_cb only (on the instance's lcore): the
+ * application frees PASS packets it was handed and cannot forward (its TX
+ * queue refused them: TP_DROP_TX_FULL; a VLAN insert failed: that
+ * library's reason; ...). They are freed (after drop_cb) and counted as
+ * drops of that reason, in frames, and not as pass, so conservation and
+ * the drop reasons cover what the application lost. Returns 0, or -EINVAL
+ * (outside pass_cb, or reason >= TP_DROP_MAX: nothing freed).
+ */
+__rte_experimental
+int tp_pipeline_pass_drop(struct tp_pipeline *pl, enum tp_drop_reason reason,
+			  struct rte_mbuf **pkts, uint16_t n);
+
+/*
+ * From within conf->pass_cb only: split a merged PASS packet the
+ * application forwards itself into its segments (GSO, tp_gro_segment()
+ * with conf->seg_pool), counted in st.segmented as the pipeline's own
+ * TX/REDIRECT segmentation is. A packet that is not merged is out[0].
+ * Returns the number of segments in out[0..r); -ENOSPC when they need more
+ * than max (m untouched, still the caller's); -EINVAL outside pass_cb;
+ * any other error: m freed and counted as a drop (no_mbuf, segment_error).
+ */
+__rte_experimental
+int tp_pipeline_pass_segment(struct tp_pipeline *pl, struct rte_mbuf *m,
+			     struct rte_mbuf **out, uint16_t max);
 
 /* ---- counters (tp_stats.h) ---------------------------------------------- */
 

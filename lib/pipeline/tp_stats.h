@@ -10,7 +10,12 @@
  *
  * where drop is the sum of drop_reason[] (every frame freed for any reason
  * other than an ABORTED verdict) and aborted counts frames freed because the
- * program returned TP_ABORTED or a value above TP_REDIRECT.
+ * program returned TP_ABORTED or a value above TP_REDIRECT. pass counts the
+ * frames handed to the application that it did not give back as drops
+ * (tp_pipeline_pass_drop: a PASS frame its TX queue refused is a tx_full
+ * drop, as a TX verdict's is); segmented counts the merged packets split
+ * by software GSO, the pipeline's own and the application's PASS ones
+ * (tp_pipeline_pass_segment).
  *
  * Drop reasons are ONE array with a fixed layout: each library has its own
  * range of slots (lib/dsa_tag's reasons, prefixed "dsa_", from

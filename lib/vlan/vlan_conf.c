@@ -55,10 +55,15 @@ log_tpids(const struct tp_vlan_conf *conf, const char *how)
 int
 tp_vlan_conf_init(struct tp_vlan_conf *conf)
 {
+	static int default_logged;
+
 	if (conf == NULL)
 		return -EINVAL;
 	*conf = tp_vlan_default_conf;
-	log_tpids(conf, "default");
+	/* The defaults never change: said once per process, not once per
+	 * port of every pipeline conf made (32 lines a tp_pipeline_conf_init). */
+	if (!__atomic_exchange_n(&default_logged, 1, __ATOMIC_RELAXED))
+		log_tpids(conf, "default");
 	return 0;
 }
 

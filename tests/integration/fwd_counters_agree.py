@@ -81,6 +81,12 @@ def main():
         c.eq('telemetry /tagpipe/stats pass = prompt', st.get('pass'), last['pass'])
         for k in ('tx', 'redirect', 'drop', 'aborted'):
             c.eq('telemetry /tagpipe/stats %s = prompt' % k, st.get(k), last[k])
+        # Issue 26: the PASS packets tagpipe-fwd splits (GSO) are the
+        # pipeline's own count, so telemetry says what the prompt says.
+        seg = fwdlib.pipeline_segmented(out)
+        c.true('merged PASS packets were split (Segmented > 0)', bool(seg) and seg[-1][0] > 0)
+        c.eq('telemetry /tagpipe/stats segmented = prompt Segmented', st.get('segmented'),
+             seg[-1][0] if seg else None)
     tp = tel.get('/tagpipe/ports') or {}
     for p in (0, 1):
         t = tp.get(str(p)) or {}

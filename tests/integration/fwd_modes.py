@@ -297,8 +297,11 @@ def run_pipeline(c, tmp, case, in0, in1_path, in1):
         first, second = fwdlib.fwd_stats(runs[1]), fwdlib.fwd_stats(runs[-1])
         c.eq(name + ': first run: streams received every frame',
              sum(f[4] for f in first[:2]), total)
+        # (a stream that did nothing is left out, as testpmd does)
         c.eq(name + ': second start reset the forward stats (rx, tx, dropped, passed)',
-             [f[4:] for f in second[:2]], [(0, 0, 0, 0), (0, 0, 0, 0)])
+             [f[4:] for f in second[:2] if f[4:] != (0, 0, 0, 0)], [])
+        c.true(name + ': second stop printed the port blocks',
+               len(fwdlib.fwd_port_stats(runs[-1])) == 2)
     elif case == 'redirect':
         want0, want1 = in0 + in1, []
         c.eq(name + ': every frame redirected (map key 7 -> port 0)', pl['redirect'], total)

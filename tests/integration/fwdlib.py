@@ -175,20 +175,50 @@ def port_stats(text):
 _FWD = re.compile(r'Forward Stats for RX Port=\s*(\d+)/Queue=\s*(\d+) -> '
                   r'TX Port=\s*(\d+)/Queue=\s*(\d+)\s*-+\s*'
                   r'RX-packets:\s*(\d+)\s+TX-packets:\s*(\d+)\s+'
-                  r'Dropped:\s*(\d+)\s+Passed-frames:\s*(\d+)\s+'
-                  r'Passed-packets:\s*(\d+)')
+                  r'TX-dropped:\s*(\d+)(?:[ \t]+Passed-frames:\s*(\d+)\s+'
+                  r'Passed-packets:\s*(\d+))?')
 
 
 def fwd_stats(text):
     """Every per-stream forward stats line: [(rxp, rxq, txp, txq, rx, tx,
-    dropped, passed_frames), ...] (all frames)."""
-    return [tuple(int(x) for x in m.groups())[:8] for m in _FWD.finditer(text)]
+    dropped, passed_frames), ...] (all frames; passed_frames 0 outside
+    pipeline mode, which alone prints the Passed columns)."""
+    return [tuple(int(x or 0) for x in m.groups())[:8] for m in _FWD.finditer(text)]
 
 
 def fwd_stats_passed_packets(text):
     """The Passed-packets column of every per-stream line (a packet GRO
     merged counts once)."""
-    return [int(m.group(9)) for m in _FWD.finditer(text)]
+    return [int(m.group(9) or 0) for m in _FWD.finditer(text)]
+
+
+_PORT_FWD = re.compile(
+    r'Forward statistics for port (\d+)\s*-+\s*'
+    r'RX-packets:\s*(\d+)\s+RX-dropped:\s*(\d+)\s*RX-total:\s*(\d+)\s*'
+    r'(?:RX-error:\s*\d+\s*RX-nombufs:\s*\d+\s*)?'
+    r'TX-packets:\s*(\d+)\s+TX-dropped:\s*(\d+)\s*TX-total:\s*(\d+)')
+
+
+def fwd_port_stats(text):
+    """Every per-port forward statistics block (testpmd's): [(port,
+    {'rx','rx_dropped','tx','tx_dropped'}), ...]."""
+    return [(int(m.group(1)), {'rx': int(m.group(2)), 'rx_dropped': int(m.group(3)),
+                               'tx': int(m.group(5)), 'tx_dropped': int(m.group(6))})
+            for m in _PORT_FWD.finditer(text)]
+
+
+_ACC = re.compile(
+    r'Accumulated forward statistics for all ports\+*\s*'
+    r'RX-packets:\s*(\d+)\s+RX-dropped:\s*(\d+)\s*RX-total:\s*(\d+)\s*'
+    r'TX-packets:\s*(\d+)\s+TX-dropped:\s*(\d+)\s*TX-total:\s*(\d+)')
+
+
+def fwd_accumulated(text):
+    """Every accumulated forward statistics block: [{'rx','rx_dropped',
+    'tx','tx_dropped'}, ...]."""
+    return [{'rx': int(m.group(1)), 'rx_dropped': int(m.group(2)),
+             'tx': int(m.group(4)), 'tx_dropped': int(m.group(5))}
+            for m in _ACC.finditer(text)]
 
 
 _SEG = re.compile(r'Segmented: (\d+)\s+TSO: (\d+)')

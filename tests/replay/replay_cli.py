@@ -6,6 +6,7 @@ Every case asserts exact frames or exact counters; bad-input cases assert exit
 status 2, a one-line error naming the problem, and no output file left behind.
 """
 import json
+import struct
 import os
 import subprocess
 import sys
@@ -93,9 +94,21 @@ def case_meta(tmp):
     with open(meta) as f:
         rows = [json.loads(l) for l in f]
     assert len(rows) == len(want)
-    for r, fr in zip(rows, want):
-        assert r == {"verdict": "pass", "len": len(fr), "switch_port": None,
-                     "switch_device": None, "vlan": [], "gso_segs": 1, "gso_size": 0}, r
+    # frame: the input frame's index; ts_ns: its capture time, read from
+    # the record headers here (classic pcap, microseconds or nanoseconds)
+    with open(DEMO, "rb") as f:
+        data = f.read()
+    end = "<" if struct.unpack("<I", data[:4])[0] in (0xA1B2C3D4, 0xA1B23C4D) else ">"
+    nsec = struct.unpack(end + "I", data[:4])[0] == 0xA1B23C4D
+    times, off = [], 24
+    while off + 16 <= len(data):
+        sec, frac, caplen, _ = struct.unpack(end + "IIII", data[off:off + 16])
+        times.append(sec * 10**9 + (frac if nsec else frac * 1000))
+        off += 16 + caplen
+    for i, (r, fr) in enumerate(zip(rows, want)):
+        assert r == {"frame": i, "ts_ns": times[i], "verdict": "pass", "len": len(fr),
+                     "switch_port": None, "switch_device": None, "vlan": [],
+                     "gso_segs": 1, "gso_size": 0}, r
 
 
 def case_explicit_eal(tmp):

@@ -111,6 +111,20 @@ def need(*paths):
 
 # --- 1. machine-readable output -------------------------------------------
 
+def pcap_times_ns(path):
+    """Capture timestamps of a classic pcap's records, in ns."""
+    with open(path, "rb") as f:
+        data = f.read()
+    magic = struct.unpack("<I", data[:4])[0]
+    end = "<" if magic in (0xA1B2C3D4, 0xA1B23C4D) else ">"
+    nsec = struct.unpack(end + "I", data[:4])[0] == 0xA1B23C4D
+    out, off = [], 24
+    while off + 16 <= len(data):
+        sec, frac, caplen, _ = struct.unpack(end + "IIII", data[off:off + 16])
+        out.append(sec * 10**9 + (frac if nsec else frac * 1000))
+        off += 16 + caplen
+    return out
+
 def case_stdout_json(tmp):
     """'-' means stdout, which then holds exactly one JSON document (or
     JSON lines for --meta), and the human summary goes to stderr."""
@@ -128,6 +142,18 @@ def case_stdout_json(tmp):
     rows = [json.loads(l) for l in p.stdout.splitlines()]
     assert [r["len"] for r in rows] == [len(f) for f in frames], rows[:3]
     assert all(r["verdict"] == "pass" for r in rows)
+    # Each line names its input frame and that frame's capture time
+    # (issue 26): the record headers read here, independently.
+    assert [r["frame"] for r in rows] == list(range(len(frames))), rows[:3]
+    assert [r["ts_ns"] for r in rows] == pcap_times_ns(DEMO), rows[:3]
+    # Merged (GRO on): a packet names the first frame it was made of.
+    p = run(["-i", DEMO, "--meta", "-"], cwd=tmp)
+    rows = [json.loads(l) for l in p.stdout.splitlines()]
+    merged = [r for r in rows if r["gso_segs"] > 1]
+    # ...a data segment (longer than its payload), each packet its own.
+    assert merged and all(len(frames[r["frame"]]) > r["gso_size"] for r in merged), merged[:3]
+    assert len(set(r["frame"] for r in rows)) == len(rows)
+    assert sum(r["gso_segs"] for r in rows) == len(frames), rows[:3]
     assert os.listdir(tmp) == [], os.listdir(tmp)
     assert "Mpps" in p.stderr, p.stderr
     # --quiet: no summary anywhere, the document alone.

@@ -300,8 +300,13 @@ def figures(c, tag, text, want):
     f['fwd_dropped_from'] = {s[0]: s[6] for s in fwd[:2]}
     c.eq('%s: forwarding TX = the NICs\' TX' % tag, fwd_tx,
          ports[0]['tx'] + ports[1]['tx'])
-    lost = (want[0] + want[1]) - (f['wire_out_0'] + f['wire_out_1'] + nic_drop + pl['drop'] +
-                                  pl['aborted'] + fwd_dropped + drained + pl['held'] +
+    # A stream's TX-dropped is its pipeline's drop + aborted (frames the
+    # program or a stage dropped, and PASS frames the TX ring refused,
+    # tx_full): counted once.
+    c.eq('%s: forwarding TX-dropped = pipeline drop + aborted' % tag, fwd_dropped,
+         pl['drop'] + pl['aborted'])
+    lost = (want[0] + want[1]) - (f['wire_out_0'] + f['wire_out_1'] + nic_drop +
+                                  fwd_dropped + drained + pl['held'] +
                                   xs[0]['model_tx_errors'] + xs[1]['model_tx_errors'] +
                                   xs[0]['tx_lost_in_reset'] + xs[1]['tx_lost_in_reset'])
     c.eq('%s: every frame out of the other port or dropped with a reason' % tag, lost, 0)
@@ -384,17 +389,20 @@ def main():
         if f is not None:
             report('clean', f, rate)
             c.eq('clean: NIC drops', f['nic_drop'], 0)
-            c.eq('clean: pipeline drops = the bad frames', f['pl']['drop'],
-                 loops * (len(b0) + len(b1)))
-            c.eq('clean: drop reasons', f['reasons'],
-                 {'dsa_bad_type': loops, 'dsa_too_short': loops, 'vlan_too_short': 3 * loops})
             # the model's TX is a thread on a shared core; what its ring
-            # cannot take is forwarding's counted TX drop (Dropped)
-            for rxp, g, m in ((0, g0, m0), (1, g1, m1)):
-                c.eq('clean: out of port %d + its TX drops = port %d\'s good and '
-                     'malformed frames' % (1 - rxp, rxp),
+            # cannot take is the pipeline's drop reason tx_full
+            full = f['reasons'].get('tx_full', 0)
+            c.eq('clean: pipeline drops = the bad frames + tx_full', f['pl']['drop'] - full,
+                 loops * (len(b0) + len(b1)))
+            c.eq('clean: drop reasons but tx_full',
+                 {k: v for k, v in f['reasons'].items() if k != 'tx_full'},
+                 {'dsa_bad_type': loops, 'dsa_too_short': loops, 'vlan_too_short': 3 * loops})
+            # a stream's TX-dropped: its bad frames and what the ring refused
+            for rxp, g, m, b in ((0, g0, m0, b0), (1, g1, m1, b1)):
+                c.eq('clean: out of port %d + its stream\'s TX-dropped = port %d\'s '
+                     'frames' % (1 - rxp, rxp),
                      f['wire_out_%d' % (1 - rxp)] + f['fwd_dropped_from'][rxp],
-                     loops * (len(g) + len(m)))
+                     loops * (len(g) + len(m) + len(b)))
         # 2. faults, in rounds until SECONDS have passed (each round played
         # out and checked in full); a fault starts every 2000 frames on
         # average (link flaps are 1 in 16 of them)
