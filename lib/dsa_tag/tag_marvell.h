@@ -18,7 +18,7 @@
 #include <rte_byteorder.h>
 
 #include "tag_impl.h"
-#include "tp_vlan_fast.h"
+#include "vlan_fast.h"
 
 #define MV_CMD_TO_CPU 0
 #define MV_CMD_FROM_CPU 1

@@ -9,7 +9,7 @@
 #include <rte_mbuf.h>
 
 #include "tp_mac_move.h"
-#include "tp_vlan_fast.h"
+#include "vlan_fast.h"
 
 #include "tp_vlan.h"
 
