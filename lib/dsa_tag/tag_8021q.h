@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Private: tag_8021q, the VLAN-shaped tag of sja1105, sja1110, ocelot-8021q
- * and vsc73xx-8021q (net/dsa/tag_8021q.c; doc §1.3, §5.4).
+ * and vsc73xx-8021q (net/dsa/tag_8021q.c; docs/ref/dsa-tags.md §1.3, §3.17,
+ * §3.18).
  *
  *   TPID + TCI; TCI 15:13 PCP (traffic class), 11:0 VID:
  *   VID 11:10 = 0b11 (a tag_8021q VID), 9 VBID[2], 8:6 switch id,
@@ -42,7 +43,7 @@ q8021_dec(const uint8_t *t, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
 		return TAG_PASS;
 	vbid = (vid >> 7 & 4) | (vid >> 4 & 3); /* VBID[2] bit 9, VBID[1:0] bits 5:4 */
 	if (vbid != 0) {
-		/* A bridge VID: port and switch come from the bridge (doc §1.3). */
+		/* A bridge VID: port and switch come from the bridge (§1.3). */
 		if (!(c->flags & TP_DSA_CONF_F_VBID_MAP) || c->vbid_port[vbid] == 0xFF)
 			return TAG_ERR(TP_DSA_DROP_BRIDGE_VID);
 		md->port = c->vbid_port[vbid];

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "a5psw": Renesas RZ/N1 8-byte tag after the SA (net/dsa/tag_rzn1_a5psw.c,
- * doc §3, §4).
+ * docs/ref/dsa-tags.md §3.21).
  *   RX  W0 0xE001; W1 3:0 source port; W2, W3 unused.
  *   TX  pad to 60; E0 01, 00 01 (force forward), 00 00, W3 = BIT(port) (3:0).
  */

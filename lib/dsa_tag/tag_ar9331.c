@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "ar9331": 2 bytes before the DA, a LITTLE-endian word (net/dsa/tag_ar9331.c,
- * doc §6.1). Bits: 15:14 version (1), 13:12 priority, 10:8 type,
+ * docs/ref/dsa-tags.md §3.15, §4.2). Bits: 15:14 version (1), 13:12 priority, 10:8 type,
  * 7 broadcast, 6 from-CPU, 5:4 reserved (0b11), 3:0 port (an index).
  *   RX  version must be 1 and from-CPU 0 (the only checks the kernel makes).
  *   TX  0x4000 | 0x0040 | 0x0030 | port, written low byte first.

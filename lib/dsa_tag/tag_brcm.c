@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "brcm": Broadcom 4-byte tag after the SA (net/dsa/tag_brcm.c, doc §3-§5.2).
+ * "brcm": Broadcom 4-byte tag after the SA (net/dsa/tag_brcm.c,
+ * docs/ref/dsa-tags.md §3.2).
  *   DA SA [T0 T1 T2 T3] EtherType ...  (layout in tag_brcm.h)
  */
 #include "tag_brcm.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Private: the 4-byte Broadcom tag shared by "brcm" (after SA) and
- * "brcm-prepend" (before DA) (net/dsa/tag_brcm.c; doc §3, §4, §5.2).
+ * "brcm-prepend" (before DA) (net/dsa/tag_brcm.c; docs/ref/dsa-tags.md §3.2).
  *
  * RX (switch egress, opcode 0):
  *   T0 7:5 opcode = 0; T1 classification id; T2 reason (7:6 reserved = 0);
@@ -16,7 +16,7 @@
 #include "tag_impl.h"
 
 #define BRCM_LEN 4
-#define BRCM_TX_PAD 64 /* ETH_ZLEN + 4 (doc §4) */
+#define BRCM_TX_PAD 64 /* ETH_ZLEN + 4 (§3.2) */
 #define BRCM_PORTS 9   /* TX dst map bits 8:0 */
 
 static __rte_always_inline int
@@ -73,7 +73,7 @@ brcm_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_
 	return brcm_sw_tag(t, md);
 }
 
-/* Pad to 64 bytes (doc §4), open BRCM_LEN bytes before the DA or after the
+/* Pad to 64 bytes (§3.2), open BRCM_LEN bytes before the DA or after the
  * SA (before_da is a constant at every call site), write the tag. */
 static __rte_always_inline int
 brcm_tx_placed(struct rte_mbuf *m, unsigned int port, unsigned int prio, int before_da)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "brcm-legacy": BCM63xx/BCM5325 6-byte tag after the SA
- * (net/dsa/tag_brcm.c, doc §3, §4, §5.2).
+ * (net/dsa/tag_brcm.c, docs/ref/dsa-tags.md §3.3).
  *   RX  88 74 | T2 7:5 op | T3 T4 unused | T5 3:0 source port.
  *       The kernel checks neither 0x8874 nor op. The optional extra 802.1Q
  *       header of cascaded switches is not stripped (configuration).

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "brcm-prepend": the Broadcom 4-byte tag in front of the DA
- * (net/dsa/tag_brcm.c, doc §3-§5.2).  [T0 T1 T2 T3] DA SA EtherType ...
+ * (net/dsa/tag_brcm.c, docs/ref/dsa-tags.md §3.2).
+ *   [T0 T1 T2 T3] DA SA EtherType ...
  */
 #include "tag_brcm.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "dsa": Marvell 4-byte tag in the EtherType slot (net/dsa/tag_dsa.c, doc
- * §5.1, §6.2). Layout in tag_marvell.h.
+ * "dsa": Marvell 4-byte tag in the EtherType slot (net/dsa/tag_dsa.c,
+ * docs/ref/dsa-tags.md §3.4, §4.3). Layout in tag_marvell.h.
  *   RX  DA SA [T0 T1 T2 T3] EtherType ...  -> tag removed, or rewritten to
  *       81 00 TCI when "tagged" is set (no bytes removed then).
  *   TX  FROM_CPU, device, port, VID conf->tx_vid; an 802.1Q frame is

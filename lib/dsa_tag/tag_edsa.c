@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "edsa": 0xDADA + 2 reserved zero bytes + the Marvell tag, after the SA
- * (net/dsa/tag_dsa.c, doc §3, §6.3). Layout of the last 4 bytes in
+ * (net/dsa/tag_dsa.c, docs/ref/dsa-tags.md §3.5, §4.4). Layout of the last
+ * 4 bytes in
  * tag_marvell.h.
  *   RX  the 0xDADA / zero bytes are NOT checked (kernel); 8 bytes removed,
  *       or 4 when "tagged" is set (the rest becomes 81 00 TCI).

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "gsw1xx": MaxLinear GSW1xx 8-byte tag after the SA
- * (net/dsa/tag_mxl-gsw1xx.c, doc §3, §4).
+ * (net/dsa/tag_mxl-gsw1xx.c, docs/ref/dsa-tags.md §3.23).
  *   RX  W0 0x88C3; W1 15:8 source port.
  *   TX  88 C3, W1 = 0x8000 (port map enable) | 0x1000 (learning off) |
  *       BIT(port) (7:0), W2 = W3 = 0.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "gswip": Lantiq/Intel GSWIP tag before the DA (net/dsa/tag_gswip.c, doc
- * §3, §4). RX and TX differ in length.
+ * "gswip": Lantiq/Intel GSWIP tag before the DA (net/dsa/tag_gswip.c,
+ * docs/ref/dsa-tags.md §3.6). RX and TX differ in length.
  *   RX  8 bytes; only byte 7 bits 6:4 are used (source port).
  *   TX  4 bytes: 02 (source CPU), 00, C0 (port map enable + select),
  *       (BIT(port) << 1) & 0x7E | 0x01 (ports 0-5; bit 0 DPID enable).

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "hellcreek": 1-byte tail tag (net/dsa/tag_hellcreek.c, doc §3, §4).
+ * "hellcreek": 1-byte tail tag (net/dsa/tag_hellcreek.c,
+ * docs/ref/dsa-tags.md §3.8).
  *   RX  last byte bits 1:0 = source port.   TX  append BIT(port).
  */
 #include "tag_impl.h"

@@ -8,8 +8,9 @@
  * the tagger's decode/encode through a constant function pointer that the
  * compiler inlines (no per-packet indirect call).
  *
- *  rx(tag, avail, md, conf)   RX decode, kernel rules (doc §3)
- *  sw(tag, avail, md, conf)   switch-side decode of the TX format (doc §4)
+ *  rx(tag, avail, md, conf)   RX decode, the kernel's rules (docs/ref/dsa-tags.md,
+ *                             the tagger's section of §3)
+ *  sw(tag, avail, md, conf)   switch-side decode of the TX format (same section)
  *     before-DA / after-SA: tag = first tag byte, avail = bytes from there
  *     to the end of the first segment (>= the tagger's length);
  *     tail: tag = one past the last frame byte, avail = bytes before it in
@@ -111,7 +112,7 @@ tag_tx_before_da(struct rte_mbuf *m, uint16_t len)
 	return (uint8_t *)rte_pktmbuf_prepend(m, len);
 }
 
-/* Room for `len` bytes after the SA (doc §1.1 dsa_alloc_etype_header):
+/* Room for `len` bytes after the SA (§1.1, dsa_alloc_etype_header):
  * only the 12 MAC bytes move. Caller checked data_len >= 12. */
 static inline uint8_t *
 tag_tx_after_sa(struct rte_mbuf *m, uint16_t len)
@@ -223,7 +224,7 @@ tag_strip_one(struct rte_mbuf *m, struct tp_dsa_meta *md,
 	return 1;
 }
 
-/* Range checks common to every tagger (doc §1.2 dsa_conduit_find_user). */
+/* Range checks common to every tagger (§1.2, dsa_conduit_find_user). */
 static __rte_always_inline int
 tag_check_ranges(const struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Private: Microchip KSZ tail tags (net/dsa/tag_ksz.c; doc §3, §4, §5.5).
+ * Private: Microchip KSZ tail tags (net/dsa/tag_ksz.c; docs/ref/dsa-tags.md §3.7).
  * RX: the last byte T names the source port; for ksz9477/ksz9893/lan937x,
  * T bit 7 says a 4-byte PTP receive timestamp sits just before T (removed,
  * value not kept). TX: 1 or 2 bytes appended (no PTP timestamp word).

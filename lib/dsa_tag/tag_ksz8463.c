@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "ksz8463": 1-byte tail tag (net/dsa/tag_ksz.c from a 2026 patch; proto id
- * 34 provisional, doc §2, §3, §4).
+ * 34 provisional, docs/ref/dsa-tags.md §2, §3.7).
  *   RX  last byte 2:0 source port (no tail timestamp).
  *   TX  append (priority & 3) << 3 | BIT(port).
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "ksz8795": 1-byte tail tag (net/dsa/tag_ksz.c, doc §3, §4).
+ * "ksz8795": 1-byte tail tag (net/dsa/tag_ksz.c, docs/ref/dsa-tags.md §3.7).
  *   RX  last byte bits 1:0 = source port.
  *   TX  append BIT(port) | 0x40 (override) for a link-local DA.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "ksz9477": tail tag (net/dsa/tag_ksz.c, doc §3, §4).
+ * "ksz9477": tail tag (net/dsa/tag_ksz.c, docs/ref/dsa-tags.md §3.7).
  *   RX  last byte: 2:0 source port; bit 7: 4-byte timestamp before it.
  *   TX  append 2 bytes big-endian: bit 9 override (link-local DA),
  *       8:7 priority, 6:0 BIT(port).

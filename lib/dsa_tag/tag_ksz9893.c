@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "ksz9893": tail tag (net/dsa/tag_ksz.c, doc §3, §4).
+ * "ksz9893": tail tag (net/dsa/tag_ksz.c, docs/ref/dsa-tags.md §3.7).
  *   RX  as ksz9477: last byte 2:0 source port, bit 7 timestamp present.
  *   TX  append 1 byte: bit 5 override (link-local DA), 4:3 priority,
  *       2:0 BIT(port).

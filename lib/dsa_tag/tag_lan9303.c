@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "lan9303": SMSC/Microchip LAN9303 4-byte VLAN-shaped tag after the SA
- * (net/dsa/tag_lan9303.c, doc §3, §4, §7).
+ * (net/dsa/tag_lan9303.c, docs/ref/dsa-tags.md §3.11, §5).
  *   RX  W0 must be 0x8100; W1 1:0 source port, bit 3 IGMP trap, bit 4 STP
  *       trap (either: TO_CPU, no fwd mark; else FORWARD).
  *   TX  81 00, W1 = port | 0x10 (STP-state override), or 0x0008 (ALR lookup)

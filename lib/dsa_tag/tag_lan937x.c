@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "lan937x": tail tag (net/dsa/tag_ksz.c, doc §3, §4).
+ * "lan937x": tail tag (net/dsa/tag_ksz.c, docs/ref/dsa-tags.md §3.7).
  *   RX  as ksz9477: last byte 2:0 source port, bit 7 timestamp present.
  *   TX  append 2 bytes big-endian: bit 13 valid (1), bit 11 override
  *       (link-local DA), 10:8 priority, 7:0 BIT(port).

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "mt7628": MediaTek MT7628 4-byte tag after the SA (net/dsa/tag_mt7628.c,
- * 2026; proto id 35 provisional; doc §3, §4).
+ * 2026; proto id 35 provisional; docs/ref/dsa-tags.md §3.13).
  *   RX  W0 2:0 source port; W1 ignored; 4 bytes removed.
  *   TX  W0 = 0x8100 | BIT(port) (5:0), W1 = standalone tag_8021q VID
  *       (0xC00 | port, switch 0).

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "mtk": MediaTek 4-byte tag after the SA (net/dsa/tag_mtk.c, doc §3, §4).
+ * "mtk": MediaTek 4-byte tag after the SA (net/dsa/tag_mtk.c,
+ * docs/ref/dsa-tags.md §3.12).
  *   RX  W0 2:0 source port; the rest ignored; 4 bytes always removed.
  *   TX  pad to 60. Frame tagged 0x8100 / 0x88A8 (header in the first
  *       segment, tag_tx_vlan_in_place_ok): nothing inserted, the TPID

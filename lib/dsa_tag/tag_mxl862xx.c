@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "mxl862xx": MaxLinear MxL862xx 8-byte tag after the SA
- * (net/dsa/tag_mxl862xx.c, doc §3, §4; proto id 32 provisional).
+ * (net/dsa/tag_mxl862xx.c, docs/ref/dsa-tags.md §3.24; proto id 32
+ * provisional).
  *   RX  W0 0x88C3; W3 3:0 source port.
  *   TX  88 C3, W1 = 0, W2 4:0 = port + 16 - cpu_port (sub-interface),
  *       W3 3:0 = cpu_port. Needs TP_DSA_CONF_F_CPU_PORT.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "nxp_netc": NXP NETC switch tag after the SA (net/dsa/tag_netc.c, doc §3,
- * §4; proto id 33 provisional).
+ * "nxp_netc": NXP NETC switch tag after the SA (net/dsa/tag_netc.c,
+ * docs/ref/dsa-tags.md §3.25; proto id 33 provisional).
  *   T0..T1 0xFD3A; T2 7:4 type (0 Forward, 1 To_Port, 2 To_Host), 3:0
  *   subtype; T3 bit 0 QV, 4:2 IPV; T4 7:3 port, 2:0 switch id; T5.
  *   RX  Forward (6 bytes, FORWARD) or To_Host subtype 0 (6 bytes, TO_CPU).

@@ -3,8 +3,8 @@
  * Private: the Microchip/NXP Felix ("ocelot", "seville") 20-byte tag before
  * the DA: a 4-byte prefix (88 80 00 0A ocelot, 88 80 00 05 seville; not
  * checked on RX) and a 16-byte header, bits 127..0 with bit 127 the MSB of
- * its first byte (net/dsa/tag_ocelot.c, include/linux/dsa/ocelot.h; doc §3,
- * §4, §5.3).
+ * its first byte (net/dsa/tag_ocelot.c, include/linux/dsa/ocelot.h;
+ * docs/ref/dsa-tags.md §3.16).
  *   RX extraction: SRC_PORT 46:43, QOS_CLASS 19:17, TAG_TYPE 16, PCP 15:13,
  *      DEI 12, VID 11:0 (classified VLAN).
  *   TX injection: BYPASS 127, DEST BIT(port) at 67:56 (ocelot, 12 bits) or

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "qca": Qualcomm 2-byte tag after the SA (net/dsa/tag_qca.c,
- * include/linux/dsa/tag_qca.h; doc §3, §4).
+ * include/linux/dsa/tag_qca.h; docs/ref/dsa-tags.md §3.14).
  *   W0 15:14 version (2), 13:11 priority, 10:6 type (0 normal, 1 MIB,
  *   2 register ack), 7 from-CPU (TX), 3 "was tagged", 2:0 source port (RX)
  *   / 6:0 port map (TX).

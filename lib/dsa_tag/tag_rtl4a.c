@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "rtl4a": Realtek 4-byte tag after the SA (net/dsa/tag_rtl4_a.c, doc §3, §4).
+ * "rtl4a": Realtek 4-byte tag after the SA (net/dsa/tag_rtl4_a.c,
+ * docs/ref/dsa-tags.md §3.19).
  *   RX  W0 0x8899 (else the frame is not tagged: passed unchanged, as the
  *       kernel leaves it on the conduit); W1 15:12 protocol 0xA, 7:0 port.
  *   TX  pad to 60; 88 99, W1 = 0xA000 | BIT(port) (a port map on TX).

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Private: the Realtek 8-byte "rtl8_4" tag (net/dsa/tag_rtl8_4.c; doc §3, §4),
+ * Private: the Realtek 8-byte "rtl8_4" tag (net/dsa/tag_rtl8_4.c;
+ * docs/ref/dsa-tags.md §3.20),
  * after the SA ("rtl8_4") or as the last 8 bytes ("rtl8_4t").
  *   W0 0x8899; W1 15:8 protocol (0x04), 7:0 reason (80 = trapped);
  *   W2 15 FID_EN, 13:12 FID, 11 PRI_EN, 10:8 PRI, 7 KEEP, 5 LEARN_DIS;

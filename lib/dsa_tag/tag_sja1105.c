@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "sja1105": NXP tag_8021q data frames after the SA (net/dsa/tag_sja1105.c +
- * tag_8021q.c; doc §1.3, §5.4). Layout in tag_8021q.h.
+ * tag_8021q.c; docs/ref/dsa-tags.md §1.3, §3.18). Layout in tag_8021q.h.
  *   RX  TPID 0xDADB or 0x8100 (or conf->tpid_8021q); link-local frames paired
  *       with meta frames (DA bytes rewritten by the switch) are not covered.
  *   TX  conf->tpid_8021q (default 0xDADB, VLAN-unaware ports), TCI =

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "sja1110": NXP tag_8021q data frames after the SA (net/dsa/tag_sja1105.c +
- * tag_8021q.c; doc §1.3, §5.4). Layout in tag_8021q.h.
+ * tag_8021q.c; docs/ref/dsa-tags.md §1.3, §3.18). Layout in tag_8021q.h.
  *   RX  TPID 0xDADB or 0x8100 (or conf->tpid_8021q); 0xDADC control frames
  *       (metadata, trailers, PTP) are dropped "unsupported".
  *   TX  conf->tpid_8021q (default 0xDADB, VLAN-unaware ports), TCI =
@@ -21,7 +21,7 @@ sja1110_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_d
 	uint16_t tpid = tag_rd16(t);
 
 	(void)avail;
-	/* Control extension frames (0xDADC, doc §5.4): not covered. */
+	/* Control extension frames (0xDADC, §3.18): not covered. */
 	if (tpid == 0xDADC)
 		return TAG_ERR(TP_DSA_DROP_UNSUPPORTED);
 	if (tpid != Q8021_TPID_SJA && tpid != Q8021_TPID &&

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "trailer": 4-byte tail tag (net/dsa/tag_trailer.c, doc §3, §4).
+ * "trailer": 4-byte tail tag (net/dsa/tag_trailer.c, docs/ref/dsa-tags.md
+ * §3.10).
  *   RX  B0 = 0x80, B1 = source port (2:0, rest 0), B2 & ~0x10 = 0, B3 = 0;
  *       anything else is dropped (bad_marker).
  *   TX  pad to 60, append 80, BIT(port), 10, 00.

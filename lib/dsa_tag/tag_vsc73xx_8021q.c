@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "vsc73xx-8021q": tag_8021q VLAN header with TPID 0x8100 after the SA
- * (net/dsa/tag_vsc73xx_8021q.c + tag_8021q.c; doc §1.3, §3, §4). Layout and RX rules in
- * tag_8021q.h.
+ * (net/dsa/tag_vsc73xx_8021q.c + tag_8021q.c; docs/ref/dsa-tags.md §1.3,
+ * §3.17). Layout and RX rules in tag_8021q.h.
  *   TX  81 00, PCP << 13 | standalone VID (0xC00 | switch << 6 | port).
  *       (Bridge VIDs and register-injected PTP/link-local frames: not covered.)
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "xrs700x": 1-byte tail tag, a one-hot port map (net/dsa/tag_xrs700x.c,
- * doc §3, §4).
+ * docs/ref/dsa-tags.md §3.9).
  *   RX  port = lowest set bit; a zero byte is dropped.  TX  append BIT(port).
  */
 #include "tag_impl.h"
@@ -16,7 +16,7 @@ xrs700x_dec(uint8_t *end, uint32_t avail, struct tp_dsa_meta *md, const struct t
 	if (port < 0)
 		return port;
 	md->port = (uint8_t)port;
-	md->frame_type = TP_DSA_FT_FORWARD; /* fwd mark always set (doc §3) */
+	md->frame_type = TP_DSA_FT_FORWARD; /* fwd mark always set (§3.9) */
 	return 1;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "yt921x": Motorcomm 8-byte tag after the SA (net/dsa/tag_yt921x.c, doc §3, §4).
+ * "yt921x": Motorcomm 8-byte tag after the SA (net/dsa/tag_yt921x.c,
+ * docs/ref/dsa-tags.md §3.22).
  *   RX  W0 0x9988; W1 TCI (ignored); W2 15 port valid, 14:11 port,
  *       10:8 priority, 7 code valid, 6:1 code; W3 unused.
  *       Codes 0, 0x1B, 0x1C get the fwd mark (FORWARD), others TO_CPU.
