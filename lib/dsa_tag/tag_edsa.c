@@ -11,32 +11,24 @@
  */
 #include "tag_marvell.h"
 
-static __rte_always_inline int
-edsa_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(edsa_rx)
 {
-	(void)avail;
 	return mv_rx(t + MV_EDSA_HDR, MV_EDSA_HDR, md, c);
 }
 
-static __rte_always_inline int
-edsa_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(edsa_sw)
 {
-	(void)avail;
-	(void)c;
 	/* The switch matches its programmed EtherType (mv88e6xxx: 0xDADA). */
 	if (t[0] != 0xDA || t[1] != 0xDA || t[2] != 0 || t[3] != 0)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
 	return mv_sw(t + MV_EDSA_HDR, MV_EDSA_HDR, md);
 }
 
-static __rte_always_inline int
-edsa_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
-	const struct tp_dsa_conf *c)
+TAG_ENCODER(edsa_tx)
 {
 	int tagged = mv_is_8021q(m);
 	uint8_t *t;
 
-	(void)prio;
 	t = tag_tx_after_sa(m, tagged ? MV_EDSA_HDR : MV_EDSA_HDR + 4);
 	if (t == NULL)
 		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
