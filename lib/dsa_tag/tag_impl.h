@@ -490,7 +490,7 @@ void tp_dsa_vlan_prefix_set(unsigned int proto, tp_dsa_vlan_prefix_fn f);
  *   var: C name; NAME: kernel name; PROTO; POS; RXLEN/TXLEN: minimum tag
  *   lengths on RX/TX (the switch-side decode uses TXLEN); RXP/TXP: ports the
  *   tags name; DEVS: devices; PAD: TX padding; rx/sw/tx: the functions;
- *   pre: run once over the burst before an RX strip (see tag_8021q.h);
+ *   pre: run once over the burst before an RX strip (see tag_8021q.c);
  *   strip: the function that becomes .strip_burst - var##_strip_ref (the
  *   generic loop) or a tagger's fast path (TP_DSA_TAGGER_DEFINE_FAST).
  */
