@@ -6,7 +6,10 @@
  * TP_DSA_TAGGER_DEFINE() line, which expands into its two burst functions:
  * each is one loop with the tagger's constant position and length, calling
  * the tagger's decode/encode through a constant function pointer that the
- * compiler inlines (no per-packet indirect call).
+ * compiler inlines (no per-packet indirect call). Taggers of one shape
+ * (the tail tags, tag_8021q, the Felix, Broadcom and Realtek 8-byte pairs)
+ * are rows of one table or one macro, with constants the compiler folds
+ * into each tagger's loop the same way.
  *
  *  rx(t, avail, md, c)   RX decode, the kernel's rules (docs/ref/dsa-tags.md,
  *                        the tagger's section of §3)
