@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * AQC A2 firmware interface: the shared IN/OUT buffers in BAR0 (doc 3.4).
+ * AQC A2 firmware interface: the shared IN/OUT buffers in BAR0 (docs/ref/aqc.md §3.4).
  *
  * The driver writes IN (0x12000...) and then raises "host finished write"
  * (0x0E00 = 1); the firmware has taken the request when "MCP finished read"
@@ -112,7 +112,7 @@ aqc2_fw_init(struct aqc_hw *hw)
 	hw->caps_lo = aqc2_rates_from_lo(dev_caps);
 	if (hw->pci_device != 0)
 		hw->caps_lo &= aqc2_device_rates(hw->pci_device);
-	/* 3.4 init: link_control.mode ACTIVE, mtu 16352, request policy
+	/* §3.4 init: link_control.mode ACTIVE, mtu 16352, request policy
 	 * (broadcast and multicast to queue/TC 0), then the first request. */
 	in_wr(hw, AQC2_IN_LINK_CTL, (in_rd(hw, AQC2_IN_LINK_CTL) & ~AQC2_MODE_MASK) |
 	      AQC2_MODE_ACTIVE);
@@ -132,7 +132,7 @@ aqc2_fw_init(struct aqc_hw *hw)
 int
 aqc2_fw_get_mac(struct aqc_hw *hw, uint8_t mac[6])
 {
-	/* 3.4: the firmware pre-fills IN.mac_address, MAC[0] lowest byte */
+	/* §3.4: the firmware pre-fills IN.mac_address, MAC[0] lowest byte */
 	uint32_t lo = in_rd(hw, AQC2_IN_MAC), hi = in_rd(hw, AQC2_IN_MAC + 4);
 
 	for (unsigned int i = 0; i < 4; i++)
@@ -148,7 +148,7 @@ aqc2_fw_set_link(struct aqc_hw *hw, uint32_t rates, bool up)
 {
 	uint32_t lo = in_rd(hw, AQC2_IN_LINK_OPTS);
 
-	/* set_link_speed + set_state INIT/DEINIT (3.4); pause RX/TX from the
+	/* set_link_speed + set_state INIT/DEINIT (§3.4); pause RX/TX from the
 	 * flow-control request, kept as A1's MPI_CTL2 bits 3/4 */
 	lo &= ~(AQC2_LO_RATES | AQC2_LO_LINK_UP | AQC2_LO_PAUSE_RX | AQC2_LO_PAUSE_TX);
 	lo |= aqc2_lo_from_rates(rates) | (up ? AQC2_LO_LINK_UP : 0);

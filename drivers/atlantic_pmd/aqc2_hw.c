@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * AQC A2 (AQC113 family) hardware layer and its operations table: MCP boot
- * (doc 2.4), datapath blocks (10.2), RX filters through the action resolver
- * table (6.5), RSS with the A2 redirection table (6.1), register dump.
- * Rings, descriptors, DMA counters and the RSS key are the A1 ones
- * (doc 10.2; LNX hw_atl2.c reuses the hw_atl_b0 ring functions).
+ * (docs/ref/aqc.md §2.4), datapath blocks (§10.2), RX filters through the
+ * action resolver table (§6.5), RSS with the A2 redirection table (§6.1),
+ * register dump. Rings, descriptors, DMA counters and the RSS key are the A1
+ * ones (docs/ref/aqc.md §10.2; LNX hw_atl2.c reuses the hw_atl_b0 ring
+ * functions).
  */
 #include <errno.h>
 
@@ -16,7 +17,7 @@
 #include "aqc_log.h"
 #include "aqc2_fw.h"
 
-/* ---- doc 1: device IDs and their link rates (LNX hw_atl2.c caps) ---- */
+/* ---- §1: device IDs and their link rates (LNX hw_atl2.c caps) ---- */
 
 #define A2_RATES_10G (AQC_RATE_10G | AQC_RATE_5G | AQC_RATE_2G5 | AQC_RATE_1G | \
 		      AQC_RATE_100M | AQC_RATE_10M)
@@ -49,7 +50,7 @@ aqc2_device_rates(uint16_t id)
 	return 0;
 }
 
-/* ---- 2.4: MCP reboot ---- */
+/* ---- §2.4: MCP reboot ---- */
 
 static int
 a2_boot(struct aqc_hw *hw)
@@ -109,7 +110,7 @@ a2_reset(struct aqc_hw *hw)
 	return aqc2_fw_init(hw);
 }
 
-/* ---- 6.5: action resolver table ---- */
+/* ---- §6.5: action resolver table ---- */
 
 int
 aqc2_art_set(struct aqc_hw *hw, unsigned int idx, uint32_t tag, uint32_t mask,
@@ -150,13 +151,13 @@ a2_init_filters(struct aqc_hw *hw)
 	return rc;
 }
 
-/* ---- 10.2: datapath blocks ---- */
+/* ---- §10.2: datapath blocks ---- */
 
 static void
 a2_init_tx_path(struct aqc_hw *hw)
 {
 	aqc_hw_init_tx_common(hw);
-	/* 10.2: TX buffer clock gate off (bit 5); no 0x7040 write on A2 */
+	/* §10.2: TX buffer clock gate off (bit 5); no 0x7040 write on A2 */
 	aqc_wr(hw, AQC_R_TPB_CTL, aqc_rd(hw, AQC_R_TPB_CTL) & ~(1u << 5));
 }
 
@@ -166,11 +167,11 @@ static void
 a2_init_rx_path(struct aqc_hw *hw)
 {
 	aqc_hw_init_rx_common(hw, AQC2_UC_FILTERS);
-	/* 10.2: L3 filter v6/v4 select */
+	/* §10.2: L3 filter v6/v4 select */
 	aqc_wr(hw, AQC_R_A2_RPF_L3_CMD0, aqc_rd(hw, AQC_R_A2_RPF_L3_CMD0) | (1u << 23));
 }
 
-/* 6.2 with the LNX hw_atl2_hw_qos_set values for one TC. */
+/* §6.2 with the LNX hw_atl2_hw_qos_set values for one TC. */
 static void
 a2_init_qos(struct aqc_hw *hw)
 {
@@ -212,12 +213,12 @@ a2_init_paths(struct aqc_hw *hw, bool rx_csum, bool tx_csum)
 	a2_init_qos(hw);
 	/* offloads as on A1 (LNX reuses hw_atl_b0_hw_offload_set) */
 	aqc_hw_init_offloads(hw, rx_csum, tx_csum);
-	/* 10.2: the new filter engine, once the filters are set */
+	/* §10.2: the new filter engine, once the filters are set */
 	aqc_wr(hw, AQC_R_A2_RPF_NEW_EN, aqc_rd(hw, AQC_R_A2_RPF_NEW_EN) | AQC2_RPF_NEW_EN_BIT);
 	return 0;
 }
 
-/* 6.4 write order, at the FW-given L2 base, with the station tag. */
+/* §6.4 write order, at the FW-given L2 base, with the station tag. */
 static int
 a2_set_station_mac(struct aqc_hw *hw, const uint8_t mac[6])
 {
@@ -326,7 +327,7 @@ a2_rss_types(uint64_t hf)
 	return t;
 }
 
-/* 6.1 A2: one hash-type bit per flow type in 0x54C8 (A1's 0x5040 cannot
+/* §6.1 A2: one hash-type bit per flow type in 0x54C8 (A1's 0x5040 cannot
  * tell UDP from TCP); RETA entry e at 0x6200 + 4e, TC 0 in bits 4:0 as an
  * absolute queue (LNX hw_atl2_hw_rss_set writes tc * q_per_tc + entry). */
 static int

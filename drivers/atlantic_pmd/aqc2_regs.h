@@ -32,37 +32,37 @@
 #define AQC_MIF_ID_A1_B1    0x10au
 #define AQC_MIF_ID_A2_B0    0x203u
 
-/* 10M is CAPS_LO bit 1 ("10BASE-T FD", doc 3.3); only A2 links at 10M. */
+/* 10M is CAPS_LO bit 1 ("10BASE-T FD", docs/ref/aqc.md §3.3); only A2 links at 10M. */
 #define AQC_RATE_10M        (1u << 1)
 
 #define AQC2_REGS(X) \
-	/* 3.4: host-finished-write / MCP-finished-read handshake */ \
+	/* §3.4: host-finished-write / MCP-finished-read handshake */ \
 	X(A2_HOST_WRITE_DONE,  0x0e00, 0, 1, 0) \
 	X(A2_MCP_READ_DONE,    0x0e04, 0, 1, 0) \
-	/* 2.4: MCP host-request interrupt and its clear */ \
+	/* §2.4: MCP host-request interrupt and its clear */ \
 	X(A2_HOST_REQ,         0x0f00, 0, 1, 0) \
 	X(A2_HOST_REQ_CLR,     0x0f08, 0, 1, 0) \
-	/* 2.4: MIF boot register (request bits 11:0, status 31:16) */ \
+	/* §2.4: MIF boot register (request bits 11:0, status 31:16) */ \
 	X(A2_MIF_BOOT,         0x3040, 0, 1, 0) \
-	/* 6.4: broadcast filter tag (hw_atl2_llh_internal.h 0x50F0) */ \
+	/* §6.4: broadcast filter tag (hw_atl2_llh_internal.h 0x50F0) */ \
 	X(A2_RPF_BC_TAG,       0x50f0, 0, 1, 0) \
-	/* 10.2: "new" RX filter engine enable, bit 11 */ \
+	/* §10.2: "new" RX filter engine enable, bit 11 */ \
 	X(A2_RPF_NEW_EN,       0x5104, 0, 1, 0) \
-	/* 6.1: A2 hash types, bits 8:0 */ \
+	/* §6.1: A2 hash types, bits 8:0 */ \
 	X(A2_RSS_TYPES,        0x54c8, 0, 1, 0) \
-	/* 6.2: RX queue -> TC map (3 bits per queue at 4*(q%8)) */ \
+	/* §6.2: RX queue -> TC map (3 bits per queue at 4*(q%8)) */ \
 	X(A2_RX_Q_TC_MAP,      0x5900, 4, 4, 0) \
-	/* 6.1: RSS redirection, 64 entries, 5-bit queue per TC at 5*tc */ \
+	/* §6.1: RSS redirection, 64 entries, 5-bit queue per TC at 5*tc */ \
 	X(A2_RSS_REDIR,        0x6200, 4, 64, 0) \
-	/* 6.7: L3 filter command; bit 23 = v6/v4 select (LNX writes 1) */ \
+	/* §6.7: L3 filter command; bit 23 = v6/v4 select (LNX writes 1) */ \
 	X(A2_RPF_L3_CMD0,      0x6500, 0, 1, 0) \
-	/* 6.5: ART section enables, one bit per 8 records */ \
+	/* §6.5: ART section enables, one bit per 8 records */ \
 	X(A2_ART_SECT_EN,      0x6ff0, 0, 1, 0) \
-	/* 6.2: TX queue -> TC map (3 bits per queue at 8*(q%4)) */ \
+	/* §6.2: TX queue -> TC map (3 bits per queue at 8*(q%4)) */ \
 	X(A2_TX_Q_TC_MAP,      0x799c, 4, 8, 0) \
-	/* 4.2: A2 TX interrupt moderation, stride 0x40 */ \
+	/* §4.2: A2 TX interrupt moderation, stride 0x40 */ \
 	X(A2_TX_ITR_MOD,       0x7c28, 0x40, 32, 0) \
-	/* 6.5: action resolver records: requested tag, tag mask, action */ \
+	/* §6.5: action resolver records: requested tag, tag mask, action */ \
 	X(A2_ART_TAG,          0x14000, 0x10, 128, 0) \
 	X(A2_ART_MASK,         0x14004, 0x10, 128, 0) \
 	X(A2_ART_ACTION,       0x14008, 0x10, 128, 0)
@@ -77,7 +77,7 @@ enum aqc2_reg {
 #define AQC2_REG_COUNT_ONE(name, off, stride, n, rst) + (n)
 #define AQC2_REG_DUMP_COUNT (0 AQC2_REGS(AQC2_REG_COUNT_ONE))
 
-/* 2.4: MIF boot register bits (LNX hw_atl2_utils.c AQ_A2_*). */
+/* §2.4: MIF boot register bits (LNX hw_atl2_utils.c AQ_A2_*). */
 #define AQC2_BOOT_REQ_REBOOT     (1u << 0)
 #define AQC2_BOOT_REQ_HOST_BOOT  (1u << 8)
 #define AQC2_BOOT_STARTED        (1u << 24)
@@ -90,8 +90,8 @@ enum aqc2_reg {
 #define AQC2_BOOT_DONE_MASK      (AQC2_BOOT_FAILED_MASK | AQC2_BOOT_FW_INIT_OK)
 #define AQC2_HOST_REQ_READY      (1u << 0)    /* FW wants a host boot */
 
-/* 2.4 polls (LNX hw_atl2_utils_soft_reset): 10 us steps, 200 ms for
- * BOOT_STARTED, 2 s for completion. 3.4 handshake: 100 us steps, 100 ms
+/* §2.4 polls (LNX hw_atl2_utils_soft_reset): 10 us steps, 200 ms for
+ * BOOT_STARTED, 2 s for completion. §3.4 handshake: 100 us steps, 100 ms
  * normally, 5 s at FW init (hw_atl2_utils_fw.c). Consistent reads of OUT:
  * at most 1000 tries with 1 ms waits (AQ_A2_FW_READ_TRY_MAX). */
 #define AQC2_BOOT_START_US       200000u
@@ -100,7 +100,7 @@ enum aqc2_reg {
 #define AQC2_ACK_INIT_US         5000000u
 #define AQC2_READ_TRIES          1000u
 
-/* ---- 3.4 firmware shared buffers in BAR0 ---- */
+/* ---- §3.4 firmware shared buffers in BAR0 ---- */
 #define AQC2_FW_IN               0x12000u
 #define AQC2_FW_IN_SIZE          0xa5cu
 #define AQC2_FW_OUT              0x13000u
@@ -155,7 +155,7 @@ aqc2_rates_from_lo(uint32_t b)
 	       (b & AQC2_LO_5G ? AQC_RATE_5G : 0) | (b & AQC2_LO_10G ? AQC_RATE_10G : 0);
 }
 
-/* IN.request_policy: broadcast/multicast accept to queue/TC 0 (3.4 init) */
+/* IN.request_policy: broadcast/multicast accept to queue/TC 0 (§3.4 init) */
 #define AQC2_RP_PROMISC_ALL      (1u << 0)
 #define AQC2_RP_PROMISC_MC       (1u << 1)
 #define AQC2_RP_PROMISC_Q_OR_TC  (1u << 7)
@@ -188,7 +188,7 @@ enum { AQC2_RATE_INVALID, AQC2_RATE_10M, AQC2_RATE_100M, AQC2_RATE_1G,
 
 /*
  * OUT.stats in the "B0" layout (iface version 1): fourteen packed u64 then
- * main_loop_cycles (3.4). One list gives the model's layout and the
+ * main_loop_cycles (§3.4). One list gives the model's layout and the
  * driver's xstats names.
  */
 #define AQC2_FW_STATS(S) \
@@ -203,15 +203,15 @@ enum aqc2_fw_stat {
 #undef AQC2_FW_STAT_ENUM
 	AQC2_ST_COUNT
 };
-static_assert(AQC2_ST_COUNT * 8 == 0x70, "doc 3.4: 14 u64 before main_loop_cycles");
+static_assert(AQC2_ST_COUNT * 8 == 0x70, "§3.4: 14 u64 before main_loop_cycles");
 
-/* filter_caps bytes (3.4) */
+/* filter_caps bytes (§3.4) */
 #define AQC2_FC_L2_BASE(dw0)     ((dw0) & 0x3fu)
 #define AQC2_FC_L2_COUNT(dw0)    (((dw0) >> 8) & 0xffu)
 #define AQC2_FC_ART_BASE(dw2)    (((dw2) >> 16) & 0xffu)   /* x 8 records */
 #define AQC2_FC_ART_COUNT(dw2)   (((dw2) >> 24) & 0xffu)   /* x 8; 0 = 128 */
 
-/* ---- 6.5 action resolver ---- */
+/* ---- §6.5 action resolver ---- */
 #define AQC2_ART_RECORDS         128u
 #define AQC2_ART_SEM             3u       /* hardware semaphore 3, 0x03AC */
 /* tag layout */
@@ -248,7 +248,7 @@ static_assert(AQC2_ST_COUNT * 8 == 0x70, "doc 3.4: 14 u64 before main_loop_cycle
 #define AQC2_RPF_NEW_EN_BIT      (1u << 11)
 #define AQC2_UC_FILTERS          38u      /* HW_ATL2_MAC_MAX */
 
-/* 6.1: A2 hash-type bits in 0x54C8 */
+/* §6.1: A2 hash-type bits in 0x54C8 */
 #define AQC2_RSS_IPV4            (1u << 0)
 #define AQC2_RSS_IPV4_TCP        (1u << 1)
 #define AQC2_RSS_IPV4_UDP        (1u << 2)
@@ -256,7 +256,7 @@ static_assert(AQC2_ST_COUNT * 8 == 0x70, "doc 3.4: 14 u64 before main_loop_cycle
 #define AQC2_RSS_IPV6_TCP        (1u << 4)
 #define AQC2_RSS_IPV6_UDP        (1u << 5)
 
-/* 6.2: A2 packet buffers: TX 128 KB; RX 172 KB (LNX hw_atl2_internal.h)
+/* §6.2: A2 packet buffers: TX 128 KB; RX 172 KB (LNX hw_atl2_internal.h)
  * or 192 KB (FBSD aq_hw.h) -- the sources disagree; 172 fits either. */
 #define AQC2_TXBUF_KB            128u
 #define AQC2_RXBUF_KB            172u

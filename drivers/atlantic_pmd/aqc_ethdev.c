@@ -4,10 +4,11 @@
  * class) and A2 (AQC113 class); the generation's control-path operations
  * come from hw->ops (aqc_gen.c, aqc2_hw.c).
  *
- * Probe (doc 10.1 steps 1-5): map BAR0, mask interrupts, soft reset, pick
- * the firmware interface, read the permanent MAC. Start (steps 6-23): reset
- * again, program the TX/RX paths, filters, link request, RSS, rings, then
- * turn the packet buffers on. The PMD polls; interrupts stay masked.
+ * Probe (docs/ref/aqc.md §10.1 steps 1-5): map BAR0, mask interrupts, soft
+ * reset, pick the firmware interface, read the permanent MAC. Start (steps
+ * 6-23): reset again, program the TX/RX paths, filters, link request, RSS,
+ * rings, then turn the packet buffers on. The PMD polls; interrupts stay
+ * masked.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -159,7 +160,7 @@ xstats_extra_count(struct aqc_adapter *ad)
 	return ad->xstats_extra != NULL ? ad->xstats_extra(ad->close_arg, NULL, NULL) : 0;
 }
 
-/* xstats: the firmware MAC counters (doc 3.1 on A1, 3.4 on A2), names
+/* xstats: the firmware MAC counters (docs/ref/aqc.md §3.1 on A1, §3.4 on A2), names
  * from the generation's list, then the backend's extra ones, then the
  * driver's own: chip resets it did not ask for, frames lost in them. */
 #define AQC_XSTATS_DRIVER 2
@@ -263,7 +264,7 @@ aqc_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *di)
 	di->max_rx_pktlen = AQC_MAX_FRAME;
 	di->max_mtu = AQC_MAX_FRAME - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
 	di->min_mtu = RTE_ETHER_MIN_MTU;
-	di->max_mac_addrs = AQC_UC_FILTERS;   /* doc 6.4: 33 unicast filters */
+	di->max_mac_addrs = AQC_UC_FILTERS;   /* §6.4: 33 unicast filters */
 	di->max_vfs = 0;
 	di->rx_desc_lim = (struct rte_eth_desc_lim){
 		.nb_max = AQC_RING_MAX_DESC, .nb_min = AQC_RING_MIN_DESC,
@@ -279,9 +280,9 @@ aqc_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *di)
 		RTE_ETH_RX_OFFLOAD_VLAN_STRIP | RTE_ETH_RX_OFFLOAD_SCATTER |
 		RTE_ETH_RX_OFFLOAD_RSS_HASH | RTE_ETH_RX_OFFLOAD_VLAN_FILTER |
 		RTE_ETH_RX_OFFLOAD_TCP_LRO;
-	/* doc 4.1: strip and LRO are per-ring bits */
+	/* docs/ref/aqc.md §4.1: strip and LRO are per-ring bits */
 	di->rx_queue_offload_capa = RTE_ETH_RX_OFFLOAD_VLAN_STRIP | RTE_ETH_RX_OFFLOAD_TCP_LRO;
-	/* doc 5.4: the write-back length field is 16 bits */
+	/* docs/ref/aqc.md §5.4: the write-back length field is 16 bits */
 	di->max_lro_pkt_size = UINT16_MAX;
 	di->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
 		RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
@@ -458,7 +459,7 @@ aqc_dev_stop(struct rte_eth_dev *dev)
 	for (uint16_t i = 0; i < dev->data->nb_tx_queues; i++)
 		rc |= aqc_tx_queue_stop(dev, i);
 	aqc_hw_packet_buffers(&ad->hw, false);
-	/* 10.1 stop: FW 2.x deinit = no rates and LINK_DROP; A2: link_up 0 */
+	/* §10.1 stop: FW 2.x deinit = no rates and LINK_DROP; A2: link_up 0 */
 	if (ad->hw.ops->set_link(&ad->hw, 0, false) != 0)
 		rc = -1;
 	ad->started = false;
@@ -553,7 +554,7 @@ static int
 aqc_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 {
 	(void)dev;
-	/* doc 6.8: A1 has no MTU register; only the frame limit applies */
+	/* §6.8: A1 has no MTU register; only the frame limit applies */
 	if ((uint32_t)mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN > AQC_MAX_FRAME) {
 		AQC_LOG(ERR, DRIVER, "MTU %u exceeds the %u-byte frame limit", mtu,
 			AQC_MAX_FRAME);
@@ -712,7 +713,7 @@ aqc_dev_init(struct rte_eth_dev *dev)
 	return 0;
 }
 
-/* ---- PCI probe (doc 1, 9) ---- */
+/* ---- PCI probe (docs/ref/aqc.md §1, §9) ---- */
 
 static int
 aqc_pci_dev_init(struct rte_eth_dev *dev)
@@ -720,7 +721,7 @@ aqc_pci_dev_init(struct rte_eth_dev *dev)
 	struct rte_pci_device *pci = RTE_ETH_DEV_TO_PCI(dev);
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
 
-	/* doc 1: registers in BAR0 (memory); vfio-pci enables bus mastering */
+	/* §1: registers in BAR0 (memory); vfio-pci enables bus mastering */
 	ad->hw.bar0 = pci->mem_resource[0].addr;
 	if (ad->hw.bar0 == NULL) {
 		AQC_LOG(ERR, INIT, "%s: BAR0 not mapped", pci->device.name);

@@ -4,7 +4,7 @@
  * glue (PCI in aqc_ethdev.c, the model vdev in aqc_sim.c) and the burst
  * files share.
  *
- * Ring invariants (doc 4.3):
+ * Ring invariants (docs/ref/aqc.md §4.3):
  *  RX: the chip owns descriptors [head, tail). Slots [next, tail) are
  *      posted (next = the next descriptor the driver reads); slots
  *      [tail, next) -- nb_unposted of them, never fewer than one, so tail
@@ -49,8 +49,8 @@ struct aqc_rx_queue {
 	uint64_t vlan_flags;         /* ol_flags for a tagged packet */
 	struct rte_mbuf *pkt_first;  /* packet being chained across bursts */
 	struct rte_mbuf *pkt_last;
-	/* LRO: lro_wait[i] = the aggregate whose next descriptor is i (doc
-	 * 5.4 next descriptor pointer); NULL array without LRO */
+	/* LRO: lro_wait[i] = the aggregate whose next descriptor is i (docs/ref/aqc.md
+	 * §5.4 next descriptor pointer); NULL array without LRO */
 	struct aqc_lro_wait *lro_wait;
 	bool lro;
 	uint16_t nb_desc;
@@ -215,7 +215,7 @@ bool aqc_reset_check(struct rte_eth_dev *dev);
 uint16_t aqc_xmit_pkts(void *txq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t aqc_prep_pkts(void *txq, struct rte_mbuf **pkts, uint16_t n);
 
-/* Validate a ring size against doc 7; logs the bad value. */
+/* Validate a ring size against docs/ref/aqc.md §7; logs the bad value. */
 int aqc_check_ring_size(const char *what, uint16_t nb_desc);
 
 #endif /* AQC_ETHDEV_H */

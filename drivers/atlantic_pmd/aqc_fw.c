@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * AQC A1 firmware 2.x/3.x interface: MCP memory reads through the MIF
- * (doc 3.1), version check (2.1), link request/status and statistics (3.3).
+ * (docs/ref/aqc.md §3.1), version check (§2.1), link request/status and
+ * statistics (§3.3).
  */
 #include <errno.h>
 
@@ -11,7 +12,7 @@
 #include "aqc_hw.h"
 #include "aqc_log.h"
 
-/* 3.1: semaphore 2 guards the MIF; read == 1 means taken (1 us x 10000),
+/* §3.1: semaphore 2 guards the MIF; read == 1 means taken (1 us x 10000),
  * forced by writing 1 on timeout. */
 static void
 mif_lock(struct aqc_hw *hw)
@@ -56,7 +57,7 @@ aqc_fw_mif_read(struct aqc_hw *hw, uint32_t addr, uint32_t *out, unsigned int n)
 	return rc;
 }
 
-/* 2.1: same major, bits 23:0 at least the expected ones. */
+/* §2.1: same major, bits 23:0 at least the expected ones. */
 static bool
 fw_matches(uint32_t ver, uint32_t want)
 {
@@ -75,7 +76,7 @@ aqc_fw_init(struct aqc_hw *hw)
 			ver >> 24, (ver >> 16) & 0xff, ver & 0xffff, ver);
 		return -EOPNOTSUPP;
 	}
-	/* 3.3 init: mailbox address 1 ms x 10, RPC address 1 ms x 100 */
+	/* §3.3 init: mailbox address 1 ms x 10, RPC address 1 ms x 100 */
 	for (unsigned int i = 0; i < 10 && aqc_rd(hw, AQC_R_MBOX_ADDR) == 0; i++)
 		rte_delay_us_sleep(1000);
 	for (unsigned int i = 0; i < 100 && aqc_rd(hw, AQC_R_RPC_ADDR) == 0; i++)
@@ -104,7 +105,7 @@ aqc_fw_get_mac(struct aqc_hw *hw, uint8_t mac[6])
 	rc = aqc_fw_mif_read(hw, hw->efuse_addr + AQC_EFUSE_MAC_OFF, dw, 2);
 	if (rc != 0)
 		return rc;
-	/* 3.1: each dword big-endian */
+	/* §3.1: each dword big-endian */
 	mac[0] = dw[0] >> 24;
 	mac[1] = dw[0] >> 16;
 	mac[2] = dw[0] >> 8;
@@ -119,7 +120,7 @@ void
 aqc_fw_mac_fallback(uint8_t mac[6])
 {
 	if ((mac[0] & 1) || (mac[0] | mac[1] | mac[2]) == 0) {
-		/* 3.1: drivers fabricate 30:0E:E3:xx:xx:xx */
+		/* §3.1: drivers fabricate 30:0E:E3:xx:xx:xx */
 		uint64_t r = rte_rand();
 
 		mac[0] = 0x30;
@@ -135,7 +136,7 @@ aqc_fw_mac_fallback(uint8_t mac[6])
 void
 aqc_fw_set_link(struct aqc_hw *hw, uint32_t rate_mask)
 {
-	/* 3.3: keep the SMBus and MACsec request bits 13..15 */
+	/* §3.3: keep the SMBus and MACsec request bits 13..15 */
 	uint32_t keep = aqc_rd(hw, AQC_R_MPI_CTL) & (7u << 13);
 
 	hw->link_rates = rate_mask;
@@ -147,7 +148,7 @@ aqc_fw_set_state(struct aqc_hw *hw, bool up)
 {
 	uint32_t v = aqc_rd(hw, AQC_R_MPI_CTL2);
 
-	/* 3.3 set state INIT: pause bits from the flow-control configuration */
+	/* §3.3 set state INIT: pause bits from the flow-control configuration */
 	v &= ~(AQC_FMASK(CTL2_PAUSE) | AQC_FMASK(CTL2_ASYM_PAUSE));
 	if (up)
 		v |= hw->fc_request & (AQC_FMASK(CTL2_PAUSE) | AQC_FMASK(CTL2_ASYM_PAUSE));
@@ -163,7 +164,7 @@ aqc_fw_link_speed(struct aqc_hw *hw)
 {
 	uint32_t st = aqc_rd(hw, AQC_R_MPI_STATE);
 
-	/* 3.3: drivers take the highest set rate */
+	/* §3.3: drivers take the highest set rate */
 	if (st & AQC_RATE_10G)
 		return 10000;
 	if (st & AQC_RATE_5G)
@@ -184,7 +185,7 @@ aqc_fw_read_stats(struct aqc_hw *hw, struct aqc_fw_stats *s)
 	uint32_t want = (aqc_rd(hw, AQC_R_MPI_STATE2) & bit) ^ bit;
 	int rc;
 
-	/* 3.3: flip bit 30, wait for the echo in MPI_STATE2. The request is
+	/* §3.3: flip bit 30, wait for the echo in MPI_STATE2. The request is
 	 * the opposite of the firmware's last echo, not of our last request:
 	 * after a request that timed out (a firmware that did not answer)
 	 * flipping CTL2 again would equal the old echo and "complete" at

@@ -16,7 +16,7 @@ aqc_gen_detect(struct aqc_hw *hw)
 	uint32_t id = aqc_rd(hw, AQC_R_MIF_ID);
 
 	hw->mif_id = id;
-	/* doc 2.1: a vanished device reads all ones */
+	/* docs/ref/aqc.md §2.1: a vanished device reads all ones */
 	if (id == 0xffffffffu) {
 		AQC_LOG(ERR, INIT, "MIF ID reads 0xffffffff: device not responding");
 		return -ENODEV;
@@ -50,7 +50,7 @@ a1_init_paths(struct aqc_hw *hw, bool rx_csum, bool tx_csum)
 	return 0;
 }
 
-/* doc 3.3: rate mask into MPI_CTL, then state INIT (LINK_DROP clear) or
+/* §3.3: rate mask into MPI_CTL, then state INIT (LINK_DROP clear) or
  * DEINIT (set). */
 static int
 a1_set_link(struct aqc_hw *hw, uint32_t rates, bool up)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * AQC hardware layer: reset, datapath blocks, rings, filters, RSS.
- * Section numbers refer to shared/docs/aqc-hardware.md.
+ * Section numbers (§) refer to docs/ref/aqc.md.
  */
 #include <errno.h>
 
@@ -11,7 +11,7 @@
 #include "aqc_hw.h"
 #include "aqc_log.h"
 
-/* 2.3 step 4.1: registers the RBL restart writes that have no name in the
+/* §2.3 step 4.1: registers the RBL restart writes that have no name in the
  * sources (0x32A8 is cleared, 0x0520 only on the FLB path). */
 #define AQC_R_RBL_32A8 0x32a8u
 
@@ -40,7 +40,7 @@ aqc_hw_poll(struct aqc_hw *hw, uint32_t off, uint32_t mask, uint32_t want,
 	return (aqc_rd(hw, off) & mask) == want ? 0 : -ETIMEDOUT;
 }
 
-/* 2.2 "global soft reset": drop the register-reset-disable bits of the RX,
+/* §2.2 "global soft reset": drop the register-reset-disable bits of the RX,
  * TX and MPI blocks, then set bit 15 and clear bit 14 of 0x0000. */
 static void
 global_soft_reset(struct aqc_hw *hw)
@@ -52,7 +52,7 @@ global_soft_reset(struct aqc_hw *hw)
 		~AQC_FMASK(GLB_REG_RES_DIS)) | AQC_FMASK(GLB_SOFT_RESET));
 }
 
-/* 2.3 step 1: wait for either boot loader to report. */
+/* §2.3 step 1: wait for either boot loader to report. */
 static int
 detect_boot(struct aqc_hw *hw, bool *rbl)
 {
@@ -69,7 +69,7 @@ detect_boot(struct aqc_hw *hw, bool *rbl)
 	return -EIO;
 }
 
-/* 2.3 step 4 (RBL path). */
+/* §2.3 step 4 (RBL path). */
 static int
 rbl_restart(struct aqc_hw *hw)
 {
@@ -123,7 +123,7 @@ aqc_hw_soft_reset(struct aqc_hw *hw)
 	if (rc != 0)
 		return rc;
 	if (AQC_FGET(FW_MAJOR, aqc_rd(hw, AQC_R_FW_VERSION)) == 1) {
-		/* 2.3 step 3 exists for FW 1.x, whose interface we do not drive */
+		/* §2.3 step 3 exists for FW 1.x, whose interface we do not drive */
 		AQC_LOG(ERR, INIT, "firmware 1.x interface is not supported");
 		return -EOPNOTSUPP;
 	}
@@ -139,7 +139,7 @@ aqc_hw_soft_reset(struct aqc_hw *hw)
 	return 0;
 }
 
-/* 10.1 step 7: TX path, the part A1 and A2 share (LNX hw_atl2.c does the
+/* §10.1 step 7: TX path, the part A1 and A2 share (LNX hw_atl2.c does the
  * same minus the 0x7040 write). */
 void
 aqc_hw_init_tx_common(struct aqc_hw *hw)
@@ -159,7 +159,7 @@ init_tx_path(struct aqc_hw *hw)
 	aqc_wr(hw, AQC_R_TPO2, 0x00010000);         /* B0/B1 */
 }
 
-/* 10.1 step 8: RX path (single TC, no RSS until configured), the part A1
+/* §10.1 step 8: RX path (single TC, no RSS until configured), the part A1
  * and A2 share; n_uc unicast filters get action 1, all disabled. */
 void
 aqc_hw_init_rx_common(struct aqc_hw *hw, unsigned int n_uc)
@@ -184,11 +184,11 @@ static void
 init_rx_path(struct aqc_hw *hw)
 {
 	aqc_hw_init_rx_common(hw, AQC_UC_FILTERS);
-	/* 6.1: hash IPv4, IPv4+TCP, IPv6, IPv6+TCP, and UDP (LNX value) */
+	/* §6.1: hash IPv4, IPv4+TCP, IPv6, IPv6+TCP, and UDP (LNX value) */
 	aqc_wr(hw, AQC_R_RPF_RSS_TYPES, 0x000f001e);
 }
 
-/* 10.1 step 16: offloads; LSO per ring enabled, LRO set up but off (A1 and A2). */
+/* §10.1 step 16: offloads; LSO per ring enabled, LRO set up but off (A1 and A2). */
 void
 aqc_hw_init_offloads(struct aqc_hw *hw, bool rx_csum, bool tx_csum)
 {
@@ -199,7 +199,7 @@ aqc_hw_init_offloads(struct aqc_hw *hw, bool rx_csum, bool tx_csum)
 	aqc_hw_lro_init(hw);
 }
 
-/* doc 6.3: LRO session parameters, the values LNX programs in
+/* docs/ref/aqc.md §6.3: LRO session parameters, the values LNX programs in
  * hw_atl/hw_atl_b0.c hw_atl_b0_hw_offload_set (field layout from
  * hw_atl/hw_atl_llh_internal.h HW_ATL_RPO_LRO_*): up to 16 descriptors per
  * session on every ring (code 3), time base 0x61A (5 us) and a 50-unit
@@ -217,7 +217,7 @@ aqc_hw_lro_init(struct aqc_hw *hw)
 	aqc_wr(hw, AQC_R_RPO_LRO_EN, 0);
 }
 
-/* doc 4.1 / 6.3: 0x5590 bit n = LRO on ring n; 0x55A0 + 4*(n/8) bits
+/* docs/ref/aqc.md §4.1 / §6.3: 0x5590 bit n = LRO on ring n; 0x55A0 + 4*(n/8) bits
  * 4*(n%8)+1:4*(n%8) = most descriptors per session, code c meaning 2 << c
  * (the LNX mapping, see aqc_hw_lro_init). max_desc is rounded down to one
  * of 2, 4, 8, 16. */
@@ -232,7 +232,7 @@ aqc_hw_rx_ring_lro(struct aqc_hw *hw, unsigned int n, bool on, unsigned int max_
 	aqc_wr(hw, AQC_R_RPO_LRO_EN, on ? v | 1u << n : v & ~(1u << n));
 }
 
-/* 10.1 step 11: single-TC QoS with the documented DPDK values. */
+/* §10.1 step 11: single-TC QoS with the documented DPDK values. */
 static void
 init_qos(struct aqc_hw *hw)
 {
@@ -242,7 +242,7 @@ init_qos(struct aqc_hw *hw)
 	aqc_wr(hw, AQC_R_TPS_DATA_ARB, 0);
 	aqc_wr(hw, AQC_R_TPS_DATA_TC, (0xfffu << 16) | 0x64u);
 	aqc_wr(hw, AQC_R_TPS_DESC_TC, (0x50u << 16) | 0x1eu);
-	/* 6.2: TX 160 KB, RX 320 KB; thresholds 66 % / 50 % of size x 32 */
+	/* §6.2: TX 160 KB, RX 320 KB; thresholds 66 % / 50 % of size x 32 */
 	aqc_wr(hw, AQC_RI(TPB_TC_SIZE, 0), 160);
 	aqc_wr(hw, AQC_RI(TPB_TC_THRESH, 0), (3379u << 16) | 2560u);
 	aqc_wr(hw, AQC_RI(RPB_TC_SIZE, 0), 320);
@@ -263,7 +263,7 @@ aqc_hw_init_paths(struct aqc_hw *hw, bool rx_csum, bool tx_csum)
 	aqc_hw_init_offloads(hw, rx_csum, tx_csum);
 }
 
-/* 10.1 stop (LNX): toggle the RX descriptor-cache init bit and wait for
+/* §10.1 stop (LNX): toggle the RX descriptor-cache init bit and wait for
  * "done" to follow, so no DMA to the rings is in flight afterwards. */
 int
 aqc_hw_dma_fence(struct aqc_hw *hw)
@@ -287,7 +287,7 @@ aqc_hw_packet_buffers(struct aqc_hw *hw, bool on)
 	AQC_SET_FIELD(hw, RPB_EN, on ? 1 : 0);
 }
 
-/* 6.4 write order: clear enable, LSW, MSW + action, enable. */
+/* §6.4 write order: clear enable, LSW, MSW + action, enable. */
 void
 aqc_hw_set_uc_filter(struct aqc_hw *hw, unsigned int i, const uint8_t mac[6],
 		     bool enable)
@@ -311,7 +311,7 @@ aqc_hw_set_promisc(struct aqc_hw *hw, bool on)
 	AQC_SET_FIELD(hw, L2_PROMISC, on ? 1 : 0);
 }
 
-/* 6.4 A1: accept-all-multicast bit plus multicast filter 0. */
+/* §6.4 A1: accept-all-multicast bit plus multicast filter 0. */
 void
 aqc_hw_set_allmulti(struct aqc_hw *hw, bool on)
 {
@@ -320,7 +320,7 @@ aqc_hw_set_allmulti(struct aqc_hw *hw, bool on)
 	       (on ? 1u << 31 : 0));
 }
 
-/* 6.1: key dwords go in reverse order, each byte-swapped; the RETA is 64
+/* §6.1: key dwords go in reverse order, each byte-swapped; the RETA is 64
  * 3-bit entries packed into twelve 16-bit words. */
 void
 aqc_hw_rss_types(struct aqc_hw *hw, uint32_t types)
@@ -329,7 +329,7 @@ aqc_hw_rss_types(struct aqc_hw *hw, uint32_t types)
 	aqc_wr(hw, AQC_R_RPF_RSS_TYPES, 0x000f0000u | (types & 0x1fu));
 }
 
-/* 6.1 key: ten dwords, address a gets key dword 9 - a, byte-swapped. */
+/* §6.1 key: ten dwords, address a gets key dword 9 - a, byte-swapped. */
 int
 aqc_hw_rss_key_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN])
 {
@@ -376,7 +376,7 @@ aqc_hw_rss_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN],
 			return rc;
 		}
 	}
-	/* 6.1: enable, 3 index bits per TC (4 TCs x 8 queues) */
+	/* §6.1: enable, 3 index bits per TC (4 TCs x 8 queues) */
 	aqc_wr(hw, AQC_R_RSS_CTL1, 0x80003333);
 	return 0;
 }
@@ -409,7 +409,7 @@ aqc_hw_tx_ring_init(struct aqc_hw *hw, unsigned int n, uint64_t base,
 	aqc_wr(hw, AQC_RI(TXD_BASE_LO, n), (uint32_t)base);
 	aqc_wr(hw, AQC_RI(TXD_BASE_HI, n), (uint32_t)(base >> 32));
 	aqc_wr(hw, AQC_RI(TXD_CTL, n), AQC_FPUT(TXD_LEN, nb_desc / 8));
-	aqc_wr(hw, AQC_RI(TXD_TAIL, n), 0);    /* 4.3: (re)init with tail 0 */
+	aqc_wr(hw, AQC_RI(TXD_TAIL, n), 0);    /* §4.3: (re)init with tail 0 */
 	aqc_wr(hw, AQC_RI(TXD_WRB_THRESH, n), 0);
 	aqc_wr(hw, AQC_RI(TX_DCA, n), 0);
 }

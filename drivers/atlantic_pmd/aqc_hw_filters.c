@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * AQC hardware layer: VLAN filters, TPIDs, per-ring VLAN stripping (doc
- * 6.6) and the negotiated pause state (doc 3.3). Knows nothing of ethdev.
+ * AQC hardware layer: VLAN filters, TPIDs, per-ring VLAN stripping
+ * (docs/ref/aqc.md §6.6) and the negotiated pause state (docs/ref/aqc.md
+ * §3.3). Knows nothing of ethdev.
  */
 #include "aqc_hw.h"
 
-/* 6.6: 0x5290 + 4i -- bit 31 enable, 18:16 action (1 = to host), 11:0 VID.
- * Written disabled first, then enabled, as the unicast filters are (6.4). */
+/* §6.6: 0x5290 + 4i -- bit 31 enable, 18:16 action (1 = to host), 11:0 VID.
+ * Written disabled first, then enabled, as the unicast filters are (§6.4). */
 void
 aqc_hw_set_vlan_filter(struct aqc_hw *hw, unsigned int i, uint16_t vid, bool on)
 {
@@ -34,7 +35,7 @@ aqc_hw_set_tpid(struct aqc_hw *hw, bool outer, uint16_t tpid)
 		AQC_SET_FIELD(hw, VLAN_TPID_INNER, tpid);
 }
 
-/* 4.1: 0x5B08 + 0x20n bit 29, changed on a running ring. */
+/* §4.1: 0x5B08 + 0x20n bit 29, changed on a running ring. */
 void
 aqc_hw_rx_ring_vlan_strip(struct aqc_hw *hw, unsigned int n, bool on)
 {

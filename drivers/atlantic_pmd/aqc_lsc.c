@@ -2,13 +2,13 @@
 /*
  * net_aqc link-state change events (RTE_ETH_EVENT_INTR_LSC).
  *
- * The link cause is routed like DPDK's own driver does it (doc 6.9: general
- * map register 3 = 0x88, link cause on vector 8) and unmasked; the chip
- * then latches status bit 8 (0x2000) when the link changes. The PMD does not
- * take the interrupt through vfio: an EAL alarm reads the status register
- * every AQC_LSC_POLL_US, clears the bit (0x2050, write 1 to clear), reads
- * the link and raises the event when it changed. The same code runs on the
- * chip model, which latches the same cause bit.
+ * The link cause is routed like DPDK's own driver does it (docs/ref/aqc.md
+ * §6.9: general map register 3 = 0x88, link cause on vector 8) and unmasked;
+ * the chip then latches status bit 8 (0x2000) when the link changes. The PMD
+ * does not take the interrupt through vfio: an EAL alarm reads the status
+ * register every AQC_LSC_POLL_US, clears the bit (0x2050, write 1 to clear),
+ * reads the link and raises the event when it changed. The same code runs on
+ * the chip model, which latches the same cause bit.
  */
 #include <rte_alarm.h>
 
@@ -16,7 +16,7 @@
 #include "aqc_log.h"
 
 #define AQC_LSC_POLL_US 10000u
-#define AQC_LSC_MAP     0x88u            /* doc 6.9: enable | vector 8 */
+#define AQC_LSC_MAP     0x88u            /* §6.9: enable | vector 8 */
 #define AQC_LSC_BIT     (1u << 8)
 
 static void

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * net_aqc device operations beyond bring-up and the datapath: VLAN strip on
- * a running port, the VLAN filter table and TPIDs (doc 6.6), extra unicast
- * MAC filters (6.4), link up/down and flow control through the firmware
- * (3.3), and the RX/TX descriptor status queries (5.1, 5.4).
+ * net_aqc device operations beyond bring-up and the datapath: VLAN strip on a
+ * running port, the VLAN filter table and TPIDs (docs/ref/aqc.md §6.6), extra
+ * unicast MAC filters (§6.4), link up/down and flow control through the
+ * firmware (§3.3), and the RX/TX descriptor status queries (§5.1, §5.4).
  *
- * What a soft reset clears (every dev_start resets the chip, doc 10.1 step
- * 6) is kept in the adapter and programmed again by aqc_ext_apply().
+ * What a soft reset clears (every dev_start resets the chip, docs/ref/aqc.md
+ * §10.1 step 6) is kept in the adapter and programmed again by
+ * aqc_ext_apply().
  */
 #include <errno.h>
 #include <string.h>
@@ -66,7 +67,7 @@ aqc_vlan_offload_set(struct rte_eth_dev *dev, int mask)
 			if (dev->data->rx_queues[q] != NULL)
 				rxq_set_strip(dev, dev->data->rx_queues[q],
 					      (rxo & RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0);
-	/* 6.6: filtering = VLAN promiscuous off, so only the table matches */
+	/* §6.6: filtering = VLAN promiscuous off, so only the table matches */
 	if (mask & RTE_ETH_VLAN_FILTER_MASK)
 		return ad->hw.ops->set_vlan_promisc(&ad->hw, !vlan_filter_offload(dev));
 	return 0;
@@ -130,7 +131,7 @@ aqc_vlan_tpid_set(struct rte_eth_dev *dev, enum rte_vlan_type type, uint16_t tpi
 
 /* ---- exact MAC filters 1..32 (filter 0 is the station MAC): extra
  * unicast addresses at their ethdev index from the bottom, the multicast
- * list from the top (doc 6.4: drivers share the table this way) ---- */
+ * list from the top (§6.4: drivers share the table this way) ---- */
 
 static unsigned int
 mc_first_slot(const struct aqc_adapter *ad)
@@ -235,7 +236,7 @@ aqc_ext_apply(struct rte_eth_dev *dev)
 	return 0;
 }
 
-/* ---- link and flow control through the firmware (3.3) ---- */
+/* ---- link and flow control through the firmware (§3.3) ---- */
 
 int
 aqc_dev_set_link_up(struct rte_eth_dev *dev)
@@ -259,14 +260,14 @@ aqc_dev_set_link_down(struct rte_eth_dev *dev)
 
 	if (!ad->started)
 		return -EIO;
-	/* 3.3 DEINIT: no rates and LINK_DROP; 3.4 A2: link_up 0 */
+	/* §3.3 DEINIT: no rates and LINK_DROP; §3.4 A2: link_up 0 */
 	rc = ad->hw.ops->set_link(&ad->hw, 0, false);
 	rte_eth_linkstatus_set(dev, &link);
 	return rc;
 }
 
-#define FC_RX AQC_FMASK(CTL2_PAUSE)        /* 3.3: bit 3 = RX pause */
-#define FC_TX AQC_FMASK(CTL2_ASYM_PAUSE)   /* 3.3: bit 4 = TX pause */
+#define FC_RX AQC_FMASK(CTL2_PAUSE)        /* §3.3: bit 3 = RX pause */
+#define FC_TX AQC_FMASK(CTL2_ASYM_PAUSE)   /* §3.3: bit 4 = TX pause */
 
 int
 aqc_flow_ctrl_get(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc)
@@ -306,7 +307,7 @@ aqc_flow_ctrl_set(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc)
 	}
 	if (fc->high_water || fc->low_water || fc->pause_time || fc->send_xon ||
 	    fc->mac_ctrl_frame_fwd) {
-		/* the firmware takes only the pause mode (3.3) */
+		/* the firmware takes only the pause mode (§3.3) */
 		AQC_LOG(ERR, DRIVER, "flow control: only the mode can be set (water marks, pause time, XON and control-frame forwarding are the firmware's)");
 		return -ENOTSUP;
 	}
@@ -316,7 +317,7 @@ aqc_flow_ctrl_set(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc)
 	return 0;
 }
 
-/* ---- descriptor status (5.4 RX DD, 5.1 TX DD on the EOP descriptor) ---- */
+/* ---- descriptor status (§5.4 RX DD, §5.1 TX DD on the EOP descriptor) ---- */
 
 uint32_t
 aqc_rx_queue_count(void *q)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * net_aqc RSS (doc 6.1): 40-byte Toeplitz key, 64-entry redirection table of
- * queue numbers, hash types in 0x5040. The configuration lives in the
+ * net_aqc RSS (docs/ref/aqc.md §6.1): 40-byte Toeplitz key, 64-entry
+ * redirection table of queue numbers, hash types in 0x5040. The configuration lives in the
  * adapter and is written to the chip at every start (a start resets it) and
  * at once by the update ops while the port runs.
  *
@@ -32,7 +32,7 @@ aqc_rss_init(struct aqc_adapter *ad)
 	ad->rss_hf = 0;
 }
 
-/* doc 6.1 0x5040 bits: 4 IPv4, 3 IPv4+TCP, 2 IPv6, 1 IPv6+TCP, 0 no UDP. */
+/* §6.1 0x5040 bits: 4 IPv4, 3 IPv4+TCP, 2 IPv6, 1 IPv6+TCP, 0 no UDP. */
 static uint32_t
 hw_types(uint64_t hf)
 {

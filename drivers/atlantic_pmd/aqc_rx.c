@@ -2,11 +2,12 @@
 /*
  * net_aqc receive path: queue setup/start/stop and rx_pkt_burst.
  *
- * The burst reads write-back descriptors (doc 5.4) in ring order while DD is
- * set (four at a time in SSE where they are whole packets: rx_vec4), turns
- * each into an mbuf (length, packet type, RSS hash, checksum and VLAN flags), chains consecutive descriptors until EOP (doc 5.4
- * "multi-descriptor packets"), then refills the consumed slots in bulk and
- * writes the tail register once.
+ * The burst reads write-back descriptors (docs/ref/aqc.md §5.4) in ring order
+ * while DD is set (four at a time in SSE where they are whole packets:
+ * rx_vec4), turns each into an mbuf (length, packet type, RSS hash, checksum
+ * and VLAN flags), chains consecutive descriptors until EOP (docs/ref/aqc.md
+ * §5.4 "multi-descriptor packets"), then refills the consumed slots in bulk
+ * and writes the tail register once.
  */
 #include <errno.h>
 #include <string.h>
@@ -44,7 +45,7 @@ aqc_check_ring_size(const char *what, uint16_t nb_desc)
 static bool rx_load16_atomic;
 #endif
 
-/* Packet type bits 6:0 of dword 0 bits 11:4 (doc 5.4). */
+/* Packet type bits 6:0 of dword 0 bits 11:4 (docs/ref/aqc.md §5.4). */
 static uint32_t ptype_tbl[128];
 /* Checksum flags indexed by the L3 type (dword 0 bits 5:4) in bits 1:0,
  * RX_STAT bits 5:3 (bytes 8-9) in place, and RX_CNTL (dword 0 bits 20:19)
@@ -89,7 +90,7 @@ build_tables(void)
 		bool l4_ok = i & 32, ip_chk = i & 64, l4_chk = i & 128;
 		uint64_t f = 0;
 
-		/* doc 5.4 interpretation rules */
+		/* docs/ref/aqc.md §5.4 interpretation rules */
 		if (ip_chk && ipv4)
 			f |= ip_err ? RTE_MBUF_F_RX_IP_CKSUM_BAD : RTE_MBUF_F_RX_IP_CKSUM_GOOD;
 		if (l4_chk)
@@ -179,7 +180,7 @@ aqc_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	rc = aqc_check_ring_size("RX", nb_desc);
 	if (rc != 0)
 		return rc;
-	/* doc 7: buffer size in 1 KiB units, 1..16 KiB */
+	/* docs/ref/aqc.md §7: buffer size in 1 KiB units, 1..16 KiB */
 	buf = room > RTE_PKTMBUF_HEADROOM ? room - RTE_PKTMBUF_HEADROOM : 0;
 	buf = RTE_MIN(buf / AQC_RX_BUF_UNIT * AQC_RX_BUF_UNIT, AQC_RX_BUF_MAX);
 	if (buf < AQC_RX_BUF_UNIT) {
@@ -194,7 +195,7 @@ aqc_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		return -ENOMEM;
 	rxq->sw_ring = rte_zmalloc_socket("aqc_rxq_sw", sizeof(rxq->sw_ring[0]) * nb_desc,
 					  RTE_CACHE_LINE_SIZE, socket);
-	/* doc 7: base alignment undocumented; 128 B as the DPDK driver does */
+	/* §7: base alignment undocumented; 128 B as the DPDK driver does */
 	rxq->mz = rte_eth_dma_zone_reserve(dev, "aqc_rx_ring", qid,
 					   sizeof(union aqc_rx_desc) * AQC_RING_MAX_DESC,
 					   128, socket);
@@ -235,7 +236,7 @@ aqc_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	return 0;
 }
 
-/* The read format (doc 5.4): the buffer's IOVA, header address 0 (which
+/* The read format (§5.4): the buffer's IOVA, header address 0 (which
  * also clears the old write-back's DD). */
 static inline void
 post(volatile union aqc_rx_desc *d, const struct rte_mbuf *m)
@@ -260,7 +261,7 @@ aqc_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
 	uint16_t n = rxq->nb_desc - 1;
 	struct rte_mbuf **tmp = rxq->sw_ring;
 
-	/* 10.1 step 21: fill all descriptors but one (doc 4.3). */
+	/* §10.1 step 21: fill all descriptors but one (docs/ref/aqc.md §4.3). */
 	memset((void *)(uintptr_t)rxq->ring, 0, sizeof(union aqc_rx_desc) * rxq->nb_desc);
 	if (rte_mempool_get_bulk(rxq->mp, (void **)tmp, n) != 0) {
 		AQC_LOG(ERR, DRIVER, "RX queue %u: cannot allocate %u mbufs", qid, n);
@@ -276,7 +277,7 @@ aqc_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
 	aqc_hw_rx_ring_init(hw, qid, rxq->mz->iova, rxq->nb_desc,
 			    rxq->buf_len / AQC_RX_BUF_UNIT, rxq->vlan_strip);
 	/* an aggregate never exceeds max_lro_pkt_size: at most that many
-	 * full buffers per session (2 at the least, doc 6.3) */
+	 * full buffers per session (2 at the least, docs/ref/aqc.md §6.3) */
 	aqc_hw_rx_ring_lro(hw, qid, rxq->lro,
 			   dev->data->dev_conf.rxmode.max_lro_pkt_size / rxq->buf_len);
 	aqc_hw_rx_ring_enable(hw, qid, true);
@@ -367,7 +368,7 @@ fill_meta(struct rte_mbuf *m, uint64_t q0, uint64_t q1, uint64_t vlan_flags,
 	m->vlan_tci = (uint16_t)(q1 >> 48);
 }
 
-/* doc 5.4: MAC error or DMA error = bad packet (dropped and counted). */
+/* §5.4: MAC error or DMA error = bad packet (dropped and counted). */
 #define RX_ERROR(q0, q1) (((q1) & AQC_RXD_STAT_MAC_ERR) | ((q0) & AQC_RXD_DMA_ERR))
 /* The common case: done, end of packet, no MAC error. */
 #define RX_FAST_MASK (AQC_RXD_DD | AQC_RXD_EOP | AQC_RXD_STAT_MAC_ERR)
@@ -379,10 +380,10 @@ fill_meta(struct rte_mbuf *m, uint64_t q0, uint64_t q1, uint64_t vlan_flags,
 #define RX_LEN(q1) (((uint32_t)(q1) >> 16) & 0xffffu)
 #define RX_LEN_BAD(q1, buf_len) (RX_LEN(q1) - 1u >= (uint32_t)(buf_len))
 
-/* doc 5.4 bits 15:12 of bytes 8-9, bytes 12-13 */
+/* docs/ref/aqc.md §5.4 bits 15:12 of bytes 8-9, bytes 12-13 */
 #define RX_RSC_CNT(q1) (((uint32_t)(q1) & AQC_RXD_RSC_MASK) >> AQC_RXD_RSC_SHIFT)
 #define RX_NEXT_DESC(q1) ((uint16_t)((q1) >> 32))
-/* doc 6.3: at most 16 descriptors per LRO session */
+/* docs/ref/aqc.md §6.3: at most 16 descriptors per LRO session */
 #define AQC_LRO_DESC_MAX 16u
 
 #ifdef AQC_RX_VEC
@@ -405,7 +406,7 @@ load_desc(volatile const union aqc_rx_desc *d)
  * from the first of them). Per packet: the rearm word and ol_flags in one
  * 16-byte store, and packet type, pkt_len, data_len, vlan_tci and the RSS
  * hash (struct rte_mbuf's rx_descriptor_fields1) in another, shuffled from
- * the write-back (doc 5.4: bytes 4-7 hash, 10-11 length, 14-15 VLAN).
+ * the write-back (docs/ref/aqc.md §5.4: bytes 4-7 hash, 10-11 length, 14-15 VLAN).
  */
 static __rte_always_inline int
 rx_vec4(volatile union aqc_rx_desc *rd, struct rte_mbuf **slots, struct rte_mbuf **out,
@@ -483,7 +484,7 @@ rx_vec4(volatile union aqc_rx_desc *rd, struct rte_mbuf **slots, struct rte_mbuf
  * (drivers/net/ethernet/intel/ixgbe/ixgbe_main.c) it is the TCP payload
  * divided by the segment count, rounded up -- exact when the segments
  * were of one size, as bulk transfers are. Headers are read from the
- * first buffer, which holds them all (the chip rewrote them, doc 5.4). */
+ * first buffer, which holds them all (the chip rewrote them, §5.4). */
 static void
 lro_meta(struct rte_mbuf *m, uint32_t segs)
 {
@@ -521,7 +522,7 @@ lro_meta(struct rte_mbuf *m, uint32_t segs)
 }
 
 /* The EOP descriptor m of the chain first: the last buffer holds what the
- * total length leaves (doc 5.4). An error, or lengths that do not add up,
+ * total length leaves (§5.4). An error, or lengths that do not add up,
  * drops the chain (never trusted past the buffers). */
 static struct rte_mbuf *
 chain_end(struct aqc_rx_queue *rxq, struct rte_mbuf *first, struct rte_mbuf *m,
@@ -542,7 +543,7 @@ chain_end(struct aqc_rx_queue *rxq, struct rte_mbuf *first, struct rte_mbuf *m,
 }
 
 /* One descriptor of an LRO queue with an RSC count, or one an aggregate
- * waits for (doc 5.4: the chain follows next descriptor pointers, every
+ * waits for (§5.4: the chain follows next descriptor pointers, every
  * buffer but the last full). Aggregates wait in lro_wait under the index
  * of their next descriptor, so other packets in between flow on. */
 static struct rte_mbuf *
@@ -610,7 +611,7 @@ rx_slow(struct aqc_rx_queue *rxq, unsigned int idx, struct rte_mbuf *m, uint64_t
 		rte_pktmbuf_free_seg(m);
 		return NULL;
 	}
-	/* doc 5.4: non-EOP buffers are full; the EOP one holds the rest */
+	/* §5.4: non-EOP buffers are full; the EOP one holds the rest */
 	if (first == NULL) {
 		first = m;
 		m->pkt_len = 0;

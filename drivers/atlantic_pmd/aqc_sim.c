@@ -45,7 +45,7 @@ close_model(void *arg)
 /* The model's own counts of frames the wire offered that never reached a
  * ring, and of DMA faults: what a user needs to see why a capture did not
  * come out (the chip itself shows filtered frames only as MAC counters above
- * the DMA ones, doc 3.1 / 8). */
+ * the DMA ones, docs/ref/aqc.md §3.1 / §8). */
 static unsigned int
 model_xstats(void *arg, struct rte_eth_xstat_name *names, uint64_t *values)
 {

@@ -2,10 +2,10 @@
 /*
  * net_aqc transmit path: queue setup/start/stop and tx_pkt_burst.
  *
- * One data descriptor per mbuf segment (doc 5.1); the last one of a packet
+ * One data descriptor per mbuf segment (docs/ref/aqc.md §5.1); the last one of a packet
  * carries EOP and WB, and the chip sets DD in it when the packet is sent.
  * VLAN insertion and TCP segmentation (LSO) cost one context descriptor in
- * front (doc 5.2).
+ * front (docs/ref/aqc.md §5.2).
  * Completed packets are reclaimed in batches once fewer than free_thresh
  * descriptors are free; their mbufs go back to the pool in bulk. The tail
  * register is written once per burst.
@@ -127,7 +127,7 @@ aqc_tx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
 	txq->clean = 0;
 	txq->nb_ctx = 0;
 	txq->nb_free = txq->nb_desc - 1;
-	/* 10.1 steps 17 and 20 */
+	/* §10.1 steps 17 and 20 */
 	aqc_hw_tx_ring_init(hw, qid, txq->mz->iova, txq->nb_desc);
 	aqc_hw_tx_ring_enable(hw, qid, true);
 	txq->started = true;
@@ -219,7 +219,7 @@ free_done(struct aqc_tx_queue *txq, unsigned int from, unsigned int to)
 	}
 }
 
-/* Completed packets (doc 5.1: DD in each packet's EOP descriptor, written in
+/* Completed packets (§5.1: DD in each packet's EOP descriptor, written in
  * ring order). last_id[i] is the EOP of the packet holding slot i, so one
  * probe 32 slots ahead usually settles a whole batch; otherwise packet by
  * packet. Then the mbufs go back. */
@@ -259,8 +259,8 @@ reclaim(struct aqc_tx_queue *txq)
 	txq->clean = clean;
 }
 
-/* doc 5.1 CMD bits for the offloads a packet asks for; LSO also asks for
- * the L4 checksum (doc 5.2). */
+/* §5.1 CMD bits for the offloads a packet asks for; LSO also asks for
+ * the L4 checksum (docs/ref/aqc.md §5.2). */
 static inline uint32_t
 tx_cmd(uint64_t ol)
 {
@@ -275,7 +275,7 @@ tx_cmd(uint64_t ol)
 	return cmd;
 }
 
-/* doc 5.2 context descriptor: VLAN tag and/or LSO lengths and MSS. */
+/* docs/ref/aqc.md §5.2 context descriptor: VLAN tag and/or LSO lengths and MSS. */
 static inline void
 tx_context(volatile struct aqc_tx_desc *d, const struct rte_mbuf *m, uint64_t ol)
 {
@@ -316,7 +316,7 @@ xmit_slow(struct aqc_tx_queue *txq, struct rte_mbuf *m, uint16_t tail)
 		tail = tail + 1 == txq->nb_desc ? 0 : tail + 1;
 		cmd |= (ol & RTE_MBUF_F_TX_VLAN) ? AQC_TXD_CMD_VLAN : 0;
 		ctl2 |= AQC_TXD_CT_EN;
-		/* doc 5.1: with LSO, PAY_LEN is the payload only (LNX, FBSD) */
+		/* §5.1: with LSO, PAY_LEN is the payload only (LNX, FBSD) */
 		if (ol & RTE_MBUF_F_TX_TCP_SEG)
 			pay -= m->l2_len + m->l3_len + m->l4_len;
 	}
@@ -349,7 +349,7 @@ xmit_slow(struct aqc_tx_queue *txq, struct rte_mbuf *m, uint16_t tail)
 
 /* tx_pkt_prepare: what the descriptors cannot express is refused (rte_errno
  * EINVAL), and the L4 checksum field gets the pseudo-header sum the chip
- * completes (doc 5.1 usage facts; without the length under LSO). */
+ * completes (docs/ref/aqc.md §5.1 usage facts; without the length under LSO). */
 uint16_t
 aqc_prep_pkts(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -406,7 +406,7 @@ aqc_xmit_pkts(void *q, struct rte_mbuf **pkts, uint16_t n)
 
 		if (likely(tx_fast(m))) {
 			/* fast run: single-segment packets without offloads, one
-			 * data descriptor each with EOP and WB (doc 5.1), up to
+			 * data descriptor each with EOP and WB (§5.1), up to
 			 * the ring's end or the free descriptors */
 			unsigned int lim = RTE_MIN(RTE_MIN(n - sent, nb_desc - tail),
 						   (unsigned int)txq->nb_free);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "brcm-legacy": BCM63xx/BCM5325 6-byte tag after the SA
- * (net/dsa/tag_brcm.c, doc §3, §4, §5.2).
+ * (net/dsa/tag_brcm.c, docs/ref/dsa-tags.md §3.3).
  *   RX  88 74 | T2 7:5 op | T3 T4 unused | T5 3:0 source port.
  *       The kernel checks neither 0x8874 nor op. The optional extra 802.1Q
  *       header of cascaded switches is not stripped (configuration).
@@ -12,20 +12,14 @@
 #define BRCML_LEN 6
 #define BRCML_TX_PAD 66 /* ETH_ZLEN + 6 */
 
-static __rte_always_inline int
-brcml_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(brcml_rx)
 {
-	(void)avail;
-	(void)c;
 	md->port = t[5] & 0x0F;
 	return BRCML_LEN;
 }
 
-static __rte_always_inline int
-brcml_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(brcml_sw)
 {
-	(void)avail;
-	(void)c;
 	if (t[0] != 0x88 || t[1] != 0x74)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
 	if ((t[2] >> 5) != 2)
@@ -35,22 +29,13 @@ brcml_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa
 	return BRCML_LEN;
 }
 
-static __rte_always_inline int
-brcml_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
-	 const struct tp_dsa_conf *c)
+TAG_ENCODER(brcml_tx)
 {
 	uint8_t *t;
-	int r;
+	int r = tag_tx_open(m, TP_DSA_POS_AFTER_SA, BRCML_LEN, BRCML_TX_PAD, &t);
 
-	(void)dev;
-	(void)prio;
-	(void)c;
-	r = tag_tx_pad(m, BRCML_TX_PAD);
 	if (r < 0)
 		return r;
-	t = tag_tx_after_sa(m, BRCML_LEN);
-	if (t == NULL)
-		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
 	t[0] = 0x88;
 	t[1] = 0x74;
 	t[2] = 0x40; /* op 2: egress */

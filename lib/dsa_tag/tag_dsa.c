@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "dsa": Marvell 4-byte tag in the EtherType slot (net/dsa/tag_dsa.c, doc
- * §5.1, §6.2). Layout in tag_marvell.h.
+ * "dsa": Marvell 4-byte tag in the EtherType slot (net/dsa/tag_dsa.c,
+ * docs/ref/dsa-tags.md §3.4, §4.3). Layout in tag_marvell.h.
  *   RX  DA SA [T0 T1 T2 T3] EtherType ...  -> tag removed, or rewritten to
  *       81 00 TCI when "tagged" is set (no bytes removed then).
  *   TX  FROM_CPU, device, port, VID conf->tx_vid; an 802.1Q frame is
@@ -9,28 +9,20 @@
  */
 #include "tag_marvell.h"
 
-static __rte_always_inline int
-dsa_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(dsa_rx)
 {
-	(void)avail;
 	return mv_rx(t, 0, md, c);
 }
 
-static __rte_always_inline int
-dsa_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(dsa_sw)
 {
-	(void)avail;
-	(void)c;
 	return mv_sw(t, 0, md);
 }
 
-static __rte_always_inline int
-dsa_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
-       const struct tp_dsa_conf *c)
+TAG_ENCODER(dsa_tx)
 {
 	uint8_t *t;
 
-	(void)prio;
 	if (mv_is_8021q(m)) {
 		mv_tx_convert(rte_pktmbuf_mtod(m, uint8_t *) + TAG_MACS, port, dev);
 		return 0;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "edsa": 0xDADA + 2 reserved zero bytes + the Marvell tag, after the SA
- * (net/dsa/tag_dsa.c, doc §3, §6.3). Layout of the last 4 bytes in
+ * (net/dsa/tag_dsa.c, docs/ref/dsa-tags.md §3.5, §4.4). Layout of the last
+ * 4 bytes in
  * tag_marvell.h.
  *   RX  the 0xDADA / zero bytes are NOT checked (kernel); 8 bytes removed,
  *       or 4 when "tagged" is set (the rest becomes 81 00 TCI).
@@ -10,32 +11,24 @@
  */
 #include "tag_marvell.h"
 
-static __rte_always_inline int
-edsa_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(edsa_rx)
 {
-	(void)avail;
 	return mv_rx(t + MV_EDSA_HDR, MV_EDSA_HDR, md, c);
 }
 
-static __rte_always_inline int
-edsa_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(edsa_sw)
 {
-	(void)avail;
-	(void)c;
 	/* The switch matches its programmed EtherType (mv88e6xxx: 0xDADA). */
 	if (t[0] != 0xDA || t[1] != 0xDA || t[2] != 0 || t[3] != 0)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
 	return mv_sw(t + MV_EDSA_HDR, MV_EDSA_HDR, md);
 }
 
-static __rte_always_inline int
-edsa_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
-	const struct tp_dsa_conf *c)
+TAG_ENCODER(edsa_tx)
 {
 	int tagged = mv_is_8021q(m);
 	uint8_t *t;
 
-	(void)prio;
 	t = tag_tx_after_sa(m, tagged ? MV_EDSA_HDR : MV_EDSA_HDR + 4);
 	if (t == NULL)
 		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "gsw1xx": MaxLinear GSW1xx 8-byte tag after the SA
- * (net/dsa/tag_mxl-gsw1xx.c, doc §3, §4).
+ * (net/dsa/tag_mxl-gsw1xx.c, docs/ref/dsa-tags.md §3.23).
  *   RX  W0 0x88C3; W1 15:8 source port.
  *   TX  88 C3, W1 = 0x8000 (port map enable) | 0x1000 (learning off) |
  *       BIT(port) (7:0), W2 = W3 = 0.
@@ -10,51 +10,36 @@
 
 #define GSW1XX_LEN 8
 #define GSW1XX_ETYPE 0x88C3
+#define GSW1XX_MAP_EN 0x8000
 
-static __rte_always_inline int
-gsw1xx_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(gsw1xx_rx)
 {
-	(void)avail;
-	(void)c;
 	if (tag_rd16(t) != GSW1XX_ETYPE)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
 	md->port = t[2];
 	return GSW1XX_LEN;
 }
 
-static __rte_always_inline int
-gsw1xx_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(gsw1xx_sw)
 {
 	uint16_t w1 = tag_rd16(t + 2);
-	int port;
 
-	(void)avail;
-	(void)c;
 	if (tag_rd16(t) != GSW1XX_ETYPE)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
-	if (!(w1 & 0x8000))
+	if (!(w1 & GSW1XX_MAP_EN))
 		return TAG_ERR(TP_DSA_DROP_NO_PORT);
-	port = tag_map_port(w1 & 0xFF);
-	if (port < 0)
-		return port;
-	md->port = (uint8_t)port;
-	md->frame_type = TP_DSA_FT_FROM_CPU;
-	return GSW1XX_LEN;
+	return tag_sw_map(md, w1 & 0xFF, GSW1XX_LEN);
 }
 
-static __rte_always_inline int
-gsw1xx_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
-	  const struct tp_dsa_conf *c)
+TAG_ENCODER(gsw1xx_tx)
 {
-	uint8_t *t = tag_tx_after_sa(m, GSW1XX_LEN);
+	uint8_t *t;
+	int r = tag_tx_open(m, TP_DSA_POS_AFTER_SA, GSW1XX_LEN, 0, &t);
 
-	(void)dev;
-	(void)prio;
-	(void)c;
-	if (t == NULL)
-		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	if (r < 0)
+		return r;
 	tag_wr16(t, GSW1XX_ETYPE);
-	tag_wr16(t + 2, (uint16_t)(0x8000 | 0x1000 | 1u << port));
+	tag_wr16(t + 2, (uint16_t)(GSW1XX_MAP_EN | 0x1000 | 1u << port));
 	tag_wr16(t + 4, 0);
 	tag_wr16(t + 6, 0);
 	return 0;

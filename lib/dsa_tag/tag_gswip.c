@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "gswip": Lantiq/Intel GSWIP tag before the DA (net/dsa/tag_gswip.c, doc
- * §3, §4). RX and TX differ in length.
+ * "gswip": Lantiq/Intel GSWIP tag before the DA (net/dsa/tag_gswip.c,
+ * docs/ref/dsa-tags.md §3.6). RX and TX differ in length.
  *   RX  8 bytes; only byte 7 bits 6:4 are used (source port).
  *   TX  4 bytes: 02 (source CPU), 00, C0 (port map enable + select),
  *       (BIT(port) << 1) & 0x7E | 0x01 (ports 0-5; bit 0 DPID enable).
@@ -11,43 +11,26 @@
 #define GSWIP_RX_LEN 8
 #define GSWIP_TX_LEN 4
 
-static __rte_always_inline int
-gswip_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(gswip_rx)
 {
-	(void)avail;
-	(void)c;
 	md->port = (t[7] >> 4) & 7;
 	return GSWIP_RX_LEN;
 }
 
-static __rte_always_inline int
-gswip_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(gswip_sw)
 {
-	int port;
-
-	(void)avail;
-	(void)c;
 	if (t[0] != 0x02 || (t[2] & 0xC0) != 0xC0)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
-	port = tag_map_port((t[3] >> 1) & 0x3F);
-	if (port < 0)
-		return port;
-	md->port = (uint8_t)port;
-	md->frame_type = TP_DSA_FT_FROM_CPU;
-	return GSWIP_TX_LEN;
+	return tag_sw_map(md, (t[3] >> 1) & 0x3F, GSWIP_TX_LEN);
 }
 
-static __rte_always_inline int
-gswip_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
-	 const struct tp_dsa_conf *c)
+TAG_ENCODER(gswip_tx)
 {
-	uint8_t *t = tag_tx_before_da(m, GSWIP_TX_LEN);
+	uint8_t *t;
+	int r = tag_tx_open(m, TP_DSA_POS_BEFORE_DA, GSWIP_TX_LEN, 0, &t);
 
-	(void)dev;
-	(void)prio;
-	(void)c;
-	if (t == NULL)
-		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	if (r < 0)
+		return r;
 	t[0] = 0x02;
 	t[1] = 0x00;
 	t[2] = 0xC0;

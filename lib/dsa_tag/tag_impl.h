@@ -6,19 +6,24 @@
  * TP_DSA_TAGGER_DEFINE() line, which expands into its two burst functions:
  * each is one loop with the tagger's constant position and length, calling
  * the tagger's decode/encode through a constant function pointer that the
- * compiler inlines (no per-packet indirect call).
+ * compiler inlines (no per-packet indirect call). Taggers of one shape
+ * (the tail tags, tag_8021q, the Felix, Broadcom and Realtek 8-byte pairs)
+ * are rows of one table or one macro, with constants the compiler folds
+ * into each tagger's loop the same way.
  *
- *  rx(tag, avail, md, conf)   RX decode, kernel rules (doc §3)
- *  sw(tag, avail, md, conf)   switch-side decode of the TX format (doc §4)
- *     before-DA / after-SA: tag = first tag byte, avail = bytes from there
+ *  rx(t, avail, md, c)   RX decode, the kernel's rules (docs/ref/dsa-tags.md,
+ *                        the tagger's section of §3)
+ *  sw(t, avail, md, c)   switch-side decode of the TX format (same section)
+ *     before-DA / after-SA: t = first tag byte, avail = bytes from there
  *     to the end of the first segment (>= the tagger's length);
- *     tail: tag = one past the last frame byte, avail = bytes before it in
+ *     tail: t = one past the last frame byte, avail = bytes before it in
  *     the last segment (>= the tagger's length).
  *     Returns the number of bytes to remove (after-SA: counted from the tag
  *     start; the rest of the tag stays, e.g. dsa's rewritten 802.1Q header)
  *     or TAG_ERR(TP_DSA_DROP_x), or TAG_PASS to keep the frame unchanged,
  *     no meta.
- *  tx(m, port, dev, prio, conf)  build the tag into m; 0 or TAG_ERR(reason).
+ *  tx(m, port, dev, prio, c)  build the tag into m; 0 or TAG_ERR(reason).
+ * TAG_DECODER(name) and TAG_ENCODER(name) declare them with these names.
  */
 #ifndef TP_DSA_TAG_IMPL_H
 #define TP_DSA_TAG_IMPL_H
@@ -45,6 +50,17 @@ typedef int (*tag_dec_fn)(uint8_t *tag, uint32_t avail, struct tp_dsa_meta *md,
 			  const struct tp_dsa_conf *c);
 typedef int (*tag_enc_fn)(struct rte_mbuf *m, unsigned int port, unsigned int dev,
 			  unsigned int prio, const struct tp_dsa_conf *c);
+
+/* A decoder (rx or sw) and an encoder (tx) with the parameter names above;
+ * a tagger uses what it needs of them. */
+#define TAG_DECODER(name)                                                       \
+	static __rte_always_inline int                                          \
+	name(uint8_t *t, uint32_t avail __rte_unused, struct tp_dsa_meta *md,   \
+	     const struct tp_dsa_conf *c __rte_unused)
+#define TAG_ENCODER(name)                                                       \
+	static __rte_always_inline int                                          \
+	name(struct rte_mbuf *m, unsigned int port, unsigned int dev __rte_unused, \
+	     unsigned int prio __rte_unused, const struct tp_dsa_conf *c __rte_unused)
 
 extern const struct tp_dsa_conf tp_dsa_default_conf;
 
@@ -111,7 +127,7 @@ tag_tx_before_da(struct rte_mbuf *m, uint16_t len)
 	return (uint8_t *)rte_pktmbuf_prepend(m, len);
 }
 
-/* Room for `len` bytes after the SA (doc §1.1 dsa_alloc_etype_header):
+/* Room for `len` bytes after the SA (§1.1, dsa_alloc_etype_header):
  * only the 12 MAC bytes move. Caller checked data_len >= 12. */
 static inline uint8_t *
 tag_tx_after_sa(struct rte_mbuf *m, uint16_t len)
@@ -145,6 +161,65 @@ static inline uint8_t *
 tag_tx_tail(struct rte_mbuf *m, uint16_t len)
 {
 	return (uint8_t *)rte_pktmbuf_append(m, len);
+}
+
+/* The TX steps every tagger takes: pad the untagged frame to `pad` bytes
+ * first when the kernel's xmit does (0: no padding), then open `len` bytes
+ * at pos; *t = the tag's first byte. 0, or the drop reason: no tailroom
+ * for the padding or a tail tag, no headroom for a tag in front. */
+static __rte_always_inline int
+tag_tx_open(struct rte_mbuf *m, enum tp_dsa_position pos, uint16_t len, uint32_t pad,
+	    uint8_t **t)
+{
+	int r = pad != 0 ? tag_tx_pad(m, pad) : 0;
+
+	if (r < 0)
+		return r;
+	if (pos == TP_DSA_POS_TAIL) {
+		*t = tag_tx_tail(m, len);
+		return *t != NULL ? 0 : TAG_ERR(TP_DSA_DROP_NO_TAILROOM);
+	}
+	*t = pos == TP_DSA_POS_BEFORE_DA ? tag_tx_before_da(m, len) : tag_tx_after_sa(m, len);
+	return *t != NULL ? 0 : TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+}
+
+/* Switch-side decode of a destination port map: its lowest set bit is the
+ * port the CPU sent the frame to. Returns len, or NO_PORT for an empty map
+ * (md untouched then). */
+static __rte_always_inline int
+tag_sw_map(struct tp_dsa_meta *md, uint32_t map, int len)
+{
+	int port = tag_map_port(map);
+
+	if (port < 0)
+		return port;
+	md->port = (uint8_t)port;
+	md->frame_type = TP_DSA_FT_FROM_CPU;
+	return len;
+}
+
+/* Per-burst hook of the VLAN-shaped tags (tag_8021q, lan9303): a tag the
+ * NIC stripped into vlan_tci (one tag, not QinQ) goes back in front of the
+ * EtherType with TPID tpid, so the tagger's one decode path sees it. */
+static __rte_always_inline void
+tag_vlan_unhw(struct rte_mbuf **pkts, uint16_t n, uint16_t tpid)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint8_t *t;
+
+		if (!(m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) ||
+		    (m->ol_flags & RTE_MBUF_F_RX_QINQ_STRIPPED) ||
+		    m->data_len < TAG_MACS || rte_pktmbuf_headroom(m) < 4)
+			continue;
+		t = tag_tx_after_sa(m, 4);
+		tag_wr16(t, tpid);
+		tag_wr16(t + 2, m->vlan_tci);
+		m->vlan_tci = 0;
+		m->ol_flags &= ~(RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED);
+	}
 }
 
 /* ---- the burst workers ---- */
@@ -223,7 +298,7 @@ tag_strip_one(struct rte_mbuf *m, struct tp_dsa_meta *md,
 	return 1;
 }
 
-/* Range checks common to every tagger (doc §1.2 dsa_conduit_find_user). */
+/* Range checks common to every tagger (§1.2, dsa_conduit_find_user). */
 static __rte_always_inline int
 tag_check_ranges(const struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
 {
@@ -418,7 +493,7 @@ void tp_dsa_vlan_prefix_set(unsigned int proto, tp_dsa_vlan_prefix_fn f);
  *   var: C name; NAME: kernel name; PROTO; POS; RXLEN/TXLEN: minimum tag
  *   lengths on RX/TX (the switch-side decode uses TXLEN); RXP/TXP: ports the
  *   tags name; DEVS: devices; PAD: TX padding; rx/sw/tx: the functions;
- *   pre: run once over the burst before an RX strip (see tag_8021q.h);
+ *   pre: run once over the burst before an RX strip (see tag_8021q.c);
  *   strip: the function that becomes .strip_burst - var##_strip_ref (the
  *   generic loop) or a tagger's fast path (TP_DSA_TAGGER_DEFINE_FAST).
  */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "lan9303": SMSC/Microchip LAN9303 4-byte VLAN-shaped tag after the SA
- * (net/dsa/tag_lan9303.c, doc §3, §4, §7).
+ * (net/dsa/tag_lan9303.c, docs/ref/dsa-tags.md §3.11, §5).
  *   RX  W0 must be 0x8100; W1 1:0 source port, bit 3 IGMP trap, bit 4 STP
  *       trap (either: TO_CPU, no fwd mark; else FORWARD).
  *   TX  81 00, W1 = port | 0x10 (STP-state override), or 0x0008 (ALR lookup)
  *       for a unicast DA when TP_DSA_CONF_F_LAN9303_ALR (ports bridged).
  * Every frame carries the tag, so one a NIC stripped into vlan_tci is put
- * back first (tag_8021q.h style, any VID).
+ * back first (tag_vlan_unhw, any VID).
  */
 #include "tag_impl.h"
 
@@ -16,11 +16,8 @@
 #define LAN9303_ALR 0x0008
 #define LAN9303_STP_OVR 0x0010
 
-static __rte_always_inline int
-lan9303_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(lan9303_rx)
 {
-	(void)avail;
-	(void)c;
 	if (tag_rd16(t) != LAN9303_TPID)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
 	md->port = t[3] & 0x03;
@@ -28,11 +25,8 @@ lan9303_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_d
 	return LAN9303_LEN;
 }
 
-static __rte_always_inline int
-lan9303_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(lan9303_sw)
 {
-	(void)avail;
-	(void)c;
 	if (tag_rd16(t) != LAN9303_TPID)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
 	if (t[3] & LAN9303_ALR)
@@ -42,43 +36,24 @@ lan9303_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_d
 	return LAN9303_LEN;
 }
 
-static __rte_always_inline int
-lan9303_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
-	   const struct tp_dsa_conf *c)
+TAG_ENCODER(lan9303_tx)
 {
 	int alr = (c->flags & TP_DSA_CONF_F_LAN9303_ALR) &&
 		  !(rte_pktmbuf_mtod(m, const uint8_t *)[0] & 0x01);
-	uint8_t *t = tag_tx_after_sa(m, LAN9303_LEN);
+	uint8_t *t;
+	int r = tag_tx_open(m, TP_DSA_POS_AFTER_SA, LAN9303_LEN, 0, &t);
 
-	(void)dev;
-	(void)prio;
-	if (t == NULL)
-		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	if (r < 0)
+		return r;
 	tag_wr16(t, LAN9303_TPID);
 	tag_wr16(t + 2, (uint16_t)(alr ? LAN9303_ALR : (port | LAN9303_STP_OVR)));
 	return 0;
 }
 
-/* Put a NIC-stripped lan9303 tag back in front of the EtherType. */
 static __rte_always_inline void
 lan9303_unhw(struct rte_mbuf **pkts, uint16_t n)
 {
-	uint16_t i;
-
-	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-		uint8_t *t;
-
-		if (!(m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) ||
-		    (m->ol_flags & RTE_MBUF_F_RX_QINQ_STRIPPED) ||
-		    m->data_len < TAG_MACS || rte_pktmbuf_headroom(m) < LAN9303_LEN)
-			continue;
-		t = tag_tx_after_sa(m, LAN9303_LEN);
-		tag_wr16(t, LAN9303_TPID);
-		tag_wr16(t + 2, m->vlan_tci);
-		m->vlan_tci = 0;
-		m->ol_flags &= ~(RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED);
-	}
+	tag_vlan_unhw(pkts, n, LAN9303_TPID);
 }
 
 TP_DSA_TAGGER_DEFINE_PRE(tp_tagger_lan9303, "lan9303", TP_DSA_PROTO_LAN9303,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Private: the Marvell 4-byte DSA tag shared by "dsa" and "edsa"
- * (net/dsa/tag_dsa.c; doc §3, §4, §5.1, §6.2, §6.3).
+ * (net/dsa/tag_dsa.c; docs/ref/dsa-tags.md §3.4, §3.5, §4.3, §4.4).
  *
  *   T0: 7:6 cmd (0 TO_CPU, 1 FROM_CPU, 2 TO_SNIFFER, 3 FORWARD), 5 tagged,
  *       4:0 device
@@ -18,14 +18,14 @@
 #include <rte_byteorder.h>
 
 #include "tag_impl.h"
-#include "tp_vlan_fast.h"
+#include "vlan_fast.h"
 
 #define MV_CMD_TO_CPU 0
 #define MV_CMD_FROM_CPU 1
 #define MV_CMD_TO_SNIFFER 2
 #define MV_CMD_FORWARD 3
 #define MV_TAGGED 0x20
-#define MV_EDSA_HDR 4 /* 0xDADA + 2 reserved zero bytes (doc §3 edsa) */
+#define MV_EDSA_HDR 4 /* 0xDADA + 2 reserved zero bytes (§3.5) */
 
 /* Rewrite the 4 tag bytes at t into 0x8100 + TCI (DEI from T1 bit 0). */
 static inline void

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "mt7628": MediaTek MT7628 4-byte tag after the SA (net/dsa/tag_mt7628.c,
- * 2026; proto id 35 provisional; doc §3, §4).
+ * 2026; proto id 35 provisional; docs/ref/dsa-tags.md §3.13).
  *   RX  W0 2:0 source port; W1 ignored; 4 bytes removed.
  *   TX  W0 = 0x8100 | BIT(port) (5:0), W1 = standalone tag_8021q VID
  *       (0xC00 | port, switch 0).
@@ -10,43 +10,26 @@
 
 #define MT7628_LEN 4
 
-static __rte_always_inline int
-mt7628_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(mt7628_rx)
 {
-	(void)avail;
-	(void)c;
 	md->port = t[1] & 0x07;
 	return MT7628_LEN;
 }
 
-static __rte_always_inline int
-mt7628_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(mt7628_sw)
 {
-	int port;
-
-	(void)avail;
-	(void)c;
 	if (t[0] != 0x81 || (t[1] & 0xC0) != 0)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
-	port = tag_map_port(t[1] & 0x3F);
-	if (port < 0)
-		return port;
-	md->port = (uint8_t)port;
-	md->frame_type = TP_DSA_FT_FROM_CPU;
-	return MT7628_LEN;
+	return tag_sw_map(md, t[1] & 0x3F, MT7628_LEN);
 }
 
-static __rte_always_inline int
-mt7628_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
-	  const struct tp_dsa_conf *c)
+TAG_ENCODER(mt7628_tx)
 {
-	uint8_t *t = tag_tx_after_sa(m, MT7628_LEN);
+	uint8_t *t;
+	int r = tag_tx_open(m, TP_DSA_POS_AFTER_SA, MT7628_LEN, 0, &t);
 
-	(void)dev;
-	(void)prio;
-	(void)c;
-	if (t == NULL)
-		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	if (r < 0)
+		return r;
 	tag_wr16(t, (uint16_t)(0x8100 | 1u << port));
 	tag_wr16(t + 2, (uint16_t)(0x0C00 | port));
 	return 0;

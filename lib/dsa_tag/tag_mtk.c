@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "mtk": MediaTek 4-byte tag after the SA (net/dsa/tag_mtk.c, doc §3, §4).
+ * "mtk": MediaTek 4-byte tag after the SA (net/dsa/tag_mtk.c,
+ * docs/ref/dsa-tags.md §3.12).
  *   RX  W0 2:0 source port; the rest ignored; 4 bytes always removed.
  *   TX  pad to 60. Frame tagged 0x8100 / 0x88A8 (header in the first
  *       segment, tag_tx_vlan_in_place_ok): nothing inserted, the TPID
@@ -16,45 +17,34 @@
 #define MTK_8021Q 1
 #define MTK_8021AD 2
 
-static __rte_always_inline int
-mtk_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(mtk_rx)
 {
-	(void)avail;
-	(void)c;
 	md->port = t[1] & 0x07;
 	return MTK_LEN;
 }
 
-static __rte_always_inline int
-mtk_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+/* The switch side: an untagged frame's tag goes, a VLAN frame's tag turns
+ * back into its TPID. */
+TAG_DECODER(mtk_sw)
 {
-	int port = tag_map_port(t[1] & 0x3F);
-	int remove = 0;
+	int r = tag_sw_map(md, t[1] & 0x3F, MTK_LEN);
 
-	(void)avail;
-	(void)c;
-	if (port < 0)
-		return port;
-	md->port = (uint8_t)port;
+	if (r < 0)
+		return r;
 	md->device = t[1] >> 7;
-	md->frame_type = TP_DSA_FT_FROM_CPU;
-	if (t[0] == MTK_UNTAGGED) {
-		remove = MTK_LEN;
-	} else if (t[0] == MTK_8021Q) {
+	if (t[0] == MTK_UNTAGGED)
+		return MTK_LEN;
+	if (t[0] == MTK_8021Q)
 		tag_wr16(t, 0x8100);
-		md->flags |= TP_DSA_META_F_TAG_VLAN;
-	} else if (t[0] == MTK_8021AD) {
+	else if (t[0] == MTK_8021AD)
 		tag_wr16(t, 0x88A8);
-		md->flags |= TP_DSA_META_F_TAG_VLAN;
-	} else {
+	else
 		return TAG_ERR(TP_DSA_DROP_BAD_TYPE);
-	}
-	return remove;
+	md->flags |= TP_DSA_META_F_TAG_VLAN;
+	return 0;
 }
 
-static __rte_always_inline int
-mtk_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
-       const struct tp_dsa_conf *c)
+TAG_ENCODER(mtk_tx)
 {
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 	uint8_t map = (uint8_t)((1u << port) | (dev != 0 ? 0x80 : 0));
@@ -62,8 +52,6 @@ mtk_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int pri
 	uint8_t *t;
 	int r;
 
-	(void)prio;
-	(void)c;
 	r = tag_tx_pad(m, MTK_TX_PAD);
 	if (r < 0)
 		return r;
@@ -72,9 +60,9 @@ mtk_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int pri
 		p[TAG_MACS + 1] = map;
 		return 0;
 	}
-	t = tag_tx_after_sa(m, MTK_LEN);
-	if (t == NULL)
-		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	r = tag_tx_open(m, TP_DSA_POS_AFTER_SA, MTK_LEN, 0, &t);
+	if (r < 0)
+		return r;
 	t[0] = MTK_UNTAGGED;
 	t[1] = map;
 	t[2] = 0;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "mxl862xx": MaxLinear MxL862xx 8-byte tag after the SA
- * (net/dsa/tag_mxl862xx.c, doc §3, §4; proto id 32 provisional).
+ * (net/dsa/tag_mxl862xx.c, docs/ref/dsa-tags.md §3.24; proto id 32
+ * provisional).
  *   RX  W0 0x88C3; W3 3:0 source port.
  *   TX  88 C3, W1 = 0, W2 4:0 = port + 16 - cpu_port (sub-interface),
  *       W3 3:0 = cpu_port. Needs TP_DSA_CONF_F_CPU_PORT.
@@ -11,24 +12,18 @@
 #define MXL_LEN 8
 #define MXL_ETYPE 0x88C3
 
-static __rte_always_inline int
-mxl862xx_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(mxl862xx_rx)
 {
-	(void)avail;
-	(void)c;
 	if (tag_rd16(t) != MXL_ETYPE)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
 	md->port = t[7] & 0x0F;
 	return MXL_LEN;
 }
 
-static __rte_always_inline int
-mxl862xx_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(mxl862xx_sw)
 {
 	int port;
 
-	(void)avail;
-	(void)c;
 	if (tag_rd16(t) != MXL_ETYPE)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
 	port = (t[5] & 0x1F) + (t[7] & 0x0F) - 16;
@@ -39,23 +34,20 @@ mxl862xx_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_
 	return MXL_LEN;
 }
 
-static __rte_always_inline int
-mxl862xx_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
-	    const struct tp_dsa_conf *c)
+TAG_ENCODER(mxl862xx_tx)
 {
 	unsigned int sub;
 	uint8_t *t;
+	int r;
 
-	(void)dev;
-	(void)prio;
 	if (!(c->flags & TP_DSA_CONF_F_CPU_PORT) || c->cpu_port > 15)
 		return TAG_ERR(TP_DSA_DROP_NO_CONFIG);
 	sub = port + 16 - c->cpu_port;
 	if (sub > 0x1F)
 		return TAG_ERR(TP_DSA_DROP_PORT_RANGE);
-	t = tag_tx_after_sa(m, MXL_LEN);
-	if (t == NULL)
-		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	r = tag_tx_open(m, TP_DSA_POS_AFTER_SA, MXL_LEN, 0, &t);
+	if (r < 0)
+		return r;
 	tag_wr16(t, MXL_ETYPE);
 	tag_wr16(t + 2, 0);
 	tag_wr16(t + 4, (uint16_t)sub);

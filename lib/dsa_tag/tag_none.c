@@ -1,29 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "none": untagged conduit (net/dsa/tag_none.c). Strip keeps every frame
- * as it is and writes a meta with no flags; insert adds nothing.
+ * "none": untagged conduit (net/dsa/tag_none.c, docs/ref/dsa-tags.md §3.1).
+ * Strip keeps every frame as it is and writes a meta with no flags; insert
+ * adds nothing.
  */
 #include "tag_impl.h"
 
-static __rte_always_inline int
-none_dec(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(none_dec)
 {
 	(void)t;
-	(void)avail;
 	(void)md;
-	(void)c;
 	return 0;
 }
 
-static __rte_always_inline int
-none_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
-	const struct tp_dsa_conf *c)
+TAG_ENCODER(none_tx)
 {
 	(void)m;
 	(void)port;
-	(void)dev;
-	(void)prio;
-	(void)c;
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "nxp_netc": NXP NETC switch tag after the SA (net/dsa/tag_netc.c, doc §3,
- * §4; proto id 33 provisional).
+ * "nxp_netc": NXP NETC switch tag after the SA (net/dsa/tag_netc.c,
+ * docs/ref/dsa-tags.md §3.25; proto id 33 provisional).
  *   T0..T1 0xFD3A; T2 7:4 type (0 Forward, 1 To_Port, 2 To_Host), 3:0
  *   subtype; T3 bit 0 QV, 4:2 IPV; T4 7:3 port, 2:0 switch id; T5.
  *   RX  Forward (6 bytes, FORWARD) or To_Host subtype 0 (6 bytes, TO_CPU).
@@ -25,13 +25,10 @@ netc_fields(const uint8_t *t, struct tp_dsa_meta *md)
 	md->prio = (t[3] & 1) ? (t[3] >> 2) & 7 : 0;
 }
 
-static __rte_always_inline int
-netc_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(netc_rx)
 {
 	unsigned int type = t[2] >> 4;
 
-	(void)avail;
-	(void)c;
 	if (tag_rd16(t) != NETC_ETYPE)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
 	if (type == NETC_FORWARD)
@@ -46,11 +43,8 @@ netc_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_
 	return NETC_LEN;
 }
 
-static __rte_always_inline int
-netc_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(netc_sw)
 {
-	(void)avail;
-	(void)c;
 	if (tag_rd16(t) != NETC_ETYPE)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
 	if (t[2] != NETC_TO_PORT << 4)
@@ -60,15 +54,13 @@ netc_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_
 	return NETC_LEN;
 }
 
-static __rte_always_inline int
-netc_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
-	const struct tp_dsa_conf *c)
+TAG_ENCODER(netc_tx)
 {
-	uint8_t *t = tag_tx_after_sa(m, NETC_LEN);
+	uint8_t *t;
+	int r = tag_tx_open(m, TP_DSA_POS_AFTER_SA, NETC_LEN, 0, &t);
 
-	(void)c;
-	if (t == NULL)
-		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	if (r < 0)
+		return r;
 	tag_wr16(t, NETC_ETYPE);
 	t[2] = NETC_TO_PORT << 4;
 	t[3] = (uint8_t)(0x01 | (prio & 7) << 2);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * "qca": Qualcomm 2-byte tag after the SA (net/dsa/tag_qca.c,
- * include/linux/dsa/tag_qca.h; doc §3, §4).
+ * include/linux/dsa/tag_qca.h; docs/ref/dsa-tags.md §3.14).
  *   W0 15:14 version (2), 13:11 priority, 10:6 type (0 normal, 1 MIB,
  *   2 register ack), 7 from-CPU (TX), 3 "was tagged", 2:0 source port (RX)
  *   / 6:0 port map (TX).
@@ -15,14 +15,11 @@
 #define QCA_VERSION 2
 #define QCA_FROM_CPU 0x0080
 
-static __rte_always_inline int
-qca_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(qca_rx)
 {
 	uint16_t w = tag_rd16(t);
 	unsigned int type = (w >> 6) & 0x1F;
 
-	(void)avail;
-	(void)c;
 	if ((w >> 14) != QCA_VERSION)
 		return TAG_ERR(TP_DSA_DROP_BAD_VERSION);
 	if (type == 1 || type == 2)
@@ -34,38 +31,28 @@ qca_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_c
 	return QCA_LEN;
 }
 
-static __rte_always_inline int
-qca_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(qca_sw)
 {
 	uint16_t w = tag_rd16(t);
-	int port;
+	int r;
 
-	(void)avail;
-	(void)c;
 	if ((w >> 14) != QCA_VERSION)
 		return TAG_ERR(TP_DSA_DROP_BAD_VERSION);
 	if (!(w & QCA_FROM_CPU))
 		return TAG_ERR(TP_DSA_DROP_BAD_TYPE);
-	port = tag_map_port(w & 0x7F);
-	if (port < 0)
-		return port;
-	md->port = (uint8_t)port;
-	md->prio = (w >> 11) & 7;
-	md->frame_type = TP_DSA_FT_FROM_CPU;
-	return QCA_LEN;
+	r = tag_sw_map(md, w & 0x7F, QCA_LEN);
+	if (r >= 0)
+		md->prio = (w >> 11) & 7;
+	return r;
 }
 
-static __rte_always_inline int
-qca_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
-       const struct tp_dsa_conf *c)
+TAG_ENCODER(qca_tx)
 {
-	uint8_t *t = tag_tx_after_sa(m, QCA_LEN);
+	uint8_t *t;
+	int r = tag_tx_open(m, TP_DSA_POS_AFTER_SA, QCA_LEN, 0, &t);
 
-	(void)dev;
-	(void)prio;
-	(void)c;
-	if (t == NULL)
-		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	if (r < 0)
+		return r;
 	tag_wr16(t, (uint16_t)(QCA_VERSION << 14 | QCA_FROM_CPU | 1u << port));
 	return 0;
 }

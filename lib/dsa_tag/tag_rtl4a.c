@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "rtl4a": Realtek 4-byte tag after the SA (net/dsa/tag_rtl4_a.c, doc §3, §4).
+ * "rtl4a": Realtek 4-byte tag after the SA (net/dsa/tag_rtl4_a.c,
+ * docs/ref/dsa-tags.md §3.19).
  *   RX  W0 0x8899 (else the frame is not tagged: passed unchanged, as the
  *       kernel leaves it on the conduit); W1 15:12 protocol 0xA, 7:0 port.
  *   TX  pad to 60; 88 99, W1 = 0xA000 | BIT(port) (a port map on TX).
@@ -12,11 +13,8 @@
 #define RTL4A_PROTO 0xA
 #define RTL4A_TX_PAD 60
 
-static __rte_always_inline int
-rtl4a_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(rtl4a_rx)
 {
-	(void)avail;
-	(void)c;
 	if (tag_rd16(t) != RTL4A_ETYPE)
 		return TAG_PASS;
 	if ((t[2] >> 4) != RTL4A_PROTO)
@@ -25,41 +23,22 @@ rtl4a_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa
 	return RTL4A_LEN;
 }
 
-static __rte_always_inline int
-rtl4a_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(rtl4a_sw)
 {
-	int port;
-
-	(void)avail;
-	(void)c;
 	if (tag_rd16(t) != RTL4A_ETYPE)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
 	if ((t[2] >> 4) != RTL4A_PROTO)
 		return TAG_ERR(TP_DSA_DROP_BAD_VERSION);
-	port = tag_map_port(tag_rd16(t + 2) & 0x0FFF);
-	if (port < 0)
-		return port;
-	md->port = (uint8_t)port;
-	md->frame_type = TP_DSA_FT_FROM_CPU;
-	return RTL4A_LEN;
+	return tag_sw_map(md, tag_rd16(t + 2) & 0x0FFF, RTL4A_LEN);
 }
 
-static __rte_always_inline int
-rtl4a_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
-	 const struct tp_dsa_conf *c)
+TAG_ENCODER(rtl4a_tx)
 {
 	uint8_t *t;
-	int r;
+	int r = tag_tx_open(m, TP_DSA_POS_AFTER_SA, RTL4A_LEN, RTL4A_TX_PAD, &t);
 
-	(void)dev;
-	(void)prio;
-	(void)c;
-	r = tag_tx_pad(m, RTL4A_TX_PAD);
 	if (r < 0)
 		return r;
-	t = tag_tx_after_sa(m, RTL4A_LEN);
-	if (t == NULL)
-		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
 	tag_wr16(t, RTL4A_ETYPE);
 	tag_wr16(t + 2, (uint16_t)(RTL4A_PROTO << 12 | 1u << port));
 	return 0;

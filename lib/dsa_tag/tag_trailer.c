@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "trailer": 4-byte tail tag (net/dsa/tag_trailer.c, doc §3, §4).
+ * "trailer": 4-byte tail tag (net/dsa/tag_trailer.c, docs/ref/dsa-tags.md
+ * §3.10). t points one past the frame's last byte.
  *   RX  B0 = 0x80, B1 = source port (2:0, rest 0), B2 & ~0x10 = 0, B3 = 0;
  *       anything else is dropped (bad_marker).
  *   TX  pad to 60, append 80, BIT(port), 10, 00.
@@ -10,53 +11,32 @@
 #define TRAILER_LEN 4
 #define TRAILER_TX_PAD 60 /* ETH_ZLEN */
 
-static __rte_always_inline int
-trailer_rx(uint8_t *end, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(trailer_rx)
 {
-	const uint8_t *b = end - TRAILER_LEN;
+	const uint8_t *b = t - TRAILER_LEN;
 
-	(void)avail;
-	(void)c;
 	if (b[0] != 0x80 || (b[1] & 0xF8) != 0 || (b[2] & 0xEF) != 0 || b[3] != 0)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
 	md->port = b[1] & 0x07;
 	return TRAILER_LEN;
 }
 
-static __rte_always_inline int
-trailer_sw(uint8_t *end, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(trailer_sw)
 {
-	const uint8_t *b = end - TRAILER_LEN;
-	int port;
+	const uint8_t *b = t - TRAILER_LEN;
 
-	(void)avail;
-	(void)c;
 	if (b[0] != 0x80 || b[2] != 0x10 || b[3] != 0)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
-	port = tag_map_port(b[1]);
-	if (port < 0)
-		return port;
-	md->port = (uint8_t)port;
-	md->frame_type = TP_DSA_FT_FROM_CPU;
-	return TRAILER_LEN;
+	return tag_sw_map(md, b[1], TRAILER_LEN);
 }
 
-static __rte_always_inline int
-trailer_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
-	   const struct tp_dsa_conf *c)
+TAG_ENCODER(trailer_tx)
 {
 	uint8_t *t;
-	int r;
+	int r = tag_tx_open(m, TP_DSA_POS_TAIL, TRAILER_LEN, TRAILER_TX_PAD, &t);
 
-	(void)dev;
-	(void)prio;
-	(void)c;
-	r = tag_tx_pad(m, TRAILER_TX_PAD);
 	if (r < 0)
 		return r;
-	t = tag_tx_tail(m, TRAILER_LEN);
-	if (t == NULL)
-		return TAG_ERR(TP_DSA_DROP_NO_TAILROOM);
 	t[0] = 0x80;
 	t[1] = (uint8_t)(1u << port);
 	t[2] = 0x10;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * "yt921x": Motorcomm 8-byte tag after the SA (net/dsa/tag_yt921x.c, doc §3, §4).
+ * "yt921x": Motorcomm 8-byte tag after the SA (net/dsa/tag_yt921x.c,
+ * docs/ref/dsa-tags.md §3.22).
  *   RX  W0 0x9988; W1 TCI (ignored); W2 15 port valid, 14:11 port,
  *       10:8 priority, 7 code valid, 6:1 code; W3 unused.
  *       Codes 0, 0x1B, 0x1C get the fwd mark (FORWARD), others TO_CPU.
@@ -10,18 +11,16 @@
 
 #define YT_LEN 8
 #define YT_ETYPE 0x9988
+#define YT_VALID 0x8000   /* W2: RX port valid; W3: TX port map valid */
 
-static __rte_always_inline int
-yt921x_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(yt921x_rx)
 {
 	uint16_t w2 = tag_rd16(t + 4);
 	unsigned int code = (w2 >> 1) & 0x3F;
 
-	(void)avail;
-	(void)c;
 	if (tag_rd16(t) != YT_ETYPE)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
-	if (!(w2 & 0x8000))
+	if (!(w2 & YT_VALID))
 		return TAG_ERR(TP_DSA_DROP_NO_PORT);
 	md->port = (w2 >> 11) & 0x0F;
 	md->prio = (w2 >> 8) & 7;
@@ -30,41 +29,32 @@ yt921x_rx(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_ds
 	return YT_LEN;
 }
 
-static __rte_always_inline int
-yt921x_sw(uint8_t *t, uint32_t avail, struct tp_dsa_meta *md, const struct tp_dsa_conf *c)
+TAG_DECODER(yt921x_sw)
 {
 	uint16_t w3 = tag_rd16(t + 6);
-	int port;
+	int r;
 
-	(void)avail;
-	(void)c;
 	if (tag_rd16(t) != YT_ETYPE)
 		return TAG_ERR(TP_DSA_DROP_BAD_MARKER);
-	if (!(w3 & 0x8000))
+	if (!(w3 & YT_VALID))
 		return TAG_ERR(TP_DSA_DROP_NO_PORT);
-	port = tag_map_port(w3 & 0x07FF);
-	if (port < 0)
-		return port;
-	md->port = (uint8_t)port;
-	md->prio = t[4] & 7;
-	md->frame_type = TP_DSA_FT_FROM_CPU;
-	return YT_LEN;
+	r = tag_sw_map(md, w3 & 0x07FF, YT_LEN);
+	if (r >= 0)
+		md->prio = t[4] & 7;
+	return r;
 }
 
-static __rte_always_inline int
-yt921x_tx(struct rte_mbuf *m, unsigned int port, unsigned int dev, unsigned int prio,
-	  const struct tp_dsa_conf *c)
+TAG_ENCODER(yt921x_tx)
 {
-	uint8_t *t = tag_tx_after_sa(m, YT_LEN);
+	uint8_t *t;
+	int r = tag_tx_open(m, TP_DSA_POS_AFTER_SA, YT_LEN, 0, &t);
 
-	(void)dev;
-	(void)c;
-	if (t == NULL)
-		return TAG_ERR(TP_DSA_DROP_NO_HEADROOM);
+	if (r < 0)
+		return r;
 	tag_wr16(t, YT_ETYPE);
 	tag_wr16(t + 2, 0);
 	tag_wr16(t + 4, (uint16_t)(0x0080 | (prio & 7) << 8));
-	tag_wr16(t + 6, (uint16_t)(0x8000 | 1u << port));
+	tag_wr16(t + 6, (uint16_t)(YT_VALID | 1u << port));
 	return 0;
 }
 

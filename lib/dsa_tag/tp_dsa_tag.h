@@ -29,8 +29,8 @@
  *     FORWARD-mode TX (bridge forwarding offload) is not built. RX trunk
  *     sources are accepted with TP_DSA_META_F_TRUNK (port = trunk field)
  *     unless TP_DSA_CONF_F_NO_TRUNK.
- *   - tag_8021q family (ocelot-8021q, vsc73xx-8021q, sja1105, sja1110, doc
- *     §1.3): RX decodes standalone VIDs (switch, port, PCP). A VID with a
+ *   - tag_8021q family (ocelot-8021q, vsc73xx-8021q, sja1105, sja1110,
+ *     docs/ref/dsa-tags.md §1.3): RX decodes standalone VIDs (switch, port, PCP). A VID with a
  *     non-zero virtual bridge id (VBID) is resolved with conf->vbid_port[]
  *     when TP_DSA_CONF_F_VBID_MAP is set, else dropped ("bridge_vid"). A
  *     frame whose VLAN is not a tag_8021q VID (a VLAN-aware bridge's user

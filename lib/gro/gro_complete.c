@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Completing an aggregate: the header rewrite Linux does in
- * inet_gro_complete / ipv6_gro_complete / tcp4_gro_complete (doc §1e), with
+ * inet_gro_complete / ipv6_gro_complete / tcp4_gro_complete (docs/ref/gro.md §1.5), with
  * the TCP checksum left as DPDK TSO wants it, and the mbuf metadata for
  * egress (tp_gro.h "OUTPUT FORMAT").
  */
@@ -23,7 +23,7 @@ gro_complete(struct tp_gro *g, uint16_t idx, enum tp_gro_flush_reason why)
 	g->st.flush[why]++;
 	g->st.aggregates_out++;
 	if (f->segs == 1)
-		return h;                    /* untouched, doc §1e first row */
+		return h;                    /* untouched, docs/ref/gro.md §1.5 first row */
 	g->st.merged_out++;
 	g->st.segs_merged += f->segs;
 

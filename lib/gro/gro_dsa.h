@@ -21,8 +21,8 @@ gro_dsa_offset(void)
 	return tp_dsa_meta_field_register();
 }
 
-/* (port, device) join the key only when a tag was stripped (doc: the
- * kernel's per-user-port netdev, gro-rules.md §5). */
+/* (port, device) join the key only when a tag was stripped (the
+ * kernel's per-user-port netdev, docs/ref/gro.md §5.2). */
 static inline void
 gro_dsa_key(struct rte_mbuf *m, int off, struct gro_key *k)
 {

@@ -3,7 +3,7 @@
  * tp_gro_merge_burst: walk the burst in arrival order (prefetching ahead).
  * A segment that continues a held flow is appended by the fast path
  * (gro_fast.h) without a parse; any other is parsed, its flow's held
- * aggregate found in its bucket, Linux's flush rules applied (doc §1c), and
+ * aggregate found in its bucket, Linux's flush rules applied (docs/ref/gro.md §1.3), and
  * it is appended, starts a new aggregate or passes through.
  */
 #include <errno.h>
@@ -193,7 +193,7 @@ start(struct tp_gro *g, const struct gro_pkt *p, uint64_t now, struct rte_mbuf *
 	unsigned int slot;
 
 	if (b->used == 0xFF) {
-		/* gro_flush_oldest: the bucket's oldest aggregate goes (doc §2) */
+		/* gro_flush_oldest: the bucket's oldest aggregate goes (docs/ref/gro.md §2) */
 		uint16_t old = b->flow[0];
 		unsigned int i;
 

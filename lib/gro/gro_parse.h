@@ -4,7 +4,7 @@
  * (in-frame 802.1Q / 802.1ad tags, stripped TCIs, switch port), IPv4 or
  * IPv6 (+ Hop-by-Hop, Routing and Destination Options headers, which Linux
  * pulls in ipv6_gso_pull_exthdrs), TCP; and decide whether it may be held
- * at all (doc §1b). Every read is bounds-checked against the first segment.
+ * at all (docs/ref/gro.md §1.2). Every read is bounds-checked against the first segment.
  * Inline: gro_merge.c's burst loop is its only user.
  */
 #ifndef TP_GRO_PARSE_H
@@ -170,10 +170,10 @@ finish(struct tp_gro *g, struct gro_pkt *p, const uint8_t *l3,
 }
 
 /* Bytes after the IP datagram: Ethernet padding of a frame shorter than
- * the 60-byte minimum is trimmed on merge (doc §3 case 3, data_lrg_1byte);
+ * the 60-byte minimum is trimmed on merge (docs/ref/gro.md §3.2 case 3, data_lrg_1byte);
  * any other trailer makes the IP length differ from what was received, and
  * Linux does not merge such a packet (inet_gro_receive / ipv6_gro_receive
- * length check, doc §1b). Padding is only trimmed in single-mbuf frames. */
+ * length check, §1.2). Padding is only trimmed in single-mbuf frames. */
 static inline int
 trailer(struct gro_pkt *p, uint32_t frame)
 {
@@ -272,7 +272,7 @@ parse_ipv4(struct tp_gro *g, struct gro_pkt *p, const uint8_t *ip,
 	p->l3w = (uint32_t)ip[8] << 16 | (uint32_t)ip[1] << 8 | ((fragw >> 14) & 1);
 	if (parse_tcp(p, ip, avail, frame) < 0)
 		return;
-	/* doc §1b: IHL != 5, MF, reserved bit: never held */
+	/* docs/ref/gro.md §1.2: IHL != 5, MF, reserved bit: never held */
 	if (ihl != 20) {
 		p->pass = TP_GRO_PASS_IP_OPTS;
 		return;
@@ -354,7 +354,7 @@ parse_ipv6(struct tp_gro *g, struct gro_pkt *p, const uint8_t *ip,
 	if (off > 40)
 		p->key.ext_sum = (uint16_t)rte_raw_cksum(ip + 40, off - 40);
 	if (nh == NH_FRAG) {
-		/* never merged (doc §1b); a first fragment carrying TCP still
+		/* never merged (docs/ref/gro.md §1.2); a first fragment carrying TCP still
 		 * gets its flow's key, as if the fragment header were not there
 		 * (the next-header byte before it reads as TCP), so the held
 		 * aggregate of that flow leaves before it */

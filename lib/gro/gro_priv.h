@@ -7,7 +7,7 @@
  *  - a flow entry is either on the free stack or held (in exactly one bucket
  *    slot and on the age list); one held entry per key.
  *  - bucket b = hash & bucket_mask holds at most GRO_BUCKET_SLOTS entries
- *    (Linux MAX_GRO_SKBS = 8, doc §2); `used` has one bit per slot.
+ *    (Linux MAX_GRO_SKBS = 8, docs/ref/gro.md §2); `used` has one bit per slot.
  *  - the age list is in the order aggregates were started: head = oldest.
  *  - held_segs = sum of segs over held entries.
  */
@@ -30,7 +30,7 @@
 
 #include "tp_gro.h"
 
-#define GRO_BUCKET_SLOTS 8     /* MAX_GRO_SKBS in Linux (doc §2) */
+#define GRO_BUCKET_SLOTS 8     /* MAX_GRO_SKBS in Linux (§2) */
 #define GRO_KERNEL_BUCKETS 8   /* GRO_HASH_BUCKETS in Linux (include/net/gro.h) */
 #define GRO_NIL 0xFFFFu        /* no flow index */
 #define GRO_MAX_FLOWS 65535u
@@ -48,7 +48,7 @@
 #define GRO_TCPW_PSH 0x00080000u
 #define GRO_TCPW_URG 0x00200000u
 
-/* The flow key, compared as 10 64-bit words (doc §1a). */
+/* The flow key, compared as 10 64-bit words (docs/ref/gro.md §1.1). */
 struct gro_key {
 	union {
 		uint64_t w[10];

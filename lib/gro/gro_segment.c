@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tp_gro_segment: software GSO for packets from tp_gro, the inverse of the
- * merge (Linux tcp_gso_segment + inet/ipv6 gso_segment facts, doc §1e):
+ * merge (Linux tcp_gso_segment + inet/ipv6 gso_segment facts, docs/ref/gro.md §1.5):
  * every segment gets the merged headers with its own sequence number,
  * lengths, IPv4 ID (incrementing, or fixed with TP_GRO_DYNFLAG_FIXEDID),
  * PSH/FIN only on the last, and complete IPv4 header and TCP checksums.

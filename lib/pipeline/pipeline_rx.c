@@ -226,7 +226,7 @@ pl_actions(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 		uint32_t wi = pl_weight(pkts[i]);
 
 		if (unlikely(v > TP_REDIRECT)) {
-			/* Out-of-range value: ABORTED (xdp.md §1.1). */
+			/* Out-of-range value: ABORTED (docs/ref/xdp-abi.md §1). */
 			pl_cnt_add(&pl->st.bad_verdict, wi);
 			v = TP_ABORTED;
 			pl->verdict[i] = v;

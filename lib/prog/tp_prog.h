@@ -14,7 +14,7 @@
  *                    Ethernet header; for a merged packet the rest of the
  *                    payload is in further segments: use mbuf
  *                    (rte_pktmbuf_read) and pkt_len, like the kernel's
- *                    xdp.frags programs (xdp.md §1.5).
+ *                    xdp.frags programs (docs/ref/xdp-abi.md §5).
  *   ingress_port, rx_queue, switch_port (-1: no switch tag), switch_device,
  *   VLAN TCIs the pipeline or the NIC stripped (nb_vlan 0..2), gro_segs.
  * A program may read and write packet bytes inside data..data_end (the "tx"
@@ -22,7 +22,7 @@
  * functions below ("Acting on the packet") only: never the mbuf's fields,
  * chain or ownership directly, and never free it. A value above TP_REDIRECT
  * is treated as TP_ABORTED and counted (bad_verdict), like the kernel's
- * bpf_warn_invalid_xdp_action (xdp.md §1.1).
+ * bpf_warn_invalid_xdp_action (docs/ref/xdp-abi.md §1).
  *
  * Programs are found by name. Built-ins (prog_builtin.c, prog_acl.c):
  *   pass               every packet TP_PASS

@@ -12,7 +12,7 @@
  * A tag is recognised when its TPID is in the configured set (struct
  * tp_vlan_conf; default 0x8100 and 0x88A8, 0x9100 / 0x9200 optional; at most
  * TP_VLAN_MAX_TPIDS). Either position accepts any TPID of the set: like
- * Linux's VLAN core (facts doc §8.1), the TPID is not tied to the position.
+ * Linux's VLAN core (docs/ref/vlan.md §1), the TPID is not tied to the position.
  * The TPID values are NOT kept (DPDK's mbuf has no field for them); insert
  * uses the TPIDs of its own configuration.
  *
@@ -74,7 +74,7 @@
 extern "C" {
 #endif
 
-/* TPIDs (facts doc §8.1). */
+/* TPIDs (docs/ref/vlan.md §1). */
 #define TP_VLAN_TPID_8021Q  0x8100
 #define TP_VLAN_TPID_8021AD 0x88A8
 #define TP_VLAN_TPID_QINQ1  0x9100

@@ -9,11 +9,11 @@
 #include <rte_mbuf.h>
 
 #include "tp_mac_move.h"
-#include "tp_vlan_fast.h"
+#include "vlan_fast.h"
 
 #include "tp_vlan.h"
 
-#define TP_VLAN_HLEN 4     /* TPID + TCI (facts doc §8.2, VLAN_HLEN) */
+#define TP_VLAN_HLEN 4     /* TPID + TCI (docs/ref/vlan.md §2, VLAN_HLEN) */
 #define TP_VLAN_MACS 12    /* DA + SA */
 
 extern const struct tp_vlan_conf tp_vlan_default_conf;

@@ -2,7 +2,7 @@
 /*
  * VLAN / QinQ strip (contract in tp_vlan.h).
  *
- * Frame offsets (facts doc §8.2): 0 DA, 6 SA, 12 TPID1, 14 TCI1, 16 TPID2 or
+ * Frame offsets (docs/ref/vlan.md §2): 0 DA, 6 SA, 12 TPID1, 14 TCI1, 16 TPID2 or
  * EtherType, 18 TCI2, 20 EtherType. A tag is only taken when the bytes up to
  * and including the EtherType that follows it are in the first segment.
  */

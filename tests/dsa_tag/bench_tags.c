@@ -34,7 +34,7 @@ static struct rte_mbuf *pkts[SETS][BURST];
 static uint8_t frame[FRAME_LEN + 32];
 static uint16_t frame_len;
 
-/* One valid RX tag per tagger (doc §3 layouts), port 3 where possible. */
+/* One valid RX tag per tagger (docs/ref/dsa-tags.md §3 layouts), port 3 where possible. */
 static const struct {
 	const char *name;
 	const char *tag;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * lib/dsa_tag: registry, exact RX decode and TX bytes for every tagger (doc
- * shared/docs/dsa-tags.md §3, §4, §6 worked examples), round trips
+ * lib/dsa_tag: registry, exact RX decode and TX bytes for every tagger
+ * (docs/ref/dsa-tags.md §3 formats, §4 worked examples), round trips
  * strip(insert(f, port)) == f for every tagger, port and device the tag can
  * name (untagged and 802.1Q inner frames), bad input and mbuf accounting.
  */
@@ -17,7 +17,7 @@
 
 static struct rte_mempool *mp;
 
-/* doc §6: RX frame "from port 3" and TX frame "to port 3" (54 bytes). */
+/* docs/ref/dsa-tags.md §4.1: RX frame "from port 3" and TX frame "to port 3" (54 bytes). */
 static const char rx_hex[] =
 	"02 00 00 00 00 01 02 00 00 00 00 02 08 00 45 00"
 	"00 28 00 01 40 00 40 06 b6 cb c0 00 02 02 c0 00"
@@ -245,7 +245,7 @@ struct rx_case {
 #define FV TP_DSA_META_F_VALID
 static const struct rx_case rx_cases[] = {
 	{ "none", "", KEPT, 0, 0, 0, 0, 0, 0, NULL },
-	/* brcm / brcm-prepend (doc §3, §5.2): T3 = TC << 5 | port */
+	/* brcm / brcm-prepend (§3.2): T3 = TC << 5 | port */
 	{ "brcm", "00 00 20 03", KEPT, 3, 0, 0, TP_DSA_FT_TO_CPU, FV, 0, NULL },
 	{ "brcm", "00 7f 04 7d", KEPT, 29, 0, 3, TP_DSA_FT_TO_CPU, FV, 0, NULL },
 	{ "brcm", "20 00 00 08", TP_DSA_DROP_BAD_TYPE, 0, 0, 0, 0, 0, 0, NULL },
@@ -256,7 +256,7 @@ static const struct rx_case rx_cases[] = {
 	/* brcm-legacy: neither 0x8874 nor op checked; T5 3:0 port */
 	{ "brcm-legacy", "88 74 00 00 00 03", KEPT, 3, 0, 0, 0, FV, 0, NULL },
 	{ "brcm-legacy", "12 34 e0 ff ff f5", KEPT, 5, 0, 0, 0, FV, 0, NULL },
-	/* dsa (doc §6.2 and its variants) */
+	/* dsa (§4.3 and its variants) */
 	{ "dsa", "c0 18 00 00", KEPT, 3, 0, 0, TP_DSA_FT_FORWARD, FV, 0, NULL },
 	{ "dsa", "c0 18 00 01", KEPT, 3, 0, 0, TP_DSA_FT_FORWARD, FV, 1, NULL },
 	{ "dsa", "c0 18 a0 01", KEPT, 3, 0, 5, TP_DSA_FT_FORWARD, FV, 1, NULL },
@@ -275,7 +275,7 @@ static const struct rx_case rx_cases[] = {
 	{ "dsa", "00 1e 10 00", TP_DSA_DROP_BAD_TYPE, 0, 0, 0, 0, 0, 0, NULL }, /* code 7 */
 	{ "dsa", "40 18 00 00", TP_DSA_DROP_BAD_TYPE, 0, 0, 0, 0, 0, 0, NULL }, /* FROM_CPU */
 	{ "dsa", "80 18 00 00", TP_DSA_DROP_BAD_TYPE, 0, 0, 0, 0, 0, 0, NULL }, /* TO_SNIFFER */
-	/* edsa (doc §6.3): marker and reserved bytes are not checked */
+	/* edsa (§4.4): marker and reserved bytes are not checked */
 	{ "edsa", "da da 00 00 c0 18 00 00", KEPT, 3, 0, 0, TP_DSA_FT_FORWARD, FV, 0, NULL },
 	{ "edsa", "12 34 56 78 c0 18 00 00", KEPT, 3, 0, 0, TP_DSA_FT_FORWARD, FV, 0, NULL },
 	{ "edsa", "da da 00 00 e0 18 00 64", KEPT, 3, 0, 0, TP_DSA_FT_FORWARD,
@@ -320,7 +320,7 @@ static const struct rx_case rx_cases[] = {
 	{ "qca", "40 03", TP_DSA_DROP_BAD_VERSION, 0, 0, 0, 0, 0, 0, NULL },
 	{ "qca", "80 43", TP_DSA_DROP_MGMT, 0, 0, 0, 0, 0, 0, NULL },
 	{ "qca", "80 83", TP_DSA_DROP_MGMT, 0, 0, 0, 0, 0, 0, NULL },
-	/* ar9331 (doc §6.1): 33 40 = port 3 unicast, b3 40 broadcast */
+	/* ar9331 (§4.2): 33 40 = port 3 unicast, b3 40 broadcast */
 	{ "ar9331", "33 40", KEPT, 3, 0, 0, 0, FV, 0, NULL },
 	{ "ar9331", "b3 40", KEPT, 3, 0, 0, 0, FV, 0, NULL },
 	{ "ar9331", "3f 70", KEPT, 15, 0, 3, 0, FV, 0, NULL },
@@ -363,7 +363,7 @@ static const struct rx_case rx_cases[] = {
 	{ "nxp_netc", "fd 3a 00 00 18 00", TP_DSA_DROP_UNSUPPORTED, 0, 0, 0, 0, 0, 0, NULL },
 	{ "nxp_netc", "fd 3a 10 00 19 00", TP_DSA_DROP_BAD_TYPE, 0, 0, 0, 0, 0, 0, NULL },
 	{ "nxp_netc", "fd 3b 00 00 19 00", TP_DSA_DROP_BAD_MARKER, 0, 0, 0, 0, 0, 0, NULL },
-	/* tag_8021q family (doc §1.3) */
+	/* tag_8021q family (§1.3) */
 	{ "ocelot-8021q", "81 00 6c 03", KEPT, 3, 0, 3, 0, FV, 0, NULL },
 	{ "ocelot-8021q", "81 00 0d cf", KEPT, 15, 7, 0, 0, FV, 0, NULL },
 	{ "ocelot-8021q", "81 00 0c 13", TP_DSA_DROP_BRIDGE_VID, 0, 0, 0, 0, 0, 0, NULL },
@@ -541,11 +541,11 @@ struct tx_case {
 
 static const struct tx_case tx_cases[] = {
 	{ "none", 3, 0, 0, 0, "", 0, 0, 0 },
-	{ "dsa", 3, 0, 0, 0, "40 18 00 00", 0, 0, 0 },            /* doc §6.2 */
+	{ "dsa", 3, 0, 0, 0, "40 18 00 00", 0, 0, 0 },            /* §4.3 */
 	{ "dsa", 3, 0, 0, 0, "40 18 0f ff", 0, 0, 4095 },         /* bridged VID */
 	{ "dsa", 31, 31, 7, 0, "5f f8 00 00", 0, 0, 0 },
-	{ "edsa", 3, 0, 0, 0, "da da 00 00 40 18 00 00", 0, 0, 0 }, /* doc §6.3 */
-	{ "ar9331", 3, 0, 0, 0, "73 40", 0, 0, 0 },              /* doc §6.1 */
+	{ "edsa", 3, 0, 0, 0, "da da 00 00 40 18 00 00", 0, 0, 0 }, /* §4.4 */
+	{ "ar9331", 3, 0, 0, 0, "73 40", 0, 0, 0 },              /* §4.2 */
 	{ "ar9331", 15, 0, 0, 0, "7f 40", 0, 0, 0 },
 	{ "brcm", 3, 0, 0, 64, "20 00 00 08", 0, 0, 0 },
 	{ "brcm", 7, 0, 3, 64, "2c 00 00 80", 0, 0, 0 },          /* brcm-tag.pcap IG */
@@ -627,7 +627,7 @@ test_tx_cases(void **state)
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 }
 
-/* 802.1Q frames: dsa/edsa convert in place (doc §6.2: TCI 0xB064 -> 60 19 a0 64),
+/* 802.1Q frames: dsa/edsa convert in place (§4.3: TCI 0xB064 -> 60 19 a0 64),
  * mtk overwrites the TPID. */
 static void
 test_tx_8021q_convert(void **state)
@@ -1049,7 +1049,7 @@ test_vbid_map(void **state)
 		const char *tag;
 		int port;          /* -1: dropped bridge_vid */
 	} cases[] = {
-		{ "81 00 0c 10", 5 },    /* bridge 1 (doc §1.3: 0xC10) */
+		{ "81 00 0c 10", 5 },    /* bridge 1 (§1.3: 0xC10) */
 		{ "81 00 6e 00", 9 },    /* bridge 4 (0xE00), PCP 3 */
 		{ "81 00 0c 20", -1 },   /* bridge 2: not mapped */
 		{ "81 00 0c 03", 3 },    /* standalone VID still decodes */

@@ -29,7 +29,7 @@ conf.verb = 0
 
 MAC_A = "02:00:00:00:00:0a"
 MAC_B = "02:00:00:00:00:0b"
-MAX_IP_LEN = 65535          # gro_max_size 65536 (doc §1c)
+MAX_IP_LEN = 65535          # gro_max_size 65536 (docs/ref/gro.md §1.3)
 
 
 # --------------------------------------------------------------------------
@@ -134,7 +134,7 @@ def parse(fr):
     else:
         return s
     # bytes after the datagram: padding of a short frame is trimmed, any
-    # other trailer makes the IP length disagree with the frame (doc §1b)
+    # other trailer makes the IP length disagree with the frame (docs/ref/gro.md §1.2)
     if len(ip) > s.ip_len and l2 + s.ip_len >= 60:
         own_flush = True
     th = ip[s.l3:]
@@ -188,7 +188,7 @@ def appendable(a, s):
 
 
 def complete(a):
-    """The merged frame (doc §1e) or the single frame untouched."""
+    """The merged frame (docs/ref/gro.md §1.5) or the single frame untouched."""
     p = a.first
     if len(a.segs) == 1:
         return p.frame

@@ -24,12 +24,12 @@ PAY = 200
 
 
 def edsa_forward(port):
-    """edsa RX tag, FORWARD from switch port `port`, untagged, dev 0 (§6.3)."""
+    """edsa RX tag, FORWARD from switch port `port`, untagged, dev 0 (docs/ref/dsa-tags.md §4.4)."""
     return bytes([0xDA, 0xDA, 0x00, 0x00, 0xC0, port << 3, 0x00, 0x00])
 
 
 def edsa_from_cpu(port):
-    """edsa TX tag, FROM_CPU to switch port `port`, dev 0, VID 0 (§6.3)."""
+    """edsa TX tag, FROM_CPU to switch port `port`, dev 0, VID 0 (docs/ref/dsa-tags.md §4.4)."""
     return bytes([0xDA, 0xDA, 0x00, 0x00, 0x40, port << 3, 0x00, 0x00])
 
 

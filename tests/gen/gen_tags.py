@@ -87,7 +87,7 @@ def after_sa(frame, tag):
 
 
 def dsa_tag(frame, port, dev, prio):
-    """Marvell DSA FORWARD (doc §3, §6.2). An 802.1Q frame becomes a 'tagged'
+    """Marvell DSA FORWARD (docs/ref/dsa-tags.md §3.4, §4.3). An 802.1Q frame becomes a 'tagged'
     tag that replaces its 0x8100 (T1 bit 0 = DEI, T2 bit 4 = 0)."""
     if frame[12:14] == b"\x81\x00":
         tci = struct.unpack(">H", frame[14:16])[0]
@@ -109,7 +109,7 @@ def brcm_bytes(port, prio):
 
 def ocelot_hdr(port, prio, vid):
     # short prefix 88 80 00 0a, then 128 header bits: SRC_PORT 46:43,
-    # QOS_CLASS 19:17, VID 11:0 (doc §3)
+    # QOS_CLASS 19:17, VID 11:0 (docs/ref/dsa-tags.md §3.16)
     lo = port << 43 | prio << 17 | vid
     return b"\x88\x80\x00\x0a" + bytes(8) + struct.pack(">Q", lo)
 
@@ -186,7 +186,8 @@ def gen_tagger(out, name):
 
 # ---- bad input ----------------------------------------------------------
 # Each case: (tagged frame, expected drop reason or None for kept). The
-# reasons are lib/dsa_tag's names for the kernel's rcv checks (doc §3).
+# reasons are lib/dsa_tag's names for the kernel's rcv checks
+# (docs/ref/dsa-tags.md §3).
 
 def short(name, n):
     """A frame too short to hold the tag plus an Ethernet header."""

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Running a sequence of test frames through tp_gro the way the kernel GRO
- * selftest runs them (doc §3a): packets, optional "sleep" points (the held
+ * selftest runs them (docs/ref/gro.md §3.1): packets, optional "sleep" points (the held
  * aggregates are flushed there, as gro_flush_timeout would), and the
  * receiver's view: TCP payload length of every output packet up to the
  * first FIN.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Test frames for tp_gro: a TCP/IPv4 or TCP/IPv6 segment built from a small
- * description (the kernel GRO selftest's template, doc §3a, by default),
+ * description (the kernel GRO selftest's template, docs/ref/gro.md §3.1, by default),
  * and independent checks of what tp_gro outputs. Used by the rules,
  * property, pcap and benchmark programs.
  */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The kernel GRO selftest's cases (shared/docs/gro-rules.md §3b) through
- * tp_gro, with the exact expected payload lists, for IPv4 and IPv6, plus a
- * few more rules of §1c (the "x_" cases), in every variant: plain, in-frame 802.1Q, in-frame QinQ, stripped VLAN,
+ * The kernel GRO selftest's cases (docs/ref/gro.md §3.2) through tp_gro, with the
+ * exact expected payload lists, for IPv4 and IPv6, plus a few more rules of
+ * §1.3 (the "x_" cases), in every variant: plain, in-frame 802.1Q, in-frame
+ * QinQ, stripped VLAN,
  * stripped QinQ, switch-port metadata, NIC RSS hash, NIC checksum verdicts.
  * Then the key tests: frames that would merge but come from two switch
  * ports, VLANs, MACs... must not merge.
@@ -31,7 +32,7 @@ struct gro_case {
 
 static struct rte_mempool *mp;
 
-/* ---- builders, one per selftest case (doc §3b) --------------------------- */
+/* ---- builders, one per selftest case (§3.2) ---------------------------- */
 
 static void b_data_same(struct seq *s, int v6)
 {
@@ -153,7 +154,7 @@ static void b_tcp_opt(struct seq *s, int v6)
 	ts_opt(seq_add(s, v6, 0, 100), "NNT", 0);
 	ts_opt(seq_add(s, v6, 100, 100), "NNT", 0);
 	t = seq_add(s, v6, 200, 100);
-	t->optlen = 4;                   /* doc §3b: zero for IPv4 */
+	t->optlen = 4;                   /* §3.2: zero for IPv4 */
 	if (v6)
 		memcpy(t->opts, "\x01\x03\x03\x07", 4);
 }
@@ -249,7 +250,7 @@ static void b_v6ext_diff(struct seq *s, int v6)
 	t->ext_fill = 0x11;
 }
 
-/* doc §3b large cases: mss = 4096 - L3/L4 headers, N = 16 */
+/* §3.3 large cases: mss = 4096 - L3/L4 headers, N = 16 */
 static void large(struct seq *s, int v6, int extra)
 {
 	uint16_t mss = v6 ? 4036 : 4056;
@@ -291,7 +292,7 @@ static void capacity(struct seq *s, int v6, int k)
 
 static void b_capacity(struct seq *s, int v6) { capacity(s, v6, 8); }
 
-/* ---- more rules of doc §1c, each pinned by its own sequence (not in the
+/* ---- more rules of §1.3, each pinned by its own sequence (not in the
  * kernel selftest; expected lists derived from the rule) ------------------ */
 
 static void b_x_ack(struct seq *s, int v6)

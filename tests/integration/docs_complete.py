@@ -5,8 +5,9 @@
     (lib/dsa_tag's with dsa_, lib/vlan's with vlan_, the pipeline's own);
   - drivers/atlantic_pmd/FEATURES.md lists every net_aqc_sim devarg the
     driver accepts;
-  - every relative link in README.md and docs/*.md resolves inside the
-    repository, and none of them names a shared/ tree outside it;
+  - every relative link in README.md and docs/**/*.md (docs/ref included)
+    resolves inside the repository, and none of them names a shared/ tree
+    outside it (section citations: tests/docs/check_citations.py);
   - the example rules file in docs/acl.md loads (tagpipe-replay
     --verdict acl:FILE runs on pcaps/demo.pcap)."""
 import glob
@@ -47,7 +48,8 @@ def main():
     c.eq('net_aqc_sim devargs FEATURES.md does not list',
          [k for k in keys if '`%s`' % k not in features], [])
 
-    docs = [os.path.join(src, 'README.md')] + glob.glob(os.path.join(src, 'docs', '*.md'))
+    docs = [os.path.join(src, 'README.md')] + sorted(
+        glob.glob(os.path.join(src, 'docs', '**', '*.md'), recursive=True))
     for doc in docs:
         text = open(doc).read()
         rel = os.path.relpath(doc, src)

@@ -33,6 +33,9 @@ CONTRACT = {
     'pipeline': ['tp_pipeline.h', 'tp_stats.h'],
     'bpf': ['tp_bpf.h'],
 }
+# Headers a library shares with tagpipe's other libraries but not with
+# users (not installed): inline fast paths another library fuses with.
+CONTRACT['vlan'] += ['vlan_fast.h']   # the strip lib/dsa_tag fuses with
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 

@@ -2,7 +2,7 @@
 /*
  * Helpers for the pipeline tests: TCP/IPv4 frames built byte by byte with
  * their checksums computed here (independently of lib/gro), DSA tags written
- * from the layouts in shared/docs/dsa-tags.md §4 and §6, and callbacks that
+ * from the layouts in docs/ref/dsa-tags.md §3 and §4, and callbacks that
  * capture what the pipeline hands out.
  */
 #ifndef PL_TEST_H
@@ -129,7 +129,7 @@ pl_build(uint8_t *b, const struct pl_spec *s)
 	return l4 + l4len;
 }
 
-/* edsa tags (dsa-tags.md §6.3): RX FORWARD from port p; TX FROM_CPU to p. */
+/* edsa tags (§4.4): RX FORWARD from port p; TX FROM_CPU to p. */
 static inline void
 pl_edsa_rx(struct pl_spec *s, uint8_t port)
 {
@@ -148,7 +148,7 @@ pl_edsa_tx(struct pl_spec *s, uint8_t port)
 	s->tag_len = 8;
 }
 
-/* dsa (4 bytes, §6.2) TX FROM_CPU to port p. */
+/* dsa (4 bytes, §4.3) TX FROM_CPU to port p. */
 static inline void
 pl_dsa_tx(struct pl_spec *s, uint8_t port)
 {

@@ -105,7 +105,7 @@ test_vlan_reinsert_nic(void **state)
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 }
 
-/* edsa RX of an 802.1Q frame (tag "e0 18 00 64", dsa-tags.md §6.2) becomes
+/* edsa RX of an 802.1Q frame (tag "e0 18 00 64", docs/ref/dsa-tags.md §4.3) becomes
  * 8100/0064 then vlan_tci; TX converts the re-inserted 802.1Q tag in place:
  * da da 00 00 60 18 00 64 (FROM_CPU, tagged). */
 static void

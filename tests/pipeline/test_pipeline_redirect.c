@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Redirect through the map: port/queue targets re-tagged for several
- * taggers (dsa, brcm-prepend, trailer; layouts from dsa-tags.md §4),
+ * taggers (dsa, brcm-prepend, trailer; layouts from
+ * docs/ref/dsa-tags.md §3),
  * worker-ring targets, empty entries, control-plane updates between
  * bursts, a ring that refuses frames; and the array/hash/redirect map API.
  */

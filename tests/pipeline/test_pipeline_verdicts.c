@@ -98,7 +98,7 @@ test_pass_merged(void **state)
 }
 
 /* TX: the merged packet leaves as its four original frames, MACs swapped,
- * re-tagged edsa FROM_CPU for source switch port 3 (dsa-tags.md §6.3). */
+ * re-tagged edsa FROM_CPU for source switch port 3 (docs/ref/dsa-tags.md §4.4). */
 static void
 test_tx_resegment_retag(void **state)
 {

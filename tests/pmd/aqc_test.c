@@ -305,8 +305,8 @@ aqc_test_tso_segment(uint8_t *out, const uint8_t *f, uint32_t payload, uint32_t 
 	ip->hdr_checksum = 0;
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	t->sent_seq = rte_cpu_to_be_32(rte_be_to_cpu_32(t->sent_seq) + mss * k);
-	/* doc 6.3: masks 0x0FF6 (first, middle: no FIN, no PSH), 0x0F7F (last:
-	 * no CWR), as the drivers program them */
+	/* docs/ref/aqc.md §6.3: masks 0x0FF6 (first, middle: no FIN, no PSH),
+	 * 0x0F7F (last: no CWR), as the drivers program them */
 	t->tcp_flags = (uint8_t)(flags & (k + 1 < nseg ? 0xf6 : 0x7f));
 	t->cksum = 0;
 	t->cksum = rte_ipv4_udptcp_cksum(ip, t);

@@ -3,7 +3,7 @@
  * Helpers for the net_aqc tests: port setup on net_aqc_sim ports, access to
  * the chip model behind a port, frame builders with checksums computed by
  * DPDK's rte_ip.h (not by the code under test), and the bit positions of
- * shared/docs/aqc-hardware.md written out again here, so that descriptor
+ * docs/ref/aqc.md written out again here, so that descriptor
  * checks compare the driver and the model against the document rather than
  * against the driver's own header.
  */
@@ -19,7 +19,7 @@
 #include "tp_test.h"
 #include "aqc_model.h"
 
-/* doc 4.1 / 4.2 ring registers */
+/* docs/ref/aqc.md §4.1 / §4.2 ring registers */
 #define DOC_RXD_BASE_LO(n) (0x5b00u + 0x20u * (n))
 #define DOC_RXD_BASE_HI(n) (0x5b04u + 0x20u * (n))
 #define DOC_RXD_CTL(n)     (0x5b08u + 0x20u * (n))
@@ -89,7 +89,7 @@ uint32_t aqc_test_udp6(uint8_t *f, uint32_t payload, uint16_t sport, uint16_t dp
 		       uint32_t seed);
 
 /* Segment k of an IPv4/TCP frame f (14 + 20 + 20 header bytes, payload
- * bytes after) cut at mss, as doc 6.3 segmentation makes it: lengths, IP ID
+ * bytes after) cut at mss, as §6.3 segmentation makes it: lengths, IP ID
  * + k, sequence, flags masked, checksums. Returns its length. */
 uint32_t aqc_test_tso_segment(uint8_t *out, const uint8_t *f, uint32_t payload,
 			      uint32_t mss, uint32_t k);
@@ -108,7 +108,7 @@ void aqc_test_log_expect(const char *want);
  * right away (step mode, after aqc_model_step). Fails the test otherwise. */
 uint16_t aqc_test_rx_all(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t n);
 
-/* Reference Toeplitz hash (doc 6.1 uses the standard algorithm). */
+/* Reference Toeplitz hash (docs/ref/aqc.md §6.1 uses the standard algorithm). */
 uint32_t aqc_test_toeplitz(const uint8_t key[40], const uint8_t *in, unsigned int len);
 
 extern const uint8_t aqc_test_dst_mac[6];

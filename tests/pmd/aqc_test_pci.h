@@ -24,7 +24,7 @@ struct aqc_test_pci {
 	struct rte_pci_driver *drv;
 };
 
-/* Fill p for model m as an AQC107 (doc 1: 0x1d6a:0x07b1) at 0000:7a:00.0
+/* Fill p for model m as an AQC107 (docs/ref/aqc.md §1: 0x1d6a:0x07b1) at 0000:7a:00.0
  * and find driver drv_name; false when no such PCI driver is registered.
  * Probe with p->drv->probe(p->drv, &p->dev). */
 bool aqc_test_pci_prepare(struct aqc_test_pci *p, struct aqc_model *m,

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The plugin's PMD info (dpdk-pmdinfo.py, as DPDK's tooling reads it) lists
-net_aqc with every A1 device ID of shared/docs/aqc-hardware.md section 1 and
+net_aqc with every A1 device ID of docs/ref/aqc.md §1 and
 the vfio-pci dependency, and net_aqc_sim with its devargs. Exit 77 (skip)
 when dpdk-pmdinfo.py cannot run here."""
 import json
@@ -8,11 +8,11 @@ import shutil
 import subprocess
 import sys
 
-# doc 1: vendor 0x1D6A, the IDs the DPDK table lists (A0/B0 pre-production,
+# docs/ref/aqc.md §1: vendor 0x1D6A, the IDs the DPDK table lists (A0/B0 pre-production,
 # A1 production, AQC111E/112E)
 A1_IDS = {"0001", "d100", "d107", "d108", "d109", "00b1", "07b1", "08b1", "09b1",
           "11b1", "12b1", "80b1", "87b1", "88b1", "89b1", "91b1", "92b1", "51b1", "52b1"}
-# doc 1: the A2 (AQC113 family) IDs of LNX and FBSD
+# docs/ref/aqc.md §1: the A2 (AQC113 family) IDs of LNX and FBSD
 A2_IDS = {"00c0", "04c0", "14c0", "34c0", "94c0", "93c0", "12c0", "11c0"}
 ALL_IDS = A1_IDS | A2_IDS
 

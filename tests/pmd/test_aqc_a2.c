@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What only the A2 (AQC113) generation has, on model=aqc113 ports: the MCP
- * boot and shared-buffer firmware interface (shared/docs/aqc-hardware.md
- * 2.4, 3.4) including a firmware that answers late or never, the action
- * resolver table (6.5) read back from the model and shown to decide, the A2
- * RSS layout (6.1) and the 64-bit firmware counters.
+ * boot and shared-buffer firmware interface (docs/ref/aqc.md §2.4, §3.4)
+ * including a firmware that answers late or never, the action resolver
+ * table (§6.5) read back from the model and shown to decide, the A2 RSS
+ * layout (§6.1) and the 64-bit firmware counters.
  * The expected register values are written out from the document here, not
  * taken from the driver's headers.
  */
@@ -25,7 +25,7 @@ static const char *const vdevs[] = {
 	NULL,
 };
 
-/* doc 3.4 / 6.5 addresses and values */
+/* docs/ref/aqc.md §3.4 / §6.5 addresses and values */
 #define IN(off)        (0x12000u + (off))
 #define OUT(off)       (0x13000u + (off))
 #define ART_TAG(i)     (0x14000u + 0x10u * (i))
@@ -64,7 +64,7 @@ xstat(uint16_t port, const char *name)
 	return 0;
 }
 
-/* doc 2.4 boot, 3.4 init and 6.5 records as the driver left them. */
+/* docs/ref/aqc.md §2.4 boot, §3.4 init and §6.5 records as the driver left them. */
 static void
 test_boot_and_init_registers(void **state)
 {
@@ -75,22 +75,22 @@ test_boot_and_init_registers(void **state)
 	(void)state;
 	aqc_test_port(&p, "net_aqc_sim0");
 	aqc_test_start(&p, 1, 128, mp, 0, 0, false, NULL);
-	/* 2.4: REBOOT done, status BOOT_STARTED | FW_INIT_COMP_SUCCESS */
+	/* §2.4: REBOOT done, status BOOT_STARTED | FW_INIT_COMP_SUCCESS */
 	assert_int_equal(aqc_test_reg(&p, 0x3040), (1u << 24) | (1u << 31));
-	/* 3.4 init: mtu 16352, link_control.mode ACTIVE, request policy
+	/* §3.4 init: mtu 16352, link_control.mode ACTIVE, request policy
 	 * bcast accept+q_or_tc, mcast accept+q_or_tc, promisc q_or_tc */
 	assert_int_equal(aqc_test_reg(&p, IN(0x000)), 16352);
 	assert_int_equal(BITS(aqc_test_reg(&p, IN(0x010)), 3, 0), 1);
 	assert_int_equal(aqc_test_reg(&p, IN(0xa58)),
 			 0x100u | 0x8000u | 0x10000u | 0x800000u | 0x80u);
-	/* 3.4 request link: link_up + every rate bit (10M..10G, N2.5G, N5G) */
+	/* §3.4 request link: link_up + every rate bit (10M..10G, N2.5G, N5G) */
 	assert_int_equal(aqc_test_reg(&p, IN(0x018)), 1u | (0xffu << 8));
 	/* the handshake is over: 0x0E00 taken, 0x0E04 bit 0 clear */
 	assert_int_equal(aqc_test_reg(&p, 0x0e00), 0);
 	assert_int_equal(aqc_test_reg(&p, 0x0e04) & 1, 0);
 	/* OUT link status: 10G (6) full duplex */
 	assert_int_equal(aqc_test_reg(&p, OUT(0x014)), (6u << 4) | (1u << 11));
-	/* 6.5: all sections on; records at the FW-given base. Promiscuous (the
+	/* §6.5: all sections on; records at the FW-given base. Promiscuous (the
 	 * helper turns it on): "L2 promisc off" disabled */
 	assert_int_equal(aqc_test_reg(&p, 0x6ff0), 0xffff);
 	assert_int_equal(aqc_test_reg(&p, ART_TAG(ART_BASE)), 0);
@@ -108,7 +108,7 @@ test_boot_and_init_registers(void **state)
 	/* the firmware's own records (below the base) untouched */
 	for (unsigned int i = 0; i < ART_BASE; i++)
 		assert_int_equal(aqc_test_reg(&p, ART_ACT(i)), 0);
-	/* 10.2: broadcast tag 1 (0x50F0), new filter engine (0x5104 bit 11),
+	/* §10.2: broadcast tag 1 (0x50F0), new filter engine (0x5104 bit 11),
 	 * queue->TC maps for 4 TCs x 8 queues */
 	assert_int_equal(aqc_test_reg(&p, 0x50f0) & 0x3f, 1);
 	assert_true(aqc_test_reg(&p, 0x5104) & (1u << 11));
@@ -121,7 +121,7 @@ test_boot_and_init_registers(void **state)
 	assert_int_equal(rte_eth_promiscuous_enable(p.id), 0);
 	assert_int_equal(aqc_test_reg(&p, ART_ACT(ART_BASE)), ACT_DISABLE);
 	aqc_test_stop(&p);
-	/* 3.4 DEINIT: link_up and the rates cleared */
+	/* §3.4 DEINIT: link_up and the rates cleared */
 	assert_int_equal(aqc_test_reg(&p, IN(0x018)), 0);
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 	rte_mempool_free(mp);
@@ -136,7 +136,7 @@ send_one(const struct aqc_test_port *p, struct rte_mempool *mp, const uint8_t *f
 	assert_int_equal(rte_eth_tx_burst(p->id, 0, &m, 1), 1);
 }
 
-/* 6.5: the resolver, not the A1 filters, decides: with promiscuous off a
+/* §6.5: the resolver, not the A1 filters, decides: with promiscuous off a
  * frame for another MAC is dropped by record base+0; the same frame passes
  * once that record is disabled in the chip (written here, in the model). */
 static void
@@ -189,7 +189,7 @@ test_art_decides(void **state)
 	rte_mempool_free(mp);
 }
 
-/* 6.1 A2: hash types one bit each in 0x54C8, RETA entry e at 0x6200 + 4e
+/* §6.1 A2: hash types one bit each in 0x54C8, RETA entry e at 0x6200 + 4e
  * (TC 0 in bits 4:0), RSS control 0x54C0. */
 static void
 test_rss_layout(void **state)
@@ -217,7 +217,7 @@ test_rss_layout(void **state)
 	rte_mempool_free(mp);
 }
 
-/* 3.4: the statistics are 64-bit: a step of 2^32 + 5 shows in full, and
+/* §3.4: the statistics are 64-bit: a step of 2^32 + 5 shows in full, and
  * frames count exactly. */
 static void
 test_counters_64bit(void **state)
@@ -236,7 +236,7 @@ test_counters_64bit(void **state)
 	oct0 = xstat(p.id, "mac_rx_good_octets");
 	fr0 = xstat(p.id, "mac_rx_good_frames");
 	tx0 = xstat(p.id, "mac_tx_unicast_frames");
-	/* index 0 of the B0 layout is rx_good_octets (doc 3.4) */
+	/* index 0 of the B0 layout is rx_good_octets (docs/ref/aqc.md §3.4) */
 	assert_int_equal(aqc_model_a2_add_stat(p.model, 0, (1ull << 32) + 5), 0);
 	for (int i = 0; i < 100; i++) {
 		oct1 = xstat(p.id, "mac_rx_good_octets");
@@ -277,7 +277,7 @@ clear_fault_later(void *arg)
 	return NULL;
 }
 
-/* 3.4: a firmware that never takes a request: start fails with a named
+/* §3.4: a firmware that never takes a request: start fails with a named
  * timeout after the documented 5 s (first request after boot) -- not
  * sooner, and without hanging; one that takes it late (0.5 s) is waited
  * for; a request at run time times out after 100 ms. */
@@ -327,7 +327,7 @@ test_fw_no_and_late_ack(void **state)
 	rte_mempool_free(mp);
 }
 
-/* 3.4: OUT never consistent (counters A != B): the statistics read gives
+/* §3.4: OUT never consistent (counters A != B): the statistics read gives
  * up after its 1000 tries with a named error; answered late it succeeds. */
 static void
 test_fw_torn_out(void **state)
@@ -363,7 +363,7 @@ test_fw_torn_out(void **state)
 	rte_mempool_free(mp);
 }
 
-/* 6.5: the resolver is written only under semaphore 3; not granted, the
+/* §6.5: the resolver is written only under semaphore 3; not granted, the
  * filter change fails with a named error and leaves the record alone. */
 static void
 test_art_semaphore(void **state)

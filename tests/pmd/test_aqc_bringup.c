@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * net_aqc on the chip model: probe, reset, firmware, link, MAC and filters,
- * statistics, register dump, devargs (shared/docs/aqc-hardware.md 2, 3, 6.4,
- * 7, 8, 10). Runs on either generation (argv[1]); where A1 and A2 differ
+ * statistics, register dump, devargs (docs/ref/aqc.md §2, §3, §6.4, §7, §8,
+ * §10). Runs on either generation (argv[1]); where A1 and A2 differ
  * (firmware interface, identification, counters) each is checked against
  * its own section of the document.
  */
@@ -42,7 +42,7 @@ test_probe_info(void **state)
 	aqc_test_port(&p, "net_aqc_sim0");
 	assert_int_equal(rte_eth_dev_info_get(p.id, &di), 0);
 	assert_string_equal(di.driver_name, "net_aqc_sim");
-	/* doc 7 limits */
+	/* docs/ref/aqc.md §7 limits */
 	assert_int_equal(di.max_rx_queues, 8);
 	assert_int_equal(di.max_tx_queues, 8);
 	assert_int_equal(di.rx_desc_lim.nb_max, 8184);
@@ -53,7 +53,7 @@ test_probe_info(void **state)
 	assert_int_equal(di.max_rx_pktlen, 16352);
 	assert_int_equal(di.hash_key_size, 40);
 	assert_int_equal(di.reta_size, 64);
-	/* doc 1: A2 links down to 10M */
+	/* docs/ref/aqc.md §1: A2 links down to 10M */
 	assert_int_equal(di.speed_capa, RTE_ETH_LINK_SPEED_100M | RTE_ETH_LINK_SPEED_1G |
 			 RTE_ETH_LINK_SPEED_2_5G | RTE_ETH_LINK_SPEED_5G |
 			 RTE_ETH_LINK_SPEED_10G | (aqc_test_a2() ? RTE_ETH_LINK_SPEED_10M : 0));
@@ -61,18 +61,18 @@ test_probe_info(void **state)
 	assert_string_equal(fw, aqc_test_a2() ? "1.3.34" : "3.1.58");
 	/* too small a buffer: the size needed, NUL included */
 	assert_int_equal(rte_eth_dev_fw_version_get(p.id, fw, 3), 7);
-	/* doc 3.1: the permanent MAC comes from the eFuse block via the MIF;
-	 * 3.4: on A2 from IN.mac_address */
+	/* §3.1: the permanent MAC comes from the eFuse block via the MIF;
+	 * §3.4: on A2 from IN.mac_address */
 	assert_int_equal(rte_eth_macaddr_get(p.id, &mac), 0);
 	assert_memory_equal(mac.addr_bytes, "\x02\x11\x22\x33\x44\x55", 6);
 	if (aqc_test_a2()) {
-		/* AQtion aq_common.h: Antigua B0 MIF ID; 3.4: OUT bundle version
+		/* AQtion aq_common.h: Antigua B0 MIF ID; §3.4: OUT bundle version
 		 * byte 0 major, byte 1 minor, bits 31:16 build */
 		assert_int_equal(aqc_test_reg(&p, 0x001c), 0x203);
 		assert_int_equal(aqc_test_reg(&p, 0x13004), 0x01u | 0x03u << 8 | 34u << 16);
 		assert_int_equal(aqc_test_reg(&p, 0x0018), 0);
 	} else {
-		/* doc 2.1: B1 silicon, firmware version register */
+		/* docs/ref/aqc.md §2.1: B1 silicon, firmware version register */
 		assert_int_equal(aqc_test_reg(&p, 0x001c) & 0xf, 0xa);
 		assert_int_equal(aqc_test_reg(&p, 0x0018), 0x0301003a);
 	}
@@ -97,22 +97,22 @@ test_fw2x_and_speed(void **state)
 	assert_int_equal(link.link_speed, 1000);
 	assert_int_equal(link.link_duplex, RTE_ETH_LINK_FULL_DUPLEX);
 	if (aqc_test_a2()) {
-		/* 3.4: IN.link_options = link_up | 10M | 100M | 1G; OUT
+		/* §3.4: IN.link_options = link_up | 10M | 100M | 1G; OUT
 		 * link_status rate 3 (1G) in bits 7:4, full duplex bit 11 */
 		assert_int_equal(aqc_test_reg(&p, 0x12018),
 				 1u | (1u << 8) | (1u << 9) | (1u << 10));
 		assert_int_equal(aqc_test_reg(&p, 0x13014), (3u << 4) | (1u << 11));
 	} else {
-		/* doc 3.3: requested rates in 0x0368, current rate in 0x0370 */
+		/* §3.3: requested rates in 0x0368, current rate in 0x0370 */
 		assert_int_equal(aqc_test_reg(&p, 0x0368) & 0xfff, (1u << 5) | (1u << 8));
 		assert_int_equal(aqc_test_reg(&p, 0x0370), 1u << 8);
 	}
 	aqc_test_stop(&p);
 	if (aqc_test_a2()) {
-		/* 3.4 set state DEINIT: link_up 0, no rates */
+		/* §3.4 set state DEINIT: link_up 0, no rates */
 		assert_int_equal(aqc_test_reg(&p, 0x12018), 0);
 	} else {
-		/* 10.1 stop: no rates, LINK_DROP (0x036C bit 22) set */
+		/* §10.1 stop: no rates, LINK_DROP (0x036C bit 22) set */
 		assert_int_equal(aqc_test_reg(&p, 0x0368) & 0xfff, 0);
 		assert_true(aqc_test_reg(&p, 0x036c) & (1u << 22));
 	}
@@ -136,18 +136,18 @@ test_link_cable_and_reset(void **state)
 	assert_int_equal(rte_eth_link_get(p.id, &link), 0);
 	assert_int_equal(link.link_speed, 10000);
 	if (aqc_test_a2()) {
-		/* doc 2.4: after the driver's REBOOT request the boot register
+		/* §2.4: after the driver's REBOOT request the boot register
 		 * reads BOOT_STARTED | FW_INIT_COMP_SUCCESS, no request bit */
 		assert_int_equal(aqc_test_reg(&p, 0x3040), (1u << 24) | (1u << 31));
 		assert_int_equal(aqc_test_reg(&p, 0x0f00) & 1, 0);
 	} else {
-		/* doc 2.3: the driver's RBL restart wrote 0xDEAD to 0x0388; the
+		/* §2.3: the driver's RBL restart wrote 0xDEAD to 0x0388; the
 		 * rebooted firmware replaced it; the soft-reset bit self-cleared */
 		assert_int_not_equal(aqc_test_reg(&p, 0x0388) & 0xffff, 0xdead);
 		assert_int_not_equal(aqc_test_reg(&p, 0x0388), 0);
 		assert_int_equal(aqc_test_reg(&p, 0x0000) & (1u << 15), 0);
 	}
-	/* doc 10.1 step 19: packet buffers on; 4.1/4.2: ring 0 enabled */
+	/* §10.1 step 19: packet buffers on; §4.1/§4.2: ring 0 enabled */
 	assert_true(aqc_test_reg(&p, 0x5700) & 1);
 	assert_true(aqc_test_reg(&p, 0x7900) & 1);
 	assert_true(aqc_test_reg(&p, DOC_RXD_CTL(0)) & (1u << 31));
@@ -173,7 +173,7 @@ test_link_cable_and_reset(void **state)
 	rte_mempool_free(mp);
 }
 
-/* doc 6.4: station MAC in unicast filter 0, promiscuous and all-multicast. */
+/* §6.4: station MAC in unicast filter 0, promiscuous and all-multicast. */
 static void
 test_mac_filters(void **state)
 {
@@ -193,7 +193,7 @@ test_mac_filters(void **state)
 	assert_int_equal(BITS(hi, 15, 0), 0x0211);
 	assert_int_equal(BITS(hi, 18, 16), 1);
 	assert_int_equal(BITS(hi, 31, 31), 1);
-	/* 6.4 A2: the station MAC filter carries tag 1 for the resolver */
+	/* §6.4 A2: the station MAC filter carries tag 1 for the resolver */
 	if (aqc_test_a2())
 		assert_int_equal(BITS(hi, 27, 22), 1);
 	assert_int_equal(rte_eth_dev_default_mac_addr_set(p.id, (struct rte_ether_addr *)&mac), 0);
@@ -216,7 +216,7 @@ test_mac_filters(void **state)
 }
 
 /* Loop wire, model thread: what the L2 filters let through, and the exact
- * hardware and software counters for it (doc 6.4, 8). */
+ * hardware and software counters for it (docs/ref/aqc.md §6.4, §8). */
 static void
 test_filters_and_stats(void **state)
 {
@@ -275,12 +275,12 @@ test_filters_and_stats(void **state)
 	assert_int_equal(st.imissed, 0);
 	assert_int_equal(st.ierrors, 0);
 	{
-		/* doc 3.1/3.3: firmware MAC counters through the mailbox */
+		/* §3.1/§3.3: firmware MAC counters through the mailbox */
 		struct rte_eth_xstat_name names[64];
 		struct rte_eth_xstat xs[64];
 		int nx = rte_eth_xstats_get_names(p.id, names, 64);
 		uint64_t uprc = ~0ull, bprc = ~0ull, mprc = ~0ull, uptc = ~0ull, mptc = ~0ull;
-		/* 3.1 A1 mailbox names; 3.4 A2 "B0" statistics names */
+		/* §3.1 A1 mailbox names; §3.4 A2 "B0" statistics names */
 		const char *const *want = aqc_test_a2() ?
 			(const char *const[]){ "mac_rx_unicast_frames", "mac_rx_broadcast_frames",
 					       "mac_rx_multicast_frames", "mac_tx_unicast_frames",
@@ -409,7 +409,7 @@ test_bad_devargs(void **state)
 		{ "wire=loop,peer=net_aqc_sim0", "peer=net_aqc_sim0: needs wire=peer" },
 		{ "wire=pcap,rx_pcap=/nonexistent/in.pcap", "/nonexistent/in.pcap" },
 		{ "sfp=/nonexistent/sfp.bin", "sfp=/nonexistent/sfp.bin" },
-		{ "fw=1.5.6", "firmware 1.x" },       /* doc 2.1: FW 1.x */
+		{ "fw=1.5.6", "firmware 1.x" },       /* §2.1: FW 1.x */
 		{ "fw=4.0.0", "bad FW version 4.0.0" },
 		{ "dma=iommu", "dma=iommu: expected auto, direct or translate" },
 		{ "rx_start=later", "rx_start=later: expected poll, link or now" },
@@ -431,11 +431,11 @@ test_bad_devargs(void **state)
 		{ "model=aqc113,fw_fault=mute", "aqc107 only" },
 		/* an A1 firmware that answers nothing: the first MIF read */
 		{ "fw_fault=mute", "MIF read at" },
-		/* doc 2.4: the A2 boot faults the driver must name */
+		/* docs/ref/aqc.md §2.4: the A2 boot faults the driver must name */
 		{ "model=aqc113,fw_fault=boot_hang", "boot code hanged" },
 		{ "model=aqc113,fw_fault=init_fail", "FW_INIT_FAILED" },
 		{ "model=aqc113,fw_fault=hostboot", "host boot is not supported" },
-		/* doc 3.4: OUT never consistent */
+		/* docs/ref/aqc.md §3.4: OUT never consistent */
 		{ "model=aqc113,fw_fault=torn", "never consistent" },
 	};
 	FILE *orig = rte_log_get_stream();

@@ -97,7 +97,7 @@ test_one_queue_pair(void **state)
 }
 
 /* 8 queue pairs, RSS: each frame lands on queue RETA[hash & 63] where the
- * driver fills the RETA with i % 8 (doc 6.1: 64 entries). */
+ * driver fills the RETA with i % 8 (docs/ref/aqc.md §6.1: 64 entries). */
 static void
 test_eight_queue_pairs(void **state)
 {
@@ -158,7 +158,7 @@ test_eight_queue_pairs(void **state)
 	rte_mempool_free(mp);
 }
 
-/* RSS updates while the port runs: RETA, key, hash types (doc 6.1). */
+/* RSS updates while the port runs: RETA, key, hash types (docs/ref/aqc.md §6.1). */
 static void
 test_rss_update(void **state)
 {
@@ -201,7 +201,7 @@ test_rss_update(void **state)
 	/* bad RETA: queue 9 does not exist */
 	reta.reta[3] = 9;
 	assert_int_not_equal(rte_eth_dev_rss_reta_update(p.id, &reta, 64), 0);
-	/* new key, IPv4 header only: RSS type 2 over the addresses (doc 5.4) */
+	/* new key, IPv4 header only: RSS type 2 over the addresses (§5.4) */
 	conf.rss_key = (uint8_t *)(uintptr_t)key2;
 	conf.rss_key_len = 40;
 	conf.rss_hf = RTE_ETH_RSS_IPV4;
@@ -218,7 +218,7 @@ test_rss_update(void **state)
 	rte_mempool_free(mp);
 }
 
-/* doc 5.4: a frame longer than the buffer spans consecutive descriptors,
+/* docs/ref/aqc.md §5.4: a frame longer than the buffer spans consecutive descriptors,
  * DD on each, EOP on the last, total length in each. */
 static void
 test_jumbo(void **state)
@@ -255,7 +255,7 @@ test_jumbo(void **state)
 		assert_int_equal(seg->data_len, s < 8 ? 1024 : 9000 - 8 * 1024);
 	tp_test_assert_mbuf_bytes(m, f, len);
 	rte_pktmbuf_free(m);
-	/* the largest frame (doc 6.8: 16352) takes 16 buffers */
+	/* the largest frame (docs/ref/aqc.md §6.8: 16352) takes 16 buffers */
 	len = aqc_test_udp4(f, 16352 - 42, 8, 8, 78);
 	assert_int_equal(aqc_model_inject(in.model, f, len), 0);
 	assert_int_equal(rte_eth_rx_burst(in.id, 0, &m, 1), 1);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Descriptor formats, bit by bit, against shared/docs/aqc-hardware.md
- * tables 5.1 (TX data), 5.2 (TX context), 5.3 (RX read) and 5.4 (RX
- * write-back), in both directions: what the driver writes for the chip, and
- * what the driver makes of what the chip writes. The model runs in step mode
+ * Descriptor formats, bit by bit, against docs/ref/aqc.md tables §5.1 (TX
+ * data), §5.2 (TX context), §5.3 (RX read) and §5.4 (RX write-back), in
+ * both directions: what the driver writes for the chip, and what the driver
+ * makes of what the chip writes. The model runs in step mode
  * so every descriptor can be read between the two sides.
  */
 #include <string.h>
@@ -36,7 +36,7 @@ setup(void **state)
 	return aqc_test_eal_init(vdevs);
 }
 
-/* doc 5.3: a posted descriptor holds an mbuf data address of our pool and
+/* §5.3: a posted descriptor holds an mbuf data address of our pool and
  * zero in bytes 8-15 (bit 0 there would read as DD). */
 static void
 check_posted(const struct aqc_test_port *p, unsigned int n, struct rte_mempool *mp)
@@ -56,9 +56,9 @@ check_posted(const struct aqc_test_port *p, unsigned int n, struct rte_mempool *
 }
 
 /* TX: VLAN insertion + IPv4/TCP checksum offload on a 2-segment packet.
- * doc 5.2: one context descriptor; 5.1: two data descriptors, EOP and WB on
+ * §5.2: one context descriptor; §5.1: two data descriptors, EOP and WB on
  * the last; after the chip: DD in the WB descriptor only, head = tail. Then
- * the loop brings the frame back: doc 5.4 write-back and the mbuf. */
+ * the loop brings the frame back: docs/ref/aqc.md §5.4 write-back and the mbuf. */
 static void
 test_tx_descriptors(void **state)
 {
@@ -109,7 +109,7 @@ test_tx_descriptors(void **state)
 	assert_int_equal(aqc_test_reg(&p, DOC_TXD_TAIL(0)), 3);
 	assert_int_equal(aqc_test_reg(&p, DOC_TXD_HEAD(0)), 0);
 
-	/* 5.2 context descriptor */
+	/* §5.2 context descriptor */
 	aqc_test_tx_desc(&p, 0, 0, dw);
 	assert_int_equal(dw[0], 0);
 	assert_int_equal(dw[1], 0);
@@ -118,7 +118,7 @@ test_tx_descriptors(void **state)
 	assert_int_equal(BITS(dw[2], 19, 4), 0x2064);  /* VLAN TCI */
 	assert_int_equal(BITS(dw[2], 31, 20), 0);      /* CMD, L2 len: no LSO */
 	assert_int_equal(dw[3], 0);
-	/* 5.1 data descriptors */
+	/* §5.1 data descriptors */
 	for (unsigned int i = 1; i <= 2; i++) {
 		bool last = i == 2;
 
@@ -150,7 +150,7 @@ test_tx_descriptors(void **state)
 	aqc_test_tx_desc(&p, 0, 1, dw);
 	assert_int_equal(BITS(dw[2], 20, 20), 0);
 
-	/* 5.4 write-back of the looped frame */
+	/* §5.4 write-back of the looped frame */
 	aqc_test_rx_desc(&p, 0, 0, dw);
 	assert_int_equal(BITS(dw[0], 3, 0), 0);        /* RSS type: RSS off */
 	assert_int_equal(BITS(dw[0], 5, 4), 0);        /* L3 IPv4 */
@@ -200,7 +200,7 @@ test_tx_descriptors(void **state)
 	rte_mempool_free(mp);
 }
 
-/* TX LSO (doc 5.2 context + 5.1 data with CMD LSO, PAY_LEN = payload): one
+/* TX LSO (§5.2 context + §5.1 data with CMD LSO, PAY_LEN = payload): one
  * 2500-byte TCP payload with MSS 1000 leaves as three segments, each with
  * its own IPv4 length, ID, checksum, TCP sequence number, flags (0x7820 /
  * 0x7824 masks: PSH and FIN only on the last) and TCP checksum. */
@@ -234,7 +234,7 @@ test_tso(void **state)
 	m->tso_segsz = 1000;
 	assert_int_equal(rte_eth_tx_prepare(p.id, 0, &m, 1), 1);
 	assert_int_equal(rte_eth_tx_burst(p.id, 0, &m, 1), 1);
-	/* 5.2 context: L2 14, L3 20, L4 20, MSS 1000, CMD TCP, IPv4 */
+	/* §5.2 context: L2 14, L3 20, L4 20, MSS 1000, CMD TCP, IPv4 */
 	aqc_test_tx_desc(&p, 0, 0, dw);
 	assert_int_equal(BITS(dw[2], 2, 0), 2);
 	assert_int_equal(BITS(dw[2], 19, 4), 0);
@@ -286,7 +286,7 @@ test_tso(void **state)
 	rte_mempool_free(mp);
 }
 
-/* RX: frames put on the wire; the write-back descriptor bits (doc 5.4) and
+/* RX: frames put on the wire; the write-back descriptor bits (§5.4) and
  * the mbuf built from them. RSS on (key above), VLAN strip on, checksum
  * checks on. */
 enum kind { TCP4, UDP4, UDP4_BAD_IP, UDP4_BAD_L4, UDP4_NOCSUM, UDP6, ARP, OTHER, VLAN, QINQ };
@@ -343,7 +343,7 @@ insert_tag(uint8_t *f, uint32_t len, uint16_t tpid, uint16_t tci)
 }
 
 /* Frame for a case; *strip_len: the bytes the host should get. *tuple/ntuple:
- * the RSS input (doc 6.1: addresses, then ports). */
+ * the RSS input (docs/ref/aqc.md §6.1: addresses, then ports). */
 static uint32_t
 build(enum kind k, uint8_t *f, uint8_t *host, uint32_t *host_len, uint8_t *tuple,
       unsigned int *ntuple)
@@ -401,7 +401,7 @@ build(enum kind k, uint8_t *f, uint8_t *host, uint32_t *host_len, uint8_t *tuple
 	} else if (k == QINQ) {
 		len = insert_tag(f, len, 0x8100, 0x012c);
 		len = insert_tag(f, len, 0x88a8, 0x0014);
-		/* strip takes the outer tag only (doc 6.6) */
+		/* strip takes the outer tag only (docs/ref/aqc.md §6.6) */
 		memcpy(host, f, 12);
 		memcpy(host + 12, f + 16, len - 16);
 		*host_len = len - 4;
@@ -465,7 +465,7 @@ test_rx_descriptors(void **state)
 			assert_int_equal(m->vlan_tci, c->tci);
 		rte_pktmbuf_free(m);
 	}
-	/* doc 5.4 "packet error = RX_STAT bit 2": dropped, counted in ierrors,
+	/* §5.4 "packet error = RX_STAT bit 2": dropped, counted in ierrors,
 	 * its buffer reused; also when the frame spans several descriptors */
 	{
 		static uint8_t f[4000];

@@ -146,7 +146,7 @@ test_pool_exhausted(void **state)
 	rte_mempool_free(mp);
 }
 
-/* Damaged frames (bad FCS: the MAC error bit in the write-back, doc 5.4)
+/* Damaged frames (bad FCS: the MAC error bit in the write-back, docs/ref/aqc.md §5.4)
  * between good ones: each is freed and counted in ierrors, the good ones
  * come up in order. */
 static void
@@ -270,7 +270,7 @@ rx_check_n(struct aqc_test_port *p, uint32_t first, uint16_t n)
 	rx_check(p, first, n, NULL);
 }
 
-#define DOC_RXD_DD 1u   /* doc 5.4: write-back dword 2 bit 0 */
+#define DOC_RXD_DD 1u   /* docs/ref/aqc.md §5.4: write-back dword 2 bit 0 */
 
 static uint64_t
 faults_injected(struct aqc_test_port *p)

@@ -62,7 +62,7 @@ upload(const uint32_t *p, unsigned int n)
 	}
 }
 
-/* MIF read (doc 3.1, B1: the address moves on by 4 when done). */
+/* MIF read (docs/ref/aqc.md §3.1, B1: the address moves on by 4 when done). */
 static uint32_t
 mcp_read(uint32_t addr)
 {

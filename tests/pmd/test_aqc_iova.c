@@ -110,7 +110,7 @@ test_translated_loop(void **state)
 	start = tp_test_pool_in_use(mp);
 	aqc_test_port(&p, "net_aqc_sim0");
 	start_on_heap(&p, mp);
-	/* doc 4.1/4.2: the base registers hold IOVAs from the fake range */
+	/* docs/ref/aqc.md §4.1/§4.2: base registers hold IOVAs of the fake range */
 	assert_true(in_fake_range((uint64_t)aqc_test_reg(&p, DOC_RXD_BASE_HI(0)) << 32 |
 				  aqc_test_reg(&p, DOC_RXD_BASE_LO(0))));
 	assert_true(in_fake_range((uint64_t)aqc_test_reg(&p, DOC_TXD_BASE_HI(0)) << 32 |
@@ -131,7 +131,7 @@ test_translated_loop(void **state)
 	aqc_model_get_counters(p.model, &c);
 	assert_int_equal(c.dma_faults, 0);
 	assert_int_equal(c.tx_errors, 0);
-	/* doc 5.1: the TX descriptor holds the buffer IOVA, not its VA */
+	/* §5.1: the TX descriptor holds the buffer IOVA, not its VA */
 	{
 		uint64_t base = (uint64_t)aqc_test_reg(&p, DOC_TXD_BASE_HI(0)) << 32 |
 				aqc_test_reg(&p, DOC_TXD_BASE_LO(0));

@@ -34,7 +34,7 @@ setup(void **state)
 	return aqc_test_eal_init(vdevs);
 }
 
-/* doc 5.4 write-back fields */
+/* docs/ref/aqc.md §5.4 write-back fields */
 #define WB_DD(dw)    BITS((dw)[2], 0, 0)
 #define WB_EOP(dw)   BITS((dw)[2], 1, 1)
 #define WB_RSC(dw)   BITS((dw)[2], 15, 12)
@@ -170,7 +170,7 @@ start_lro(const struct aqc_test_port *p, struct rte_mempool *mp, uint32_t max_lr
 	assert_int_equal(rte_eth_promiscuous_enable(p->id), 0);
 	assert_int_equal(rte_eth_dev_start(p->id), 0);
 	aqc_test_wait_link(p->id, RTE_ETH_LINK_UP);
-	/* doc 6.3: the driver's per-ring LRO bit and LNX session values */
+	/* §6.3: the driver's per-ring LRO bit and LNX session values */
 	assert_int_equal(aqc_test_reg(p, 0x5590) & 1, 1);
 	assert_int_equal(BITS(aqc_test_reg(p, 0x5620), 9, 0), 50);
 	assert_int_equal(BITS(aqc_test_reg(p, 0x5620), 31, 20), 0x61a);
@@ -205,7 +205,7 @@ assert_plain(const struct rte_mbuf *m, const struct seg *s)
 static const uint8_t ACK = RTE_TCP_ACK_FLAG, PSH = RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG;
 
 /* Four 1000-byte segments, PSH on the last: one aggregate of 4054 bytes
- * over two 2 KiB buffers; the write-back chain as doc 5.4 describes. */
+ * over two 2 KiB buffers; the write-back chain as docs/ref/aqc.md §5.4 describes. */
 static void
 test_merge(void **state)
 {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * net_aqc ethdev operations beyond bring-up, on the chip model: VLAN strip
- * at run time (port and queue), VLAN filter table, TPIDs (doc 6.6), extra
- * unicast MAC filters (6.4), link up/down and flow control through the
- * firmware (3.3), RX/TX descriptor status (5.1, 5.4). Register values are
+ * at run time (port and queue), VLAN filter table, TPIDs (docs/ref/aqc.md §6.6), extra
+ * unicast MAC filters (§6.4), link up/down and flow control through the
+ * firmware (§3.3), RX/TX descriptor status (§5.1, §5.4). Register values are
  * the document's bit positions written out here.
  */
 #include <string.h>
@@ -127,14 +127,14 @@ test_vlan_filters_and_tpid(void **state)
 	uint32_t len, vtag = aqc_test_a2() ? 1u << 12 : 0;
 
 	(void)state;
-	/* doc 6.6: 0x5280 bit 1 VLAN promiscuous until filtering is on */
+	/* §6.6: 0x5280 bit 1 VLAN promiscuous until filtering is on */
 	assert_int_equal(aqc_test_reg(&p, 0x5280) & 2, 2);
 	assert_int_equal(rte_eth_dev_set_vlan_offload(p.id, RTE_ETH_VLAN_FILTER_OFFLOAD), 0);
 	assert_int_equal(aqc_test_reg(&p, 0x5280) & 2, 0);
 	assert_int_equal(rte_eth_dev_vlan_filter(p.id, 100, 1), 0);
 	/* bit 31 enable, 18:16 action 1, 11:0 VID; A2 also the resolver tag 1
 	 * in 15:12, and the "VLAN promisc off" record (FW ART base 16 + 1)
-	 * drops what no filter tags (doc 6.5, 6.6) */
+	 * drops what no filter tags (docs/ref/aqc.md §6.5, §6.6) */
 	assert_int_equal(aqc_test_reg(&p, 0x5290), 0x80010064 | vtag);
 	if (aqc_test_a2())
 		assert_int_equal(aqc_test_reg(&p, 0x14008 + 0x10 * 17), 1);
@@ -161,7 +161,7 @@ test_vlan_filters_and_tpid(void **state)
 	assert_int_equal(aqc_test_reg(&p, 0x5280) & 2, 0);
 	assert_int_equal(rte_eth_dev_vlan_filter(p.id, 100, 0), 0);
 	assert_int_equal(aqc_test_reg(&p, 0x5290), 0);
-	/* doc 6.6 0x5284: inner TPID 15:0, outer 31:16 */
+	/* docs/ref/aqc.md §6.6 0x5284: inner TPID 15:0, outer 31:16 */
 	assert_int_equal(rte_eth_dev_set_vlan_ether_type(p.id, RTE_ETH_VLAN_TYPE_OUTER,
 							 0x9100), 0);
 	assert_int_equal(aqc_test_reg(&p, 0x5284), 0x91008100);
@@ -192,7 +192,7 @@ test_mac_filters(void **state)
 	assert_int_equal(aqc_model_inject(p.model, f, len), -EPERM);
 	memcpy(a.addr_bytes, aqc_test_dst_mac, 6);
 	assert_int_equal(rte_eth_dev_mac_addr_add(p.id, &a, 0), 0);
-	/* doc 6.4 filter 1: 0x5118 MAC[2..5], 0x511C enable | action 1 | MAC[0..1] */
+	/* §6.4 filter 1: 0x5118 MAC[2..5], 0x511C enable | action 1 | MAC[0..1] */
 	assert_int_equal(aqc_test_reg(&p, 0x5118), 0x0000000b);
 	assert_int_equal(aqc_test_reg(&p, 0x511c), 0x80010200 |
 			 (aqc_test_a2() ? 1u << 22 : 0));   /* A2: resolver tag 1 */
@@ -205,7 +205,7 @@ test_mac_filters(void **state)
 	finish(&p, mp, in_use);
 }
 
-/* set_mc_addr_list: exact filters from the top of the table (doc 6.4). */
+/* set_mc_addr_list: exact filters from the top of the table (§6.4). */
 static void
 test_mc_list(void **state)
 {
@@ -228,7 +228,7 @@ test_mc_list(void **state)
 	assert_int_equal(aqc_model_inject(p.model, f, len), -EPERM);
 	assert_int_equal(rte_eth_dev_set_mc_addr_list(p.id, list, 2), 0);
 	/* filters 31 and 32: 0x5110 + 8i MAC[2..5], 0x5114 + 8i enable | action 1
-	 * (A2: and the resolver tag 1 in bits 27:22, doc 6.4) */
+	 * (A2: and the resolver tag 1 in bits 27:22, docs/ref/aqc.md §6.4) */
 	assert_int_equal(aqc_test_reg(&p, 0x5208), 0x5e000007);
 	assert_int_equal(aqc_test_reg(&p, 0x520c), 0x80010100 | uctag);
 	assert_int_equal(aqc_test_reg(&p, 0x5210), 0x00000001);
@@ -259,8 +259,8 @@ test_link_up_down(void **state)
 	uint32_t len = aqc_test_udp4(f, 20, 5, 6, 9);
 
 	(void)state;
-	/* A1 doc 3.3: rates in 0x0368, LINK_DROP 0x036C bit 22, state 0x0370;
-	 * A2 doc 3.4: IN.link_options 0x12018, OUT.link_status 0x13014 */
+	/* A1 §3.3: rates in 0x0368, LINK_DROP 0x036C bit 22, state 0x0370;
+	 * A2 §3.4: IN.link_options 0x12018, OUT.link_status 0x13014 */
 	uint32_t state_reg = aqc_test_a2() ? 0x13014 : 0x0370;
 
 	assert_int_equal(rte_eth_dev_set_link_down(p.id), 0);
@@ -299,8 +299,8 @@ wait_reg(const struct aqc_test_port *p, uint32_t off, uint32_t mask, uint32_t wa
 	assert_int_equal(aqc_test_reg(p, off) & mask, want);
 }
 
-/* Flow-control request and the negotiated result: A1 doc 3.3 bits 3 (RX)
- * / 4 (TX) of 0x036C and 0x0374; A2 doc 3.4 IN.link_options bits 24 (RX) /
+/* Flow-control request and the negotiated result: A1 docs/ref/aqc.md §3.3 bits 3 (RX)
+ * / 4 (TX) of 0x036C and 0x0374; A2 §3.4 IN.link_options bits 24 (RX) /
  * 25 (TX), OUT.link_status bits 9 (RX) / 8 (TX). */
 static void
 check_pause(const struct aqc_test_port *p, bool rx, bool tx)
@@ -368,7 +368,7 @@ test_descriptor_status(void **state)
 	assert_int_equal(rte_eth_rx_descriptor_status(p.id, 0, 0), RTE_ETH_RX_DESC_DONE);
 	assert_int_equal(rte_eth_rx_descriptor_status(p.id, 0, 2), RTE_ETH_RX_DESC_DONE);
 	assert_int_equal(rte_eth_rx_descriptor_status(p.id, 0, 3), RTE_ETH_RX_DESC_AVAIL);
-	/* doc 4.3: one slot is never handed to the chip */
+	/* docs/ref/aqc.md §4.3: one slot is never handed to the chip */
 	assert_int_equal(rte_eth_rx_descriptor_status(p.id, 0, NB_DESC - 1),
 			 RTE_ETH_RX_DESC_UNAVAIL);
 	assert_int_equal(rte_eth_rx_burst(p.id, 0, rx, 8), 3);
@@ -387,7 +387,7 @@ test_descriptor_status(void **state)
 	finish(&p, mp, in_use);
 }
 
-/* A write-back whose length exceeds its single buffer (doc 5.4 bytes 10-11)
+/* A write-back whose length exceeds its single buffer (§5.4 bytes 10-11)
  * is never trusted: dropped, counted in ierrors, the mbuf back in the pool. */
 static void
 test_rx_bad_length(void **state)
@@ -447,7 +447,7 @@ wait_events(unsigned int n)
 	assert_int_equal(__atomic_load_n(&lsc_events, __ATOMIC_SEQ_CST), n);
 }
 
-/* RTE_ETH_EVENT_INTR_LSC: the link cause routed as doc 6.9 says (general
+/* RTE_ETH_EVENT_INTR_LSC: the link cause routed as docs/ref/aqc.md §6.9 says (general
  * map 3 = 0x88), its status bit 8 latched by the chip and cleared by the
  * PMD, one event per change. */
 static void

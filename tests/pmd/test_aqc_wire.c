@@ -199,7 +199,7 @@ test_filtered_frames_are_counted(void **state)
 	assert_int_equal(rte_eth_stats_get(p.id, &st), 0);
 	assert_int_equal(st.ipackets, 0);
 	assert_int_equal(st.imissed, 0);
-	/* doc 3.1 A1 mailbox counters / 3.4 A2 "B0" statistics */
+	/* docs/ref/aqc.md §3.1 A1 mailbox counters / §3.4 A2 "B0" statistics */
 	assert_int_equal(xstat(p.id, aqc_test_a2() ? "mac_rx_unicast_frames" : "mac_uprc"),
 			 NFRAMES);
 	assert_int_equal(xstat(p.id, aqc_test_a2() ? "mac_rx_good_octets" : "mac_ubrc"),

@@ -70,7 +70,8 @@ probe_setup(void **state)
 	cfg.sfp_present = true;
 	memcpy(cfg.sfp, sfp_image, sizeof(sfp_image));
 	if (fw1x)
-		cfg.fw_version = 0x0105003a;   /* 1.5.58 (doc 2.1: 1.x from 1.5.6) */
+		/* 1.5.58 (docs/ref/aqc.md §2.1: FW 1.x from 1.5.6) */
+		cfg.fw_version = 0x0105003a;
 	model = aqc_model_create(&cfg, &err);
 	assert_non_null(model);
 	assert_true(aqc_test_pci_prepare(&pci, model, drv_name));
@@ -130,7 +131,7 @@ step_mac_and_fw(void **state)
 	char fw[32];
 
 	(void)state;
-	/* doc 3.1: MAC from eFuse + 160, big-endian dwords */
+	/* docs/ref/aqc.md §3.1: MAC from eFuse + 160, big-endian dwords */
 	assert_int_equal(rte_eth_macaddr_get(port, &mac), 0);
 	assert_memory_equal(mac.addr_bytes, aqc_test_dst_mac, 6);
 	assert_int_equal(rte_eth_dev_fw_version_get(port, fw, sizeof(fw)), 0);
@@ -149,7 +150,7 @@ configure(uint16_t nq, bool rss)
 		RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	if (rss) {
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		/* doc 6.1: UDP is hashed with ports under the TCP bit */
+		/* docs/ref/aqc.md §6.1: UDP is hashed with ports under the TCP bit */
 		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IPV4 |
 			RTE_ETH_RSS_NONFRAG_IPV4_TCP | RTE_ETH_RSS_NONFRAG_IPV4_UDP;
 	}
@@ -207,7 +208,7 @@ step_loop_traffic_and_stats(void **state)
 	(void)state;
 	assert_int_equal(rte_eth_stats_reset(port), 0);
 	loop_frames(64, &bytes);
-	/* upstream: DMA counters 0x6800/0x8800 (doc 8) */
+	/* upstream: DMA counters 0x6800/0x8800 (docs/ref/aqc.md §8) */
 	assert_int_equal(rte_eth_stats_get(port, &st), 0);
 	assert_int_equal(st.ipackets, 64);
 	assert_int_equal(st.opackets, 64);
@@ -217,7 +218,7 @@ step_loop_traffic_and_stats(void **state)
 }
 
 /* IPv6/UDP frames looped byte for byte, packet type IPv6 + UDP from the
- * write-back (doc 5.4 packet type bits). */
+ * write-back (docs/ref/aqc.md §5.4 packet type bits). */
 static void
 step_ipv6(void **state)
 {
@@ -238,7 +239,7 @@ step_ipv6(void **state)
 	}
 }
 
-/* Received but not yet polled: descriptor status and queue count (doc 5.4
+/* Received but not yet polled: descriptor status and queue count (§5.4
  * DD) with 5 frames waiting on queue 0. */
 static void
 step_rx_descriptor_status(void **state)
@@ -391,7 +392,7 @@ step_stop_start(void **state)
 	loop_frames(16, &bytes);
 }
 
-/* A new station MAC: doc 6.4 filter 0 rewritten; the old one filtered. */
+/* A new station MAC: §6.4 filter 0 rewritten; the old one filtered. */
 static void
 step_mac_change(void **state)
 {
@@ -419,7 +420,7 @@ step_mac_change(void **state)
 }
 
 /* TSO: 3500 bytes of TCP payload at MSS 1000 from a 3-segment chain come
- * back as 4 frames built here independently (doc 6.3). */
+ * back as 4 frames built here independently (docs/ref/aqc.md §6.3). */
 static void
 step_tso(void **state)
 {
@@ -448,7 +449,7 @@ step_tso(void **state)
 }
 
 /* A 9000-byte frame: a 5-segment TX chain, received over five 2 KiB
- * buffers as one chained mbuf (doc 5.4 multi-descriptor packets). */
+ * buffers as one chained mbuf (docs/ref/aqc.md §5.4 multi-descriptor packets). */
 static void
 step_jumbo_scatter(void **state)
 {
@@ -482,7 +483,7 @@ step_rss_4q(void **state)
 	if (upstream) {
 		/* UPSTREAM BUG (atl_ethdev.c): RSS asked for in
 		 * rte_eth_dev_configure is not enabled -- only rss_hash_update
-		 * sets its is_rss, and the enable (0x54C0, doc 6.1) is written
+		 * sets its is_rss, and the enable (0x54C0, §6.1) is written
 		 * at start. So RSS stays off: */
 		assert_int_equal(reg(0x54c0), 0);
 		/* what testpmd's "port config all rss ip" does, then a restart */
@@ -491,11 +492,11 @@ step_rss_4q(void **state)
 		assert_int_equal(rte_eth_dev_stop(port), 0);
 		assert_int_equal(rte_eth_dev_start(port), 0);
 		wait_link();
-		assert_int_equal(reg(0x54c0), 0xb3333333);  /* doc 6.1: DPDK's value */
-		/* doc 6.1: DPDK writes hash types 0x10, IPv4 addresses only */
+		assert_int_equal(reg(0x54c0), 0xb3333333);  /* §6.1: DPDK's value */
+		/* §6.1: DPDK writes hash types 0x10, IPv4 addresses only */
 		assert_int_equal(reg(0x5040) & 0x1f, 0x10);
 	} else {
-		/* net_aqc: enabled at start, 4 TCs x 3 index bits (doc 6.1) */
+		/* net_aqc: enabled at start, 4 TCs x 3 index bits (§6.1) */
 		assert_int_equal(reg(0x54c0), 0x80003333);
 		/* IPv4 (bit 4) and IPv4+TCP (bit 3), UDP hashed with ports */
 		assert_int_equal(reg(0x5040) & 0x19, 0x18);
@@ -607,9 +608,9 @@ step_vlan_filter(void **state)
 	len = tagged_udp(f, plain, 43, 9);
 	assert_int_equal(aqc_model_inject(model, f, len), -EPERM);
 	/* untagged: net_aqc sets accept-untagged (0x5280 bit 2, LNX value);
-	 * UPSTREAM writes only VLAN promiscuous (doc 10.1 step 8), so once a
+	 * UPSTREAM writes only VLAN promiscuous (§10.1 step 8), so once a
 	 * filter turns that off, untagged frames are filtered (model reading
-	 * of doc 6.6; unverified on silicon) */
+	 * of docs/ref/aqc.md §6.6; unverified on silicon) */
 	len = aqc_test_udp4(f, 20, 1, 2, 10);
 	assert_int_equal(aqc_model_inject(model, f, len), upstream ? -EPERM : 0);
 	if (!upstream)
@@ -636,7 +637,7 @@ step_reta_update(void **state)
 	for (int i = 0; i < 64; i++)
 		reta[0].reta[i] = 2;
 	/* the time the driver spends programming RSS through the key and
-	 * RETA write strobes (doc 6.1; 10 and 12 of them), each polled until
+	 * RETA write strobes (§6.1; 10 and 12 of them), each polled until
 	 * the chip clears it; net_atlantic's hash update writes the RETA too
 	 * (printed, never checked) */
 	rc.rss_key = key;
@@ -685,15 +686,15 @@ step_mc_list(void **state)
 	assert_int_equal(rte_eth_promiscuous_enable(port), 0);
 }
 
-/* The firmware's link rate bits: FW 2.x/3.x 0x0370 (doc 3.3), FW 1.x
- * 0x036C bits 31:16 (doc 3.2). */
+/* The firmware's link rate bits: FW 2.x/3.x 0x0370 (docs/ref/aqc.md §3.3), FW 1.x
+ * 0x036C bits 31:16 (docs/ref/aqc.md §3.2). */
 static uint32_t
 link_rate_bits(void)
 {
 	return fw1x ? reg(0x036c) >> 16 : reg(0x0370) & 0xf20;
 }
 
-/* dev_set_link_down/up through the firmware (doc 3.3, 3.2). */
+/* dev_set_link_down/up through the firmware (docs/ref/aqc.md §3.3, §3.2). */
 static void
 step_link_down_up(void **state)
 {
@@ -751,8 +752,8 @@ xstat(const char *name)
 	return v;
 }
 
-/* FW 1.x keeps the mailbox MAC counters current without a request (doc
- * 3.1, 3.2): after a reset, 16 frames looped are 16 unicast frames each
+/* FW 1.x keeps the mailbox MAC counters current without a request (docs/ref/aqc.md
+ * §3.1, §3.2): after a reset, 16 frames looped are 16 unicast frames each
  * way, with their bytes. net_atlantic refreshes them in stats_get. */
 static void
 step_fw1x_mac_counters(void **state)

@@ -18,7 +18,7 @@ usage: testpmd_fwd.py PLUGIN INPUT_PCAP SCENARIO [MODEL]
                    promiscuous and flushed its queues.
 
 Checks: every input frame comes out unchanged and in order; `show port info`
-reports the driver and its real limits (doc 7); `show port stats` counters
+reports the driver and its real limits (docs/ref/aqc.md §7); `show port stats` counters
 equal the frame and byte counts of the input. Bounded: testpmd is killed
 after 60 s at most.
 """
@@ -53,7 +53,7 @@ def read_pcap(path):
 
 
 def flow_key(f):
-    """What RSS hashes (doc 6.1): IP addresses and TCP/UDP ports; frames
+    """What RSS hashes (docs/ref/aqc.md §6.1): IP addresses and TCP/UDP ports; frames
     without them all land on queue 0."""
     off = 12
     while f[off:off + 2] in (b"\x81\x00", b"\x88\xa8") and off < 20:

@@ -164,12 +164,10 @@ def case_tags_bad(tmp):
 # ---- external captures (tcpdump's test suite) -----------------------------
 
 def tcpdump_dir():
-    for d in (os.path.join(PCAPS, "tags", "tcpdump"),
-              os.path.join(SRC, "..", "shared", "pcaps", "external", "tcpdump"),
-              "/work/shared/pcaps/external/tcpdump"):
-        if os.path.exists(os.path.join(d, "dsa.pcap")):
-            return d
-    print("skipped: no tcpdump captures (pcaps/tags/tcpdump, ../shared/pcaps/external)")
+    d = os.path.join(PCAPS, "tags", "tcpdump")
+    if os.path.exists(os.path.join(d, "dsa.pcap")):
+        return d
+    print("skipped: no tcpdump captures in pcaps/tags/tcpdump")
     sys.exit(SKIP)
 
 
@@ -361,7 +359,7 @@ def case_pipeline_by_switch_port(tmp):
             assert got == want, f"gro {gro} burst {burst}: redirected frames differ"
     # An entry may name the switch port to tag for (devmap-style): every
     # frame of entry p then leaves with FROM_CPU for port 7 - byte 17 of
-    # the edsa frame is port << 3 (dsa-tags.md §6.3; README above).
+    # the edsa frame is port << 3 (docs/ref/dsa-tags.md §4.4; README above).
     fixed = []
     for p in range(4):
         fixed += ["--redirect", f"{p}=port:0,queue:{p},switch_port:7"]

@@ -2,7 +2,7 @@
 /*
  * AQC chip model: register file, lifecycle, model thread and the control
  * plane (reset, firmware, MIF, link, statistics, RSS strobes, DMA fence).
- * Section numbers refer to shared/docs/aqc-hardware.md.
+ * Section numbers (§) refer to docs/ref/aqc.md.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -77,7 +77,7 @@ mcp_put(struct aqc_model *m, uint32_t addr, uint32_t v)
 	m->mcp[addr / 4] = v;
 }
 
-/* Firmware boot complete: what the driver reads after 2.3 step 4. */
+/* Firmware boot complete: what the driver reads after §2.3 step 4. */
 static void
 fw_boot(struct aqc_model *m)
 {
@@ -86,16 +86,16 @@ fw_boot(struct aqc_model *m)
 	memset(m->mcp, 0, sizeof(m->mcp));
 	memset(&m->fw, 0, sizeof(m->fw));
 	mcp_put(m, AQM_MCP_MBOX + AQC_MBOX_VERSION, m->cfg.fw_version);
-	/* 3.3 caps: the rates, and SMBus read/write (aqc_model_mcp.c) */
+	/* §3.3 caps: the rates, and SMBus read/write (aqc_model_mcp.c) */
 	mcp_put(m, AQM_MCP_MBOX + AQC_MBOX_CAPS_LO, m->cfg.rates |
 		AQC_CAPS_LO_SMBUS_READ | AQC_CAPS_LO_SMBUS_WRITE);
-	/* 3.1: MAC at eFuse + 160, two big-endian dwords */
+	/* §3.1: MAC at eFuse + 160, two big-endian dwords */
 	mcp_put(m, AQM_MCP_EFUSE + AQC_EFUSE_MAC_OFF,
 		((uint32_t)mac[0] << 24) | ((uint32_t)mac[1] << 16) |
 		((uint32_t)mac[2] << 8) | mac[3]);
 	mcp_put(m, AQM_MCP_EFUSE + AQC_EFUSE_MAC_OFF + 4,
 		((uint32_t)mac[4] << 24) | ((uint32_t)mac[5] << 16));
-	/* doc 2.1: B1 (low nibble 0xA) of the Atlantic family (AQtion
+	/* docs/ref/aqc.md §2.1: B1 (low nibble 0xA) of the Atlantic family (AQtion
 	 * aq_common.h AQ_MIF_ID_ATL_B1 0x10A) */
 	aqm_wr(m, AQC_R_MIF_ID, AQC_MIF_ID_A1_B1);
 	aqm_wr(m, AQC_RI(SEM, 2), 1);          /* MIF semaphore free */
@@ -130,7 +130,7 @@ ctl_reset(struct aqc_model *m)
 	if (now < m->phase_until)
 		return false;
 	if (m->phase == AQM_IN_RESET) {
-		/* 2.2: the reset self-clears; registers take reset values and
+		/* §2.2: the reset self-clears; registers take reset values and
 		 * the firmware restarts (0x0018 reads 0 while it boots) */
 		aqm_wire_flush(m);
 		aqm_regs_reset(m);
@@ -148,7 +148,7 @@ mcp_get(const struct aqc_model *m, uint32_t addr)
 	return addr < AQM_MCP_SIZE && addr % 4 == 0 ? m->mcp[addr / 4] : 0xffffffffu;
 }
 
-/* 3.1: MIF read command; B1 auto-increments the address. */
+/* §3.1: MIF read command; B1 auto-increments the address. */
 static bool
 ctl_mif(struct aqc_model *m)
 {
@@ -176,7 +176,7 @@ highest_rate(uint32_t mask)
 	return 0;
 }
 
-/* doc 6.9: 0x2050 clears the status bits written to it. The model sees the
+/* §6.9: 0x2050 clears the status bits written to it. The model sees the
  * write only on its next pass, so it applies it before latching anything
  * new: a clear the driver wrote earlier must not wipe a later cause. */
 static bool
@@ -201,7 +201,7 @@ aqm_link_cause(struct aqc_model *m)
 		aqm_wr(m, AQC_R_ITR_STATUS, aqm_rd(m, AQC_R_ITR_STATUS) | 1u << (map & 0x1fu));
 }
 
-/* 3.3: link = highest rate both requested and supported, unless LINK_DROP
+/* §3.3: link = highest rate both requested and supported, unless LINK_DROP
  * or no cable; statistics/temperature toggles echoed into 0x0374. */
 static bool
 ctl_fw(struct aqc_model *m)
@@ -228,7 +228,7 @@ ctl_fw(struct aqc_model *m)
 		aqm_link_cause(m);
 		work = true;
 	}
-	/* 3.3: the negotiated pause shows in 0x0374 bits 3/4 while the link
+	/* §3.3: the negotiated pause shows in 0x0374 bits 3/4 while the link
 	 * is up; the model's link partner grants what was asked */
 	{
 		uint32_t pause = AQC_FMASK(STATE2_PAUSE_RX) | AQC_FMASK(STATE2_PAUSE_TX);
@@ -256,7 +256,7 @@ ctl_fw(struct aqc_model *m)
 	return work;
 }
 
-/* 6.1: key and RETA write strobes self-clear once latched. */
+/* §6.1: key and RETA write strobes self-clear once latched. */
 static bool
 ctl_rss(struct aqc_model *m)
 {
@@ -282,7 +282,7 @@ ctl_rss(struct aqc_model *m)
 	return work;
 }
 
-/* Block resets (2.2: RX 0x5000 bit 31, TX 0x7000 bit 31) self-clear; a TX
+/* Block resets (§2.2: RX 0x5000 bit 31, TX 0x7000 bit 31) self-clear; a TX
  * ring turned off completes the capture written so far; the descriptor
  * cache "done" bit follows "init" once the DMA pass before it is over. */
 static bool

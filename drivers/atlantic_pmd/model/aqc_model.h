@@ -22,12 +22,12 @@
  *    [head, tail): context and data descriptors gathered into frames, VLAN
  *    insertion, IPv4 and TCP/UDP checksum insertion, DD written into the WB
  *    descriptors, head advanced, TX DMA counters; TCP segmentation (LSO)
- *    from the context descriptor (doc 5.2, 6.3 flag masks). RX: L2 filters (station
- *    MAC filters, broadcast, all-multicast, promiscuous), RSS (Toeplitz, 64
- *    entry RETA, hash types of 0x5040) or queue 0, VLAN strip per ring,
- *    packet type, IPv4/L4 checksum check, write-back descriptors exactly as
- *    doc 5.4, frames longer than the ring's buffer over consecutive
- *    descriptors (DD on each, EOP on the last). A ring without room for a
+ *    from the context descriptor (docs/ref/aqc.md §5.2, §6.3 flag masks).
+ *    RX: L2 filters (station MAC filters, broadcast, all-multicast,
+ *    promiscuous), RSS (Toeplitz, 64 entry RETA, hash types of 0x5040) or
+ *    queue 0, VLAN strip per ring, packet type, IPv4/L4 checksum check,
+ *    write-back descriptors exactly as §5.4, frames longer than the ring's
+ *    buffer over consecutive descriptors (DD on each, EOP on the last). A ring without room for a
  *    whole frame drops it and counts it in 0x6818, as the chip does.
  *  - Wire: loop (TX comes back on RX), pcap (rx_pcap fed when the RX ring
  *    has room -- paced, lossless -- from the moment rx_start says; tx_pcap
@@ -36,7 +36,7 @@
  *    port's receive side through a bounded queue; a full queue stalls TX),
  *    none (TX is counted and discarded).
  *
- *  - L2 filters also: the 16 VLAN filters and VLAN promiscuous (doc 6.6,
+ *  - L2 filters also: the 16 VLAN filters and VLAN promiscuous (§6.6,
  *    0x5290 / 0x5280), multicast frames against the exact MAC filters 1..32.
  *    The MAC counters (mailbox uprc/mprc/bprc...) count every frame the
  *    cable brings, before the filters; the DMA counters what reached a ring.
@@ -81,7 +81,7 @@
  * hugepage deployment) it looks each one up in the EAL memory segment lists,
  * as the bus does for a device that sees physical addresses. An address in
  * no segment is a DMA fault: TX drops the packet (tx_errors), RX writes the
- * write-back with the DMA error bit (doc 5.4 dword 0 bit 12); both count
+ * write-back with the DMA error bit (§5.4 dword 0 bit 12); both count
  * dma_faults.
  *
  * Threads: one model thread per model (a plain pthread, not an lcore); when
@@ -221,7 +221,7 @@ struct aqc_model_counters {
  * frames still to hit, each taken once per frame written to a ring:
  *  rx_dma_err  the buffer write fails as a PCIe write error would: data
  *              not written, every descriptor of the frame written back
- *              with the DMA error bit (doc 5.4 dword 0 bit 12);
+ *              with the DMA error bit (docs/ref/aqc.md §5.4 dword 0 bit 12);
  *  rx_bad_len  the write-back's length is corrupted (alternately 0 and
  *              one byte more than the frame's buffers hold), DD and EOP
  *              set - what a bit error in the write-back looks like;
@@ -272,7 +272,7 @@ unsigned int aqc_model_step(struct aqc_model *m, unsigned int budget);
 int aqc_model_inject(struct aqc_model *m, const void *frame, uint32_t len);
 
 /* The same, for a frame the MAC received damaged (bad FCS): written to the
- * ring with RX_STAT MAC error set (doc 5.4), as the chip reports it. */
+ * ring with RX_STAT MAC error set (§5.4), as the chip reports it. */
 int aqc_model_inject_bad(struct aqc_model *m, const void *frame, uint32_t len);
 
 /* Plug or unplug the cable (link follows through the firmware). */

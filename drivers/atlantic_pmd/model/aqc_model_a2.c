@@ -2,8 +2,8 @@
 /*
  * AQC chip model, A2 (AQC113) variant: MCP boot, the firmware behind the
  * shared IN/OUT buffers, the action resolver table and the A2 counters.
- * Sources: shared/docs/aqc-hardware.md 2.4, 3.4, 6.1, 6.5, 10.2; where the
- * doc is silent, Linux hw_atl2/ and FreeBSD aq_fw_aq2.c (named inline).
+ * Sources: docs/ref/aqc.md §2.4, §3.4, §6.1, §6.5, §10.2; where that page is
+ * silent, Linux hw_atl2/ and FreeBSD aq_fw_aq2.c (named inline).
  *
  * Registers and their behaviour
  *  0x001C MIF ID     0x203 (Antigua B0; AQtion aq_common.h AQ_MIF_ID_ATL2B0).
@@ -111,7 +111,7 @@ fw_up(struct aqc_model *m)
 	aqm_wr(m, AQC_RI(SEM, 2), 1);
 	aqm_wr(m, AQC_RI(SEM, AQC2_ART_SEM), m->fault == AQC_FW_ART_SEM_BUSY ? 0 : 1);
 	aqm_wr(m, AQC_R_A2_MCP_READ_DONE, m->fault == AQC_FW_NO_ACK ? 1 : 0);
-	/* 3.4: IN.mac_address pre-filled, MAC[0] in the lowest byte */
+	/* §3.4: IN.mac_address pre-filled, MAC[0] in the lowest byte */
 	aqm_wr(m, AQC2_FW_IN + AQC2_IN_MAC, (uint32_t)mac[0] | (uint32_t)mac[1] << 8 |
 	       (uint32_t)mac[2] << 16 | (uint32_t)mac[3] << 24);
 	aqm_wr(m, AQC2_FW_IN + AQC2_IN_MAC + 4, (uint32_t)mac[4] | (uint32_t)mac[5] << 8);
@@ -122,7 +122,7 @@ fw_up(struct aqc_model *m)
 	aqm_wr(m, out_off(AQC2_OUT_VER_IFACE), 1);
 	aqm_wr(m, out_off(AQC2_OUT_LINK_STATUS), 0);
 	aqm_wr(m, out_off(AQC2_OUT_DEV_LINK_CAPS), aqc2_lo_from_rates(m->cfg.rates));
-	/* filter_caps bytes 0-11 (3.4) */
+	/* filter_caps bytes 0-11 (§3.4) */
 	aqm_wr(m, out_off(AQC2_OUT_FILTER_CAPS), 0u | 38u << 8 | 0u << 16 | 16u << 24);
 	aqm_wr(m, out_off(AQC2_OUT_FILTER_CAPS) + 4, 0u | 16u << 8);
 	aqm_wr(m, out_off(AQC2_OUT_FILTER_CAPS) + 8, 2u << 16 | 14u << 24);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * AQC chip model DMA engine: TX descriptor processing (doc 5.1, 5.2, 4.2,
- * 4.3) and RX delivery in the write-back format (doc 5.4, 4.1), with the L2
- * filters (6.4), RSS (6.1), VLAN strip (6.6) and checksum offloads (6.3).
+ * AQC chip model DMA engine: TX descriptor processing (docs/ref/aqc.md §5.1,
+ * §5.2, §4.2, §4.3) and RX delivery in the write-back format (docs/ref/aqc.md
+ * §5.4, §4.1), with the L2 filters (§6.4), RSS (§6.1), VLAN strip (§6.6) and
+ * checksum offloads (§6.3).
  */
 #include <errno.h>
 #include <string.h>
@@ -109,8 +110,8 @@ l4_csum_off(const struct aqm_pkt *p)
 
 /* ---- TX ---- */
 
-/* doc 5.1: IPCSO/TUCSO; the L4 field holds the pseudo-header sum seeded by
- * the stack (doc 5.1 usage facts), the chip adds the rest. */
+/* §5.1: IPCSO/TUCSO; the L4 field holds the pseudo-header sum seeded by
+ * the stack (docs/ref/aqc.md §5.1 usage facts), the chip adds the rest. */
 static void
 tx_offloads(struct aqc_model *m, uint8_t *f, uint32_t len, uint32_t cmd)
 {
@@ -193,7 +194,7 @@ emit(struct aqc_model *m, uint8_t *f, uint32_t len, bool vlan, uint16_t tci)
 		m->cnt.tx_errors++;   /* peer queue overflow inside one LSO burst */
 }
 
-/* doc 5.2 / 6.3: TCP segmentation. Headers (L2 + L3 + L4 lengths from the
+/* §5.2 / §6.3: TCP segmentation. Headers (L2 + L3 + L4 lengths from the
  * context) are repeated in front of every MSS-sized piece of payload; IPv4
  * total length and ID (+1 per segment), IPv6 payload length, TCP sequence
  * number, the TCP flags masked by 0x7820 (first / middle) and 0x7824 (last),
@@ -319,7 +320,7 @@ tx_ring(struct aqc_model *m, unsigned int n, unsigned int budget)
 		}
 		if (!eop)
 			break;   /* the rest of the packet is not posted yet */
-		/* doc 5.1: DD into the descriptors that asked for write-back */
+		/* §5.1: DD into the descriptors that asked for write-back */
 		for (uint32_t j = head; j != i; j = j + 1 == size ? 0 : j + 1) {
 			uint32_t dctl;
 
@@ -360,7 +361,7 @@ tx_ring(struct aqc_model *m, unsigned int n, unsigned int budget)
 
 /* ---- RX ---- */
 
-/* doc 6.4: broadcast, all-multicast, promiscuous, exact MAC filters. */
+/* §6.4: broadcast, all-multicast, promiscuous, exact MAC filters. */
 static bool
 l2_accept(const struct aqc_model *m, const uint8_t *f)
 {
@@ -371,7 +372,7 @@ l2_accept(const struct aqc_model *m, const uint8_t *f)
 		return true;
 	if ((f[0] & f[1] & f[2] & f[3] & f[4] & f[5]) == 0xff)
 		return (l2 & AQC_FMASK(L2_BC_EN)) != 0;
-	/* a multicast address also matches the exact filters 1..32 (doc 6.4:
+	/* a multicast address also matches the exact filters 1..32 (§6.4:
 	 * drivers put their multicast lists there) */
 	if ((f[0] & 1) && (aqm_rd(m, AQC_R_RPF_MC_MASK) & AQC_FMASK(MC_ACCEPT_ALL)))
 		return true;
@@ -387,7 +388,7 @@ l2_accept(const struct aqc_model *m, const uint8_t *f)
 	return false;
 }
 
-/* doc 6.6: VLAN promiscuous accepts every frame; otherwise a tagged frame
+/* §6.6: VLAN promiscuous accepts every frame; otherwise a tagged frame
  * needs an enabled filter (0x5290 + 4i) with its VID and action 1 (host),
  * and an untagged one the accept-untagged bit. The outermost tag decides
  * (INFERRED: the filters hold one VID). */
@@ -410,9 +411,9 @@ vlan_accept(const struct aqc_model *m, const struct aqm_pkt *p)
 	return false;
 }
 
-/* doc 6.1: Toeplitz over the hash types enabled in 0x5040. Returns the
+/* docs/ref/aqc.md §6.1: Toeplitz over the hash types enabled in 0x5040. Returns the
  * write-back RSS type; *hash gets the hash. UDP uses its IP version's TCP
- * bit unless bit 0 ("don't use UDP") is set -- a model reading of 6.1. */
+ * bit unless bit 0 ("don't use UDP") is set -- a model reading of §6.1. */
 static uint32_t
 rss_hash(const struct aqc_model *m, const uint8_t *f, const struct aqm_pkt *p,
 	 uint32_t *hash)
@@ -424,7 +425,7 @@ rss_hash(const struct aqc_model *m, const uint8_t *f, const struct aqm_pkt *p,
 	bool l4_v6 = l4 && (types & (1u << 1)), l3_v6 = types & (1u << 2);
 
 	if (m->a2) {
-		/* doc 6.1 A2: one 0x54C8 bit per flow type */
+		/* docs/ref/aqc.md §6.1 A2: one 0x54C8 bit per flow type */
 		uint32_t t2 = aqm_rd(m, AQC_R_A2_RSS_TYPES);
 
 		l4 = p->l4 == L4_TCP || p->l4 == L4_UDP;
@@ -482,7 +483,7 @@ reta_queue(const struct aqc_model *m, uint32_t hash)
 	return (w >> (bit % 16)) & 7;
 }
 
-/* doc 5.4 checksum status of a received frame. */
+/* docs/ref/aqc.md §5.4 checksum status of a received frame. */
 static void
 rx_csum(const struct aqc_model *m, const uint8_t *f, const struct aqm_pkt *p,
 	uint32_t *type, uint32_t *status)
@@ -514,7 +515,7 @@ rx_csum(const struct aqc_model *m, const uint8_t *f, const struct aqm_pkt *p,
 	}
 }
 
-/* doc 8: the RX DMA counters count what reached a ring. */
+/* docs/ref/aqc.md §8: the RX DMA counters count what reached a ring. */
 static void
 count_rx(struct aqc_model *m, uint32_t len)
 {
@@ -523,7 +524,7 @@ count_rx(struct aqc_model *m, uint32_t len)
 	m->cnt.rx_frames++;
 }
 
-/* doc 3.1 MAC statistics: the MAC counts every frame it receives from the
+/* §3.1 MAC statistics: the MAC counts every frame it receives from the
  * cable, before the L2 filters and the packet buffer decide (INFERRED: the
  * MAC sits in front of both), so frames the filters drop still appear in
  * uprc/mprc/bprc and only the DMA counters lack them. */
@@ -617,7 +618,7 @@ rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 		type |= AQC_RXD_PKT_VLAN | (p.ntags > 1 ? AQC_RXD_PKT_QINQ : 0);
 	rx_csum(m, frame, &p, &type, &status);
 	if (mac_err)
-		status |= AQC_RXD_STAT_MAC_ERR;   /* e.g. a bad FCS (doc 5.4) */
+		status |= AQC_RXD_STAT_MAC_ERR;   /* e.g. a bad FCS (§5.4) */
 	late = m->dma_fault.rx_late > 0 && m->n_late < AQM_LATE_MAX;
 	ctl = aqm_rd(m, AQC_RI(RXD_CTL, q));
 	size = AQC_FGET(RXD_LEN, ctl) * 8u;
@@ -632,7 +633,7 @@ rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 	if (p.ntags > 0) {
 		vlan = p.tci;
 		if (ctl & AQC_FMASK(RXD_VLAN_STRIP)) {
-			/* doc 6.6: the outer tag leaves the data, its TCI goes
+			/* §6.6: the outer tag leaves the data, its TCI goes
 			 * into the descriptor */
 			memcpy(m->rxbuf, frame, 12);
 			memcpy(m->rxbuf + 12, frame + 16, len - 16);
@@ -698,7 +699,7 @@ rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 			return -EFAULT;
 		}
 		buf = __atomic_load_n(&d->read.buf_addr, __ATOMIC_ACQUIRE);
-		/* doc 5.4 dword 0 bit 12: a buffer the DMA cannot reach (or,
+		/* §5.4 dword 0 bit 12: a buffer the DMA cannot reach (or,
 		 * injected, a write that failed) */
 		if (fault_err || !aqm_dma_write(m, buf, data + off, chunk)) {
 			dw0 |= AQC_RXD_DMA_ERR;
@@ -708,7 +709,7 @@ rx_frame(struct aqc_model *m, const uint8_t *frame, uint32_t len, bool pace,
 		wb_len = len;
 		if (bad_len)
 			wb_len = m->bad_len_seq++ % 2 ? 0 : ndesc * bufsz + 1;
-		/* doc 5.4: everything but bytes 8-11 first, then DD/EOP/length */
+		/* §5.4: everything but bytes 8-11 first, then DD/EOP/length */
 		__atomic_store_n(&d->dw[0], dw0, __ATOMIC_RELAXED);
 		__atomic_store_n(&d->dw[1], hash, __ATOMIC_RELAXED);
 		__atomic_store_n(&d->dw[3], (uint32_t)vlan << 16, __ATOMIC_RELAXED);

@@ -4,7 +4,7 @@
  * major 1), as DPDK 22.11 drivers/net/atlantic/hw_atl/hw_atl_utils.c
  * (aq_fw_1x_ops: hw_atl_utils_mpi_create, _mpi_set_state, _mpi_set_speed,
  * _mpi_get_link_status, _mpi_read_stats, _get_mac_permanent) and the Linux
- * driver's hw_atl/hw_atl_utils.c use it (doc 3.1, 3.2):
+ * driver's hw_atl/hw_atl_utils.c use it (docs/ref/aqc.md §3.1, §3.2):
  *  - 0x0368 (host): bits 7:0 requested state (0 DEINIT, 1 RESET, 2 INIT,
  *    4 POWER), bits 23:16 requested rates (bit 0 10G, 1 5G, 2 5G-SR,
  *    3 2.5G, 4 1G, 5 100M);
@@ -30,7 +30,7 @@
 #define FW1X_RATE_SHIFT 16
 #define FW1X_TID_NS 1000000ull
 
-/* doc 3.2 rate bit for each AQC_RATE_* (doc 3.3 caps), fastest first */
+/* §3.2 rate bit for each AQC_RATE_* (§3.3 caps), fastest first */
 static const struct {
 	uint32_t caps, fw1x;
 } fw1x_rates[] = {

@@ -2,7 +2,7 @@
 /*
  * AQC chip model: how its DMA engine reaches host memory.
  *
- * Descriptor and buffer addresses are IOVAs (doc 5.1, 5.3: "buffer DMA
+ * Descriptor and buffer addresses are IOVAs (docs/ref/aqc.md §5.1, §5.3: "buffer DMA
  * address"). A device without an IOMMU in front of it sees physical
  * addresses, which is what the EAL hands out as IOVAs in IOVA-as-PA mode
  * (hugepage deployments without vfio). The model then does what the bus

@@ -12,7 +12,7 @@
 #include "aqc2_regs.h"
 #include "aqc_model_rsc.h"
 
-/* MCP memory the firmware exposes through the MIF (doc 3.1); the addresses
+/* MCP memory the firmware exposes through the MIF (docs/ref/aqc.md §3.1); the addresses
  * it publishes are model choices. */
 #define AQM_MCP_SIZE      0x4000u
 #define AQM_MCP_MBOX      0x1000u
@@ -27,7 +27,7 @@
 #define AQM_PEER_SLOTS    128u
 #define AQM_IDLE_FAST     256u        /* idle passes before the long naps */
 #define AQM_IOVA_CACHE    8u          /* memory segments remembered */
-#define AQM_GATHER_MAX    (262144u + 1024u)    /* doc 6.3: LSO payload <= 262089 */
+#define AQM_GATHER_MAX    (262144u + 1024u)    /* §6.3: LSO payload <= 262089 */
 
 enum aqm_phase { AQM_READY, AQM_IN_RESET, AQM_BOOTING };
 
@@ -218,9 +218,9 @@ aqm_link_up(const struct aqc_model *m)
 void aqm_fw1x_boot(struct aqc_model *m);
 bool aqm_fw1x_pass(struct aqc_model *m);
 
-/* aqc_model.c, doc 6.9: a routed link cause (general map 3: bit 7 enable,
+/* aqc_model.c, §6.9: a routed link cause (general map 3: bit 7 enable,
  * bits 4:0 vector) latches its vector's status bit when the link changes,
- * after any pending 0x2050 clear (the same interrupt block on A2, 10.2). */
+ * after any pending 0x2050 clear (the same interrupt block on A2, §10.2). */
 void aqm_link_cause(struct aqc_model *m);
 
 /* aqc_model_mcp.c: upload mailbox, RPC, SMBus, arming echoes (A1). */

@@ -15,7 +15,7 @@
  *    time-base units. The inactive interval (19:10) is not modelled: LNX
  *    writes 0 there.
  *
- * Write-back (doc 5.4; how LNX aq_ring.c aq_ring_rx_clean and
+ * Write-back (docs/ref/aqc.md §5.4; how LNX aq_ring.c aq_ring_rx_clean and
  * hw_atl_b0.c hw_atl_b0_hw_ring_rx_receive read it):
  *  - every descriptor of a session gets DD and a non-zero RSC count
  *    (bits 15:12 of bytes 8-9; LNX takes any non-zero count as "LRO" and
@@ -146,7 +146,7 @@ take_desc(struct aqc_model *m, unsigned int q, struct ring *r, struct aqm_rsc_se
 	aqm_wr(m, AQC_RI(RXD_HEAD, q), r->head);
 }
 
-/* doc 5.4 write-back of session descriptor k: dword 2 last. */
+/* docs/ref/aqc.md §5.4 write-back of session descriptor k: dword 2 last. */
 static void
 write_back(struct aqc_model *m, const struct ring *r, const struct aqm_rsc_sess *s,
 	   uint32_t k, bool eop)

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Private to lib/ (not installed): the pieces of the VLAN strip's fast path
- * that lib/vlan (vlan_strip.c) and the fused switch tag + VLAN strip of
- * lib/dsa_tag (tag_marvell.h) share, so both recognise the same TPIDs and
- * fill the same mbuf fields the same way (the rules: tp_vlan.h).
+ * Private to lib/vlan (not installed): the pieces of the VLAN strip's fast
+ * path that lib/vlan (vlan_strip.c) and the fused switch tag + VLAN strip of
+ * lib/dsa_tag (tag_marvell.h, which has lib/vlan on its include path) share,
+ * so both recognise the same TPIDs and fill the same mbuf fields the same
+ * way (the rules: tp_vlan.h). It lives here, beside tp_vlan.h, so that
+ * lib/vlan reads nothing from lib/dsa_tag and lib/ above both holds only
+ * helpers that include no library header.
  */
-#ifndef TP_VLAN_FAST_H
-#define TP_VLAN_FAST_H
+#ifndef TP_VLAN_VLAN_FAST_H
+#define TP_VLAN_VLAN_FAST_H
 
 #include <string.h>
 
@@ -104,4 +107,4 @@ tpid_pair(tpid_pair_vec v, const uint8_t *p)
 }
 #endif
 
-#endif /* TP_VLAN_FAST_H */
+#endif /* TP_VLAN_VLAN_FAST_H */

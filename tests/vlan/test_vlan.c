@@ -13,7 +13,7 @@
 
 static struct rte_mempool *mp;
 
-/* Base frame: doc §6 "RX frame from port 3" (TCP SYN, 54 bytes). */
+/* Base frame: docs/ref/dsa-tags.md §4.1, "the frame from port 3" (TCP SYN, 54 bytes). */
 static const char base_hex[] =
 	"02 00 00 00 00 01 02 00 00 00 00 02 08 00 45 00"
 	"00 28 00 01 40 00 40 06 b6 cb c0 00 02 02 c0 00"
