@@ -242,7 +242,10 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 	if (compile) {
 		char why[BPF_ERR_LEN];
 
-		if (bpf_compile(p, why, sizeof(why)) < 0)
+		rc = bpf_compile(p, why, sizeof(why));
+		if (rc == -ENOTSUP) /* the reason names the interpreter */
+			snprintf(p->mode_note, sizeof(p->mode_note), "%s", why);
+		else if (rc < 0)
 			snprintf(p->mode_note, sizeof(p->mode_note),
 				 "interpreted: %s", why);
 	} else {
@@ -971,5 +974,5 @@ tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len)
 		return -EINVAL;
 	return snprintf(buf, len, "%s (section %s, function %s, %u insns, %u maps, %s, %s)",
 			b->path, b->section, b->func, b->nb_insns, b->nb_maps,
-			b->compiled ? "compiled" : b->mode_note, b->verify_note);
+			b->compiled ? "jit" : b->mode_note, b->verify_note);
 }
