@@ -11,6 +11,7 @@
  * DST 2 | UDP 8, a hit adds 1 << 6; xdp_stats_map[action] = {packets, bytes}).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1760,12 +1761,227 @@ test_map_in_map(void **state)
 	tp_prog_close(p);
 }
 
+/* ---- test_isa: t_isa.o's slots (progs/t_isa_ops.h) computed in C from
+ * the instruction set's definitions (the kernel's Documentation/bpf/
+ * standardization/instruction-set.rst): unsigned division with x / 0 = 0
+ * and x % 0 = x, shift counts masked to the width, ALU32 results
+ * zero-extended, byte swaps, signed and unsigned compares. */
+enum isa_op {
+	ISA_ADD, ISA_SUB, ISA_MUL, ISA_DIV, ISA_MOD, ISA_OR, ISA_AND, ISA_XOR,
+	ISA_LSH, ISA_RSH, ISA_ARSH, ISA_MOV, ISA_NEG, ISA_BE16, ISA_BE32, ISA_BE64,
+	ISA_LE16, ISA_LE32, ISA_LE64,
+	ISA_EQ, ISA_NE, ISA_GT, ISA_GE, ISA_LT, ISA_LE, ISA_SGT, ISA_SGE, ISA_SLT,
+	ISA_SLE, ISA_SET,
+};
+
+static uint64_t
+isa_alu(int w, enum isa_op op, uint64_t a, uint64_t b)
+{
+	if (w == 32) {
+		uint32_t x = (uint32_t)a, y = (uint32_t)b;
+
+		switch (op) {
+		case ISA_ADD: return (uint32_t)(x + y);
+		case ISA_SUB: return (uint32_t)(x - y);
+		case ISA_MUL: return (uint32_t)(x * y);
+		case ISA_DIV: return y ? x / y : 0;
+		case ISA_MOD: return y ? x % y : x;
+		case ISA_OR: return x | y;
+		case ISA_AND: return x & y;
+		case ISA_XOR: return x ^ y;
+		case ISA_LSH: return (uint32_t)(x << (y & 31));
+		case ISA_RSH: return x >> (y & 31);
+		case ISA_ARSH: return (uint32_t)((int32_t)x >> (y & 31));
+		case ISA_MOV: return y;
+		case ISA_NEG: return (uint32_t)-x;
+		default: fail_msg("isa: op %d on 32 bits", op);
+		}
+	}
+	switch (op) {
+	case ISA_ADD: return a + b;
+	case ISA_SUB: return a - b;
+	case ISA_MUL: return a * b;
+	case ISA_DIV: return b ? a / b : 0;
+	case ISA_MOD: return b ? a % b : a;
+	case ISA_OR: return a | b;
+	case ISA_AND: return a & b;
+	case ISA_XOR: return a ^ b;
+	case ISA_LSH: return a << (b & 63);
+	case ISA_RSH: return a >> (b & 63);
+	case ISA_ARSH: return (uint64_t)((int64_t)a >> (b & 63));
+	case ISA_MOV: return b;
+	case ISA_NEG: return -a;
+	case ISA_BE16: return __builtin_bswap16((uint16_t)a);
+	case ISA_BE32: return __builtin_bswap32((uint32_t)a);
+	case ISA_BE64: return __builtin_bswap64(a);
+	case ISA_LE16: return (uint16_t)a;
+	case ISA_LE32: return (uint32_t)a;
+	case ISA_LE64: return a;
+	default: fail_msg("isa: op %d", op);
+	}
+	return 0;
+}
+
+/* 1 when the jump is taken */
+static uint64_t
+isa_jmp(int w, enum isa_op c, uint64_t x, uint64_t y)
+{
+	int64_t sx = (int64_t)x, sy = (int64_t)y;
+
+	if (w == 32) {
+		x = (uint32_t)x;
+		y = (uint32_t)y;
+		sx = (int32_t)x;
+		sy = (int32_t)y;
+	}
+	switch (c) {
+	case ISA_EQ: return x == y;
+	case ISA_NE: return x != y;
+	case ISA_GT: return x > y;
+	case ISA_GE: return x >= y;
+	case ISA_LT: return x < y;
+	case ISA_LE: return x <= y;
+	case ISA_SGT: return sx > sy;
+	case ISA_SGE: return sx >= sy;
+	case ISA_SLT: return sx < sy;
+	case ISA_SLE: return sx <= sy;
+	case ISA_SET: return (x & y) != 0;
+	default: fail_msg("isa: condition %d", c);
+	}
+	return 0;
+}
+
+#include "progs/t_isa_ops.h"
+
+/* The expected slots for a and b (e: room for all of them); the count. */
+static unsigned int
+isa_expect(uint64_t a, uint64_t b, uint64_t *e)
+{
+	uint64_t *e0 = e;
+	/* a constant K as the instruction's imm field gives it */
+#define K64(K) ((uint64_t)(int64_t)(int32_t)(K))
+#define KW(W, K) ((W) == 64 ? K64(K) : (uint64_t)(uint32_t)(int32_t)(K))
+#define E_BIN(W, OP, D, S) *e++ = isa_alu(W, ISA_##OP, (D) == (S) ? b : a, b);
+#define E_IMM(W, OP, D, K) *e++ = isa_alu(W, ISA_##OP, a, KW(W, K));
+#define E_JMP(W, C, D, S) *e++ = isa_jmp(W, ISA_##C, a, b);
+#define E_JMPK(W, C, D, K) *e++ = isa_jmp(W, ISA_##C, a, KW(W, K));
+	T_ISA_OPS(E_BIN, E_IMM, E_JMP, E_JMPK)
+	/* atomics, in t_isa.c's order: fetched value, value left */
+	*e++ = a; *e++ = a + b;                 /* fetch_add */
+	*e++ = a + b;                           /* add */
+	*e++ = a & b;                           /* and */
+	*e++ = a ^ b;                           /* xor */
+	*e++ = a; *e++ = a & b;                 /* fetch_and */
+	*e++ = a | b;                           /* or */
+	*e++ = a; *e++ = a | b;                 /* fetch_or */
+	*e++ = a; *e++ = a ^ b;                 /* fetch_xor */
+	*e++ = a; *e++ = b;                     /* xchg */
+	*e++ = a; *e++ = b;                     /* cmpxchg a -> b: swaps */
+	*e++ = a; *e++ = a == b ? 7 : a;        /* cmpxchg b -> 7 */
+	*e++ = (uint32_t)a; *e++ = (uint32_t)(a ^ b); /* 32-bit fetch_xor */
+	*e++ = (uint32_t)a;                     /* 32-bit cmpxchg b -> a + 1 */
+	*e++ = (uint32_t)a == (uint32_t)b ? (uint32_t)(a + 1) : (uint32_t)a;
+	return (unsigned int)(e - e0);
+}
+
+/* Every slot of t_isa.o on chosen inputs (division by zero, 32-bit
+ * divisors that are zero in a 64-bit value, shift counts past the width,
+ * sign bits), run unchecked (kernel-verified, where it can be asked) and
+ * checked (verification off). */
+static void
+test_isa(void **state)
+{
+	static const uint64_t in[][2] = {
+		{ 0x123456789abcdef0ull, 0 },
+		{ 0xfedcba9876543210ull, 3 },
+		{ 0x8000000000000000ull, 0xffffffffffffffffull },
+		{ 5, 0x100000000ull },
+		{ 0xffffffffull, 0x1f },
+		{ 0x7fffffff80000000ull, 65 },
+		{ 0xdeadbeefull, 0xdeadbeefull },
+		{ 1, 0x80000000ull },
+		{ 0, 0 },
+		{ 0xfffffffffffffff9ull, 7 },
+		{ 0x80000000ull, 0xffffffff80000000ull },
+		{ 0x1234, 0xffffffff00000000ull },
+	};
+	enum { NI = sizeof(in) / sizeof(in[0]), MAXS = 400 };
+	static uint8_t frame[32 + 8 * MAXS];
+	uint64_t want[MAXS];
+	unsigned int ns = isa_expect(0, 0, want), len = 32 + 8 * ns;
+
+	(void)state;
+	assert_true(ns <= MAXS);
+	for (int pass = 0; pass < 2; pass++) {
+		struct tp_prog *p;
+		struct rte_mbuf *m[NI];
+		uint8_t v[NI];
+		uint32_t k[NI];
+
+		if (pass == 1)
+			assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF), 0);
+		p = open_ok(obj("t_isa.o"), NULL);
+		for (unsigned int i = 0; i < NI; i++) {
+			memset(frame, 0, sizeof(frame));
+			memcpy(frame + 16, &in[i][0], 8);
+			memcpy(frame + 24, &in[i][1], 8);
+			m[i] = tp_test_mbuf_from_bytes(mp, frame, len);
+		}
+		run(p, 0, m, NI, v, k);
+		for (unsigned int i = 0; i < NI; i++) {
+			const uint8_t *got = rte_pktmbuf_mtod(m[i], const uint8_t *);
+
+			assert_int_equal(v[i], XDP_TX);
+			isa_expect(in[i][0], in[i][1], want);
+			for (unsigned int s = 0; s < ns; s++) {
+				uint64_t g;
+
+				memcpy(&g, got + 32 + 8 * s, 8);
+				if (g != want[s])
+					fail_msg("%s%s: a %#" PRIx64 " b %#" PRIx64 ": slot %u: "
+						 "%#" PRIx64 ", expected %#" PRIx64, mode,
+						 pass ? " unverified" : "", in[i][0], in[i][1], s,
+						 g, want[s]);
+			}
+		}
+		free_all(m, NI);
+		tp_prog_close(p);
+		if (pass == 1)
+			assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
+	}
+}
+
+/* meson runs this suite with no C compiler reachable (tests/meson.build,
+ * tp_nocc_env): the JIT must not need one. Names a compiler found, or NULL. */
+static const char *
+compiler_reachable(void)
+{
+	static char found[600];
+	static const char *const cc[] = { "cc", "gcc", "clang" };
+	const char *path = getenv("PATH");
+
+	if (getenv("CC") != NULL)
+		return "$CC is set";
+	for (const char *d = path ? path : ""; *d != '\0';) {
+		size_t n = strcspn(d, ":");
+
+		for (size_t k = 0; k < sizeof(cc) / sizeof(cc[0]); k++) {
+			snprintf(found, sizeof(found), "%.*s/%s", (int)n, d, cc[k]);
+			if (n > 0 && access(found, X_OK) == 0)
+				return found;
+		}
+		d += n + (d[n] == ':');
+	}
+	return NULL;
+}
+
 int
 main(void)
 {
 	static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_parse_v3),
+		cmocka_unit_test(test_isa),
 		cmocka_unit_test(test_meta),
 		cmocka_unit_test(test_csum),
 		cmocka_unit_test(test_frags),
@@ -1795,9 +2011,15 @@ main(void)
 		cmocka_unit_test(test_map_in_map),
 	};
 
+	const char *cc = compiler_reachable();
 	int failed;
 
-	failed = cmocka_run_group_tests_name("compiled", tests, setup, teardown);
+	if (cc != NULL) {
+		fprintf(stderr, "test_bpf: a C compiler is reachable (%s); run through "
+			"meson test, which removes them\n", cc);
+		return 1;
+	}
+	failed = cmocka_run_group_tests_name("jit", tests, setup, teardown);
 	mode = "bpf-interp:";
 	failed += cmocka_run_group_tests_name("interpreted", tests, setup, teardown);
 	return failed;
