@@ -50,7 +50,9 @@
  * C functions below, which return the target or run the callbacks.
  *
  * One call per burst: the image starts with the burst loop, the
- * bpf_compiled_fn of bpf_priv.h, which runs rs[0..n) one after the other.
+ * bpf_compiled_fn of bpf_priv.h, which runs rs[0..n) one after the other
+ * with a copy of the entry function inside it (no call per packet: its
+ * exits go on with the next run; a tail call from it calls the target).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -126,8 +128,11 @@ struct jit {
 	bool proven;           /* kernel_ok: no checks, nothing cached */
 	bool all_long;         /* every jump rel32 (the last passes) */
 	/* per pc: offset of its code, this pass and the previous one;
-	 * NOADDR when not (yet) emitted */
-	uint32_t *addr, *oaddr;
+	 * NOADDR when not (yet) emitted; in the functions, and in the copy
+	 * of the entry function inside the burst loop (iaddr) */
+	uint32_t *addr, *oaddr, *iaddr, *oiaddr;
+	uint32_t *cur, *ocur;  /* addr or iaddr: the code being emitted */
+	bool in_loop;          /* emitting the burst loop's copy */
 	/* per function pc: offset of its prologue */
 	uint32_t *full, *ofull;
 	/* numbered labels, allocated in the same order every pass */
@@ -137,7 +142,7 @@ struct jit {
 	struct stub *stubs;
 	uint32_t nstubs, stubcap;
 	uint32_t l_ret0, l_oob, l_bad, l_lim, l_setf; /* current function */
-	uint32_t l_thunk, l_enter, l_entry;
+	uint32_t l_thunk, l_enter, l_tailstub, l_next;
 	/* r1 holds this map's handle: ld_imm64 earlier in the basic block */
 	const struct tp_bpf_map *r1_map;
 };
@@ -182,7 +187,7 @@ label_at(const struct jit *j, uint32_t l)
 static uint32_t
 pc_at(const struct jit *j, uint32_t pc)
 {
-	return j->addr[pc] != NOADDR ? j->addr[pc] : j->oaddr[pc];
+	return j->cur[pc] != NOADDR ? j->cur[pc] : j->ocur[pc];
 }
 
 /* jmp (cc < 0) or jcc to offset t: rel8 when it reaches, else rel32. */
@@ -716,7 +721,14 @@ call(struct jit *j, const struct bpf_insn *i, uint32_t pc)
 		x_rr(x, XF_W, 0x85, X_RAX, X_RAX);
 		jump_label(j, CC_E, l_fall);
 		x_mov_rr(x, true, X_RDI, RS);               /* r1 = ctx */
-		x_jmp_r(x, X_RAX);
+		if (j->in_loop) {
+			/* no frame to reuse: the target runs as a call whose
+			 * exit ends the run */
+			call_rel(j, label_at(j, j->l_tailstub));
+			jump_label(j, -1, j->l_next);
+		} else {
+			x_jmp_r(x, X_RAX);
+		}
 		bind(j, l_fall);
 		x_mov_imm64(x, X_RAX, (uint64_t)-ENOENT);
 		break;
@@ -786,7 +798,10 @@ insn(struct jit *j, uint32_t pc)
 				branch(j, -1, pc, i);
 			break;
 		case BPF_EXIT:
-			epilogue(j);
+			if (j->in_loop)
+				jump_label(j, -1, j->l_next);
+			else
+				epilogue(j);
 			break;
 		case BPF_CALL:
 			call(j, i, pc);
@@ -804,32 +819,40 @@ insn(struct jit *j, uint32_t pc)
 		j->r1_map = NULL;
 }
 
-/* One BPF function from start up to the next function. */
+/* One BPF function from start up to the next function: an x86 function,
+ * or (in_loop) the burst loop's copy of the entry function, whose r10 the
+ * loop sets and whose exits go on with the next run (l_next). */
 static void
-function(struct jit *j, uint32_t start)
+function(struct jit *j, uint32_t start, bool in_loop)
 {
 	const struct tp_bpf *p = j->p;
 	struct xbuf *x = &j->x;
+
+	j->in_loop = in_loop;
+	j->cur = in_loop ? j->iaddr : j->addr;
+	j->ocur = in_loop ? j->oiaddr : j->oaddr;
 
 	j->l_ret0 = new_label(j);
 	j->l_oob = new_label(j);
 	j->l_bad = new_label(j);
 	j->l_lim = new_label(j);
 	j->l_setf = new_label(j);
-	j->full[start] = (uint32_t)x->len;
-	x_push(x, X_RBX);
-	x_push(x, X_RBP);
-	x_push(x, X_R13);
-	x_push(x, X_R14);
-	x_push(x, X_R15);
-	x_alu_imm(x, XF_W, 0, X_RBP, BPF_STACK_SIZE);      /* r10 of this frame */
-	j->addr[start] = (uint32_t)x->len;                 /* the body */
+	if (!in_loop) {
+		j->full[start] = (uint32_t)x->len;
+		x_push(x, X_RBX);
+		x_push(x, X_RBP);
+		x_push(x, X_R13);
+		x_push(x, X_R14);
+		x_push(x, X_R15);
+		x_alu_imm(x, XF_W, 0, X_RBP, BPF_STACK_SIZE); /* r10 of this frame */
+	}
+	j->cur[start] = (uint32_t)x->len;                  /* the body */
 	reload(j);
 	for (uint32_t pc = start; pc < p->nb_insns; pc++) {
 		if (pc != start && (p->insn_flags[pc] & BPF_IF_FUNC))
 			break;
 		if (pc != start)
-			j->addr[pc] = (uint32_t)x->len;
+			j->cur[pc] = (uint32_t)x->len;
 		if (!(p->insn_flags[pc] & BPF_IF_REACHED))
 			continue;
 		if (pc == start || j->target[pc])
@@ -838,7 +861,7 @@ function(struct jit *j, uint32_t start)
 		if (p->insns[pc].code == (BPF_LD | BPF_IMM | BPF_DW)) {
 			pc++;
 			if (pc < p->nb_insns)
-				j->addr[pc] = (uint32_t)x->len;
+				j->cur[pc] = (uint32_t)x->len;
 		}
 	}
 	emit_stubs(j);
@@ -858,11 +881,14 @@ function(struct jit *j, uint32_t start)
 	x_u32(x, 1);
 	bind(j, j->l_ret0);
 	x_rr(x, 0, 0x31, X_RAX, X_RAX);
-	epilogue(j);
+	if (!in_loop)
+		epilogue(j);
+	/* else on into l_next */
 }
 
-/* The image: burst loop, entry stub, C entry trampoline, the slow-check
- * thunk, then the functions. */
+/* The image: the burst loop with the entry function inside it, the
+ * tail-call stub, the C entry trampoline, the slow-check thunk, then the
+ * functions. */
 static void
 image(struct jit *j)
 {
@@ -871,7 +897,8 @@ image(struct jit *j)
 	struct xbuf *x = &j->x;
 	uint32_t l_loop = new_label(j), l_done = new_label(j);
 
-	j->l_entry = new_label(j);
+	j->l_next = new_label(j);
+	j->l_tailstub = new_label(j);
 	j->l_enter = new_label(j);
 	j->l_thunk = new_label(j);
 
@@ -892,11 +919,11 @@ image(struct jit *j)
 	x_load(x, true, X_RBP, RS, OFF_STACK);
 	x_alu_imm(x, XF_W, 0, X_RBP, BPF_STACK_SIZE);
 	x_mov_rr(x, true, X_RDI, RS);
-	call_rel(j, label_at(j, j->l_entry));
+	function(j, p->entry, true);
+	bind(j, j->l_next);                                /* r0 in rax */
 	x_load(x, true, X_RDX, X_RSP, 8);
 	x_store64(x, X_RDX, 0, X_RAX);
-	x_alu_imm(x, XF_W, 0, X_RDX, 8);
-	x_store64(x, X_RSP, 8, X_RDX);
+	x_alu_imm_m(x, XF_W, 0, X_RSP, 8, 8);              /* add qword [rsp+8], 8 */
 	x_alu_imm(x, XF_W, 0, RS, (int32_t)sizeof(struct bpf_run));
 	x_rm(x, XF_W, 0x3b, RS, X_RSP, 0);                 /* cmp r12, [rsp] */
 	jump_label(j, CC_B, l_loop);
@@ -906,11 +933,11 @@ image(struct jit *j)
 		x_pop(x, saved[k]);
 	x_ret(x);
 
-	/* entry: the room of the prologue's five pushes (the exit pops them,
-	 * values the burst loop does not keep), then the body */
-	bind(j, j->l_entry);
+	/* tail call from the loop's copy to the body in rax: the room of the
+	 * prologue's five pushes (its exit pops them), then the body */
+	bind(j, j->l_tailstub);
 	x_alu_imm(x, XF_W, 5, X_RSP, 40);
-	jump(j, -1, pc_at(j, p->entry));
+	x_jmp_r(x, X_RAX);
 
 	/* enter(rs, r1, r2, r10, fn): C calling a function's prologue */
 	bind(j, j->l_enter);
@@ -950,7 +977,7 @@ image(struct jit *j)
 
 	for (uint32_t pc = 0; pc < p->nb_insns; pc++)
 		if (p->insn_flags[pc] & BPF_IF_FUNC)
-			function(j, pc);
+			function(j, pc, false);
 }
 
 /* ---- what the code calls ------------------------------------------------ */
@@ -1017,6 +1044,8 @@ jit_fini(struct jit *j)
 	free(j->x.b);
 	free(j->addr);
 	free(j->oaddr);
+	free(j->iaddr);
+	free(j->oiaddr);
 	free(j->full);
 	free(j->ofull);
 	free(j->lab);
@@ -1036,13 +1065,16 @@ translate(struct jit *j)
 
 	j->addr = malloc(n * sizeof(uint32_t));
 	j->oaddr = malloc(n * sizeof(uint32_t));
+	j->iaddr = malloc(n * sizeof(uint32_t));
+	j->oiaddr = malloc(n * sizeof(uint32_t));
 	j->full = malloc(n * sizeof(uint32_t));
 	j->ofull = malloc(n * sizeof(uint32_t));
 	j->target = calloc(n, 1);
-	if (j->addr == NULL || j->oaddr == NULL || j->full == NULL || j->ofull == NULL ||
-	    j->target == NULL)
+	if (j->addr == NULL || j->oaddr == NULL || j->iaddr == NULL || j->oiaddr == NULL ||
+	    j->full == NULL || j->ofull == NULL || j->target == NULL)
 		return -ENOMEM;
 	memset(j->addr, 0xff, n * sizeof(uint32_t));
+	memset(j->iaddr, 0xff, n * sizeof(uint32_t));
 	memset(j->full, 0xff, n * sizeof(uint32_t));
 	for (uint32_t pc = 0; pc < p->nb_insns; pc++) {
 		const struct bpf_insn *i = &p->insns[pc];
@@ -1059,6 +1091,7 @@ translate(struct jit *j)
 
 		j->all_long = pass >= SHORT_PASSES;
 		t32 = j->oaddr; j->oaddr = j->addr; j->addr = t32;
+		t32 = j->oiaddr; j->oiaddr = j->iaddr; j->iaddr = t32;
 		t32 = j->ofull; j->ofull = j->full; j->full = t32;
 		t32 = j->olab; j->olab = j->lab; j->lab = t32;
 		{
@@ -1071,12 +1104,14 @@ translate(struct jit *j)
 		j->nlab = 0;
 		j->x.len = 0;
 		memset(j->addr, 0xff, n * sizeof(uint32_t));
+		memset(j->iaddr, 0xff, n * sizeof(uint32_t));
 		memset(j->full, 0xff, n * sizeof(uint32_t));
 		image(j);
 		if (j->x.oom)
 			return -ENOMEM;
 		if (pass > 0 && j->x.len == olen && j->nlab == j->onlab &&
 		    memcmp(j->addr, j->oaddr, n * sizeof(uint32_t)) == 0 &&
+		    memcmp(j->iaddr, j->oiaddr, n * sizeof(uint32_t)) == 0 &&
 		    memcmp(j->full, j->ofull, n * sizeof(uint32_t)) == 0 &&
 		    memcmp(j->lab, j->olab, j->nlab * sizeof(uint32_t)) == 0)
 			return 0;

@@ -193,9 +193,10 @@ struct bpf_run {
 	struct bpf_xdp_ctx ctx;
 	uint8_t *stack;           /* BPF_MAX_FRAMES * BPF_STACK_SIZE */
 	uint64_t fault;           /* nonzero: stopped, see why */
-	uint32_t cpu;             /* per-CPU map slot (lcore index) */
+	/* reset together after each run (prog_bpf.c): one 8-aligned word */
 	uint32_t redirect_key;
 	uint32_t tail_calls;      /* taken in this run (BPF_MAX_TAIL_CALLS) */
+	uint32_t cpu;             /* per-CPU map slot (lcore index) */
 	uint32_t loop_left;       /* backward jumps left (BPF_LOOP_BUDGET) */
 	const struct tp_bpf *prog;
 	struct rte_mbuf *m;
