@@ -167,7 +167,7 @@ struct tp_bpf {
 	bool has_loops;           /* a back-edge in some verified program */
 	bool kernel_ok;           /* the kernel's verifier accepted it, as
 				   * tagpipe loaded it (bpf_kverify.c):
-				   * compiled accesses run unchecked */
+				   * the JIT runs accesses unchecked */
 	uint32_t loop_pc;         /* the first one found (for messages) */
 	struct bpf_prog_ent progs[BPF_MAX_PROGS];
 	uint32_t nb_progs;

@@ -323,12 +323,16 @@ prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
 }
 
 /* r0 and the run's fault into the pipeline's verdict and key; rs back to
- * the idle state (run_slots_init). */
+ * the idle state (run_slots_init). The common run leaves no fault, no
+ * reservation, no tail call and no redirect key: one test, then only
+ * the verdict and the key are written. */
 static inline void
 conclude(struct bpf_run *rs, uint64_t r0, uint64_t *cnt, uint8_t *verdict,
 	 uint32_t *key)
 {
-	if (unlikely((rs->fault | rs->rb_open) != 0)) {
+	uint32_t rk = rs->redirect_key;
+
+	if ((rs->fault | rs->rb_open | rs->tail_calls | (rk ^ UINT32_MAX)) != 0) {
 		if (rs->rb_open != 0)
 			bpf_ringbuf_abandon(rs); /* leaves rb_open 0 */
 		if (rs->fault) {
@@ -336,12 +340,12 @@ conclude(struct bpf_run *rs, uint64_t r0, uint64_t *cnt, uint8_t *verdict,
 			rs->fault = 0;
 			r0 = TP_ABORTED;
 		}
+		rs->redirect_key = UINT32_MAX;
+		rs->tail_calls = 0;
 	}
 	/* Above TP_REDIRECT: the pipeline counts it as bad_verdict. */
 	*verdict = r0 > TP_REDIRECT ? UINT8_MAX : (uint8_t)r0;
-	*key = rs->redirect_key;
-	rs->redirect_key = UINT32_MAX;
-	rs->tail_calls = 0;
+	*key = rk;
 }
 
 /* The burst on idle slots rs[0..CHUNK) (fewer when n is smaller). */
