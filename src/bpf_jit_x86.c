@@ -46,7 +46,8 @@
  * that the code loaded into r1 in the same basic block is inlined (index
  * bound, then base + index * stride, as the kernel's array_map_gen_lookup,
  * kernel/bpf/arraymap.c); other lookups of kernel-verified programs call
- * the lookup without argument checks. Tail calls and bpf_loop call small
+ * the lookup without argument checks, the map's own (bpf_map_lookup)
+ * when the code names the map and the helper adds nothing to it. Tail calls and bpf_loop call small
  * C functions below, which return the target or run the callbacks.
  *
  * One call per burst: the image starts with the burst loop, the
@@ -681,6 +682,14 @@ map_lookup(struct jit *j)
 		bind(j, l_null);
 		x_rr(x, 0, 0x31, X_RAX, X_RAX);
 		bind(j, l_done);
+	} else if (j->proven && m != NULL && !bpf_map_is_of_maps(m->type) && m->ref == NULL) {
+		/* map and key proven, and the helper would add nothing to
+		 * the map's lookup (no inner map to resolve, no LRU mark):
+		 * bpf_map_lookup(m, key = r2, cpu), as the kernel calls a
+		 * hash map's own lookup from the program */
+		x_mov_imm64(x, X_RDI, (uint64_t)(uintptr_t)m);
+		x_load(x, false, X_RDX, RS, OFF_CPU);
+		call_abs(j, (const void *)(uintptr_t)bpf_map_lookup);
 	} else if (j->proven) {
 		/* map and key proven: no checks, no fault, no packet change */
 		x_mov_rr(x, true, X_R9, RS);
@@ -886,6 +895,30 @@ function(struct jit *j, uint32_t start, bool in_loop)
 	/* else on into l_next */
 }
 
+/* Does the function at start use r10: name it, or call what needs the
+ * frame (BPF-to-BPF calls, bpf_loop callbacks, tail-call targets)? If not,
+ * the burst loop need not set it. */
+static bool
+needs_r10(const struct tp_bpf *p, uint32_t start)
+{
+	for (uint32_t pc = start; pc < p->nb_insns; pc++) {
+		const struct bpf_insn *i = &p->insns[pc];
+
+		if (pc != start && (p->insn_flags[pc] & BPF_IF_FUNC))
+			break;
+		if (!(p->insn_flags[pc] & BPF_IF_REACHED))
+			continue;
+		if (i->dst_reg == BPF_REG_10 || i->src_reg == BPF_REG_10 ||
+		    (BPF_CLASS(i->code) == BPF_JMP && BPF_OP(i->code) == BPF_CALL &&
+		     (i->src_reg == BPF_PSEUDO_CALL || i->imm == BPF_FUNC_loop ||
+		      i->imm == BPF_FUNC_tail_call)))
+			return true;
+		if (i->code == (BPF_LD | BPF_IMM | BPF_DW))
+			pc++;
+	}
+	return false;
+}
+
 /* The image: the burst loop with the entry function inside it, the
  * tail-call stub, the C entry trampoline, the slow-check thunk, then the
  * functions. */
@@ -916,8 +949,10 @@ image(struct jit *j)
 	x_store64(x, X_RSP, 8, X_RDX);
 	x_mov_rr(x, true, RS, X_RDI);
 	bind(j, l_loop);
-	x_load(x, true, X_RBP, RS, OFF_STACK);
-	x_alu_imm(x, XF_W, 0, X_RBP, BPF_STACK_SIZE);
+	if (needs_r10(p, p->entry)) {
+		x_load(x, true, X_RBP, RS, OFF_STACK);
+		x_alu_imm(x, XF_W, 0, X_RBP, BPF_STACK_SIZE);
+	}
 	x_mov_rr(x, true, X_RDI, RS);
 	function(j, p->entry, true);
 	bind(j, j->l_next);                                /* r0 in rax */
