@@ -143,6 +143,7 @@ struct jit {
 	struct stub *stubs;
 	uint32_t nstubs, stubcap;
 	uint32_t l_ret0, l_oob, l_bad, l_lim, l_setf; /* current function */
+	uint32_t last_pc;      /* its last reached instruction */
 	uint32_t l_thunk, l_enter, l_tailstub, l_next;
 	/* r1 holds this map's handle: ld_imm64 earlier in the basic block */
 	const struct tp_bpf_map *r1_map;
@@ -807,10 +808,10 @@ insn(struct jit *j, uint32_t pc)
 				branch(j, -1, pc, i);
 			break;
 		case BPF_EXIT:
-			if (j->in_loop)
-				jump_label(j, -1, j->l_next);
-			else
+			if (!j->in_loop)
 				epilogue(j);
+			else if (pc != j->last_pc) /* the last falls into l_next */
+				jump_label(j, -1, j->l_next);
 			break;
 		case BPF_CALL:
 			call(j, i, pc);
@@ -830,9 +831,11 @@ insn(struct jit *j, uint32_t pc)
 
 /* One BPF function from start up to the next function: an x86 function,
  * or (in_loop) the burst loop's copy of the entry function, whose r10 the
- * loop sets and whose exits go on with the next run (l_next). */
+ * loop sets and whose exits go on with the next run (l_next). Its out of
+ * line part (function_tail) follows at once, or for the loop's copy after
+ * the loop. */
 static void
-function(struct jit *j, uint32_t start, bool in_loop)
+function_body(struct jit *j, uint32_t start, bool in_loop)
 {
 	const struct tp_bpf *p = j->p;
 	struct xbuf *x = &j->x;
@@ -840,12 +843,18 @@ function(struct jit *j, uint32_t start, bool in_loop)
 	j->in_loop = in_loop;
 	j->cur = in_loop ? j->iaddr : j->addr;
 	j->ocur = in_loop ? j->oiaddr : j->oaddr;
-
 	j->l_ret0 = new_label(j);
 	j->l_oob = new_label(j);
 	j->l_bad = new_label(j);
 	j->l_lim = new_label(j);
 	j->l_setf = new_label(j);
+	j->last_pc = start;
+	for (uint32_t pc = start; pc < p->nb_insns; pc++) {
+		if (pc != start && (p->insn_flags[pc] & BPF_IF_FUNC))
+			break;
+		if (p->insn_flags[pc] & BPF_IF_REACHED)
+			j->last_pc = pc;
+	}
 	if (!in_loop) {
 		j->full[start] = (uint32_t)x->len;
 		x_push(x, X_RBX);
@@ -873,6 +882,14 @@ function(struct jit *j, uint32_t start, bool in_loop)
 				j->cur[pc] = (uint32_t)x->len;
 		}
 	}
+}
+
+/* The checks' stubs and the fault exits of the function just emitted. */
+static void
+function_tail(struct jit *j, bool in_loop)
+{
+	struct xbuf *x = &j->x;
+
 	emit_stubs(j);
 	bind(j, j->l_oob);
 	x_rm(x, 0, 0xc7, 0, RS, OFF_WHY);
@@ -890,9 +907,10 @@ function(struct jit *j, uint32_t start, bool in_loop)
 	x_u32(x, 1);
 	bind(j, j->l_ret0);
 	x_rr(x, 0, 0x31, X_RAX, X_RAX);
-	if (!in_loop)
+	if (in_loop)
+		jump_label(j, -1, j->l_next);
+	else
 		epilogue(j);
-	/* else on into l_next */
 }
 
 /* Does the function at start use r10: name it, or call what needs the
@@ -954,7 +972,7 @@ image(struct jit *j)
 		x_alu_imm(x, XF_W, 0, X_RBP, BPF_STACK_SIZE);
 	}
 	x_mov_rr(x, true, X_RDI, RS);
-	function(j, p->entry, true);
+	function_body(j, p->entry, true);
 	bind(j, j->l_next);                                /* r0 in rax */
 	x_load(x, true, X_RDX, X_RSP, 8);
 	x_store64(x, X_RDX, 0, X_RAX);
@@ -962,6 +980,8 @@ image(struct jit *j)
 	x_alu_imm(x, XF_W, 0, RS, (int32_t)sizeof(struct bpf_run));
 	x_rm(x, XF_W, 0x3b, RS, X_RSP, 0);                 /* cmp r12, [rsp] */
 	jump_label(j, CC_B, l_loop);
+	jump_label(j, -1, l_done);
+	function_tail(j, true);
 	bind(j, l_done);
 	x_alu_imm(x, XF_W, 0, X_RSP, 24);
 	for (int k = 5; k >= 0; k--)
@@ -1011,8 +1031,10 @@ image(struct jit *j)
 	}
 
 	for (uint32_t pc = 0; pc < p->nb_insns; pc++)
-		if (p->insn_flags[pc] & BPF_IF_FUNC)
-			function(j, pc, false);
+		if (p->insn_flags[pc] & BPF_IF_FUNC) {
+			function_body(j, pc, false);
+			function_tail(j, false);
+		}
 }
 
 /* ---- what the code calls ------------------------------------------------ */
