@@ -438,7 +438,11 @@ alu(struct jit *j, const struct bpf_insn *i)
 	case BPF_LSH: case BPF_RSH: case BPF_ARSH: {
 		int digit = shift_digit[op >> 4];
 
-		if (!isx) {
+		if (!isx && i->imm == 0) {
+			/* no shift; ALU32 still zero-extends */
+			if (!w)
+				x_mov_rr(x, false, d, d);
+		} else if (!isx) {
 			x_rr(x, f, 0xc1, digit, d);
 			x_byte(x, (uint8_t)i->imm);
 		} else if (s == X_RCX) {

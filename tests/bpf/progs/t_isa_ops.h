@@ -32,6 +32,7 @@
 	IMM(64, AND, 4, -256) IMM(32, AND, 3, 0x7fff0000) IMM(64, XOR, 0, -1) \
 	IMM(32, XOR, 3, 0x80000001) IMM(64, LSH, 4, 63) IMM(32, LSH, 3, 31) \
 	IMM(64, RSH, 0, 1) IMM(32, RSH, 4, 17) IMM(64, ARSH, 3, 60) IMM(32, ARSH, 0, 5) \
+	IMM(32, LSH, 4, 0) IMM(32, RSH, 0, 0) IMM(64, ARSH, 3, 0) \
 	IMM(64, MOV, 3, -1) IMM(32, MOV, 4, -1) IMM(64, MOV, 0, 0x7fffffff) \
 	IMM(64, BE16, 3, 0) IMM(64, BE32, 4, 0) IMM(64, BE64, 0, 0) \
 	IMM(64, LE16, 6, 0) IMM(64, LE32, 3, 0) IMM(64, LE64, 4, 0) \
