@@ -833,6 +833,124 @@ insn(struct jit *j, uint32_t pc)
 		j->r1_map = NULL;
 }
 
+static bool
+is_ldx_b(const struct bpf_insn *i)
+{
+	return i->code == (BPF_LDX | BPF_MEM | BPF_B);
+}
+
+static bool
+is_stx_b(const struct bpf_insn *i)
+{
+	return i->code == (BPF_STX | BPF_MEM | BPF_B);
+}
+
+/* Byte-wise code clang emits for unaligned 16-bit accesses, done 16 bits
+ * at a time. Only in kernel-verified programs (no check can fault between
+ * the bytes), only where the n instructions at pc form one basic block,
+ * and with every register left as the original leaves it.
+ *
+ * A little-endian load: rD = *(u8 *)(rB + o + 1); rD <<= 8;
+ * rT = *(u8 *)(rB + o); rD |= rT (or with the low byte loaded first):
+ * one 16-bit load, and rT's byte beside it. 4, or 0 when not that. */
+static uint32_t
+fuse_load16(struct jit *j, uint32_t pc)
+{
+	const struct tp_bpf *p = j->p;
+	const struct bpf_insn *i = &p->insns[pc], *hi, *lo, *sh;
+	uint8_t d, t, b;
+
+	if (is_ldx_b(&i[0]) && is_ldx_b(&i[2])) {
+		hi = &i[0], sh = &i[1], lo = &i[2];
+	} else if (is_ldx_b(&i[0]) && is_ldx_b(&i[1])) {
+		lo = &i[0], hi = &i[1], sh = &i[2];
+	} else {
+		return 0;
+	}
+	d = hi->dst_reg;
+	t = lo->dst_reg;
+	b = hi->src_reg;
+	if (lo->src_reg != b || hi->off != lo->off + 1 || d == b || t == b || d == t ||
+	    (sh->code != (BPF_ALU64 | BPF_LSH | BPF_K) && sh->code != (BPF_ALU | BPF_LSH | BPF_K)) ||
+	    sh->dst_reg != d || sh->imm != 8 ||
+	    (i[3].code != (BPF_ALU64 | BPF_OR | BPF_X) && i[3].code != (BPF_ALU | BPF_OR | BPF_X)) ||
+	    i[3].dst_reg != d || i[3].src_reg != t)
+		return 0;
+	x_rm(&j->x, 0, 0x0fb7, xr[d], xr[b], lo->off);     /* movzx d32, word */
+	x_rm(&j->x, 0, 0x0fb6, xr[t], xr[b], lo->off);     /* movzx t32, byte */
+	if (d == BPF_REG_1 || t == BPF_REG_1)
+		j->r1_map = NULL;
+	return 4;
+}
+
+/* A two-byte copy through rX: rX = *(u8 *)(rA + s); *(u8 *)(rA + d) = rX;
+ * rX = *(u8 *)(rA + s + 1); *(u8 *)(rA + d + 1) = rX: one 16-bit load
+ * and store, rX loaded with its last byte. Reading both source bytes
+ * first changes nothing unless the first store writes the second source
+ * byte (d == s + 1), which is left alone. 4, or 0. */
+static uint32_t
+fuse_copy16(struct jit *j, uint32_t pc)
+{
+	const struct bpf_insn *i = &j->p->insns[pc];
+	uint8_t a = i[0].src_reg, r = i[0].dst_reg;
+
+	if (!is_ldx_b(&i[0]) || !is_stx_b(&i[1]) || !is_ldx_b(&i[2]) || !is_stx_b(&i[3]) ||
+	    r == a || i[1].dst_reg != a || i[1].src_reg != r || i[2].src_reg != a ||
+	    i[2].dst_reg != r || i[3].dst_reg != a || i[3].src_reg != r ||
+	    i[2].off != i[0].off + 1 || i[3].off != i[1].off + 1 || i[1].off == i[0].off + 1)
+		return 0;
+	x_rm(&j->x, 0, 0x0fb7, TMP, xr[a], i[0].off);      /* movzx r9d, word */
+	x_rm(&j->x, 0, 0x0fb6, xr[r], xr[a], i[2].off);    /* rX: the last byte */
+	x_rm(&j->x, XF_66, 0x89, TMP, xr[a], i[1].off);    /* mov word, r9w */
+	if (r == BPF_REG_1)
+		j->r1_map = NULL;
+	return 4;
+}
+
+/* A little-endian 16-bit store: *(u8 *)(rB + o) = rV; rV >>= 8;
+ * *(u8 *)(rB + o + 1) = rV: one 16-bit store, then the shift. 3, or 0. */
+static uint32_t
+fuse_store16(struct jit *j, uint32_t pc)
+{
+	const struct bpf_insn *i = &j->p->insns[pc];
+	uint8_t b = i[0].dst_reg, v = i[0].src_reg;
+
+	if (!is_stx_b(&i[0]) || !is_stx_b(&i[2]) || v == b ||
+	    (i[1].code != (BPF_ALU64 | BPF_RSH | BPF_K) && i[1].code != (BPF_ALU | BPF_RSH | BPF_K)) ||
+	    i[1].dst_reg != v || i[1].imm != 8 || i[2].dst_reg != b || i[2].src_reg != v ||
+	    i[2].off != i[0].off + 1)
+		return 0;
+	x_rm(&j->x, XF_66, 0x89, xr[v], xr[b], i[0].off);  /* mov word, v16 */
+	alu(j, &i[1]);
+	if (v == BPF_REG_1)
+		j->r1_map = NULL;
+	return 3;
+}
+
+/* The fusions above that apply at pc (instructions done), or 0. */
+static uint32_t
+fuse(struct jit *j, uint32_t pc, uint32_t end)
+{
+	const struct tp_bpf *p = j->p;
+	uint32_t n = 0;
+
+	if (!j->proven)
+		return 0;
+	/* how many from pc form a basic block: reached, no jump into them */
+	while (n < 4 && pc + n < end && (p->insn_flags[pc + n] & BPF_IF_REACHED) &&
+	       (n == 0 || !j->target[pc + n]))
+		n++;
+	if (n == 4) {
+		uint32_t k = fuse_load16(j, pc);
+
+		if (k == 0)
+			k = fuse_copy16(j, pc);
+		if (k > 0)
+			return k;
+	}
+	return n >= 3 ? fuse_store16(j, pc) : 0;
+}
+
 /* One BPF function from start up to the next function: an x86 function,
  * or (in_loop) the burst loop's copy of the entry function, whose r10 the
  * loop sets and whose exits go on with the next run (l_next). Its out of
@@ -843,6 +961,7 @@ function_body(struct jit *j, uint32_t start, bool in_loop)
 {
 	const struct tp_bpf *p = j->p;
 	struct xbuf *x = &j->x;
+	uint32_t end, fused;
 
 	j->in_loop = in_loop;
 	j->cur = in_loop ? j->iaddr : j->addr;
@@ -853,11 +972,11 @@ function_body(struct jit *j, uint32_t start, bool in_loop)
 	j->l_lim = new_label(j);
 	j->l_setf = new_label(j);
 	j->last_pc = start;
-	for (uint32_t pc = start; pc < p->nb_insns; pc++) {
-		if (pc != start && (p->insn_flags[pc] & BPF_IF_FUNC))
+	for (end = start; end < p->nb_insns; end++) {
+		if (end != start && (p->insn_flags[end] & BPF_IF_FUNC))
 			break;
-		if (p->insn_flags[pc] & BPF_IF_REACHED)
-			j->last_pc = pc;
+		if (p->insn_flags[end] & BPF_IF_REACHED)
+			j->last_pc = end;
 	}
 	if (!in_loop) {
 		j->full[start] = (uint32_t)x->len;
@@ -870,15 +989,21 @@ function_body(struct jit *j, uint32_t start, bool in_loop)
 	}
 	j->cur[start] = (uint32_t)x->len;                  /* the body */
 	reload(j);
-	for (uint32_t pc = start; pc < p->nb_insns; pc++) {
-		if (pc != start && (p->insn_flags[pc] & BPF_IF_FUNC))
-			break;
+	for (uint32_t pc = start; pc < end; pc++) {
 		if (pc != start)
 			j->cur[pc] = (uint32_t)x->len;
 		if (!(p->insn_flags[pc] & BPF_IF_REACHED))
 			continue;
 		if (pc == start || j->target[pc])
 			j->r1_map = NULL;
+		fused = fuse(j, pc, end);
+		if (fused > 0) {
+			/* none of the others is a jump target */
+			for (uint32_t k = 1; k < fused; k++)
+				j->cur[pc + k] = (uint32_t)x->len;
+			pc += fused - 1;
+			continue;
+		}
 		insn(j, pc);
 		if (p->insns[pc].code == (BPF_LD | BPF_IMM | BPF_DW)) {
 			pc++;

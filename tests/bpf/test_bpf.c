@@ -1853,6 +1853,29 @@ isa_jmp(int w, enum isa_op c, uint64_t x, uint64_t y)
 
 #include "progs/t_isa_ops.h"
 
+/* Frame bytes 0..15 for a and b: no two alike. */
+static void
+isa_bytes(uint64_t a, uint64_t b, uint8_t *f)
+{
+	for (unsigned int k = 0; k < 16; k++)
+		f[k] = (uint8_t)(0x40 + 7 * k + (k < 8 ? a >> (8 * k) : b >> (8 * (k - 8))));
+}
+
+/* The bytes 0..15 t_isa.o leaves (its byte-wise block, one at a time). */
+static void
+isa_bytes_after(uint64_t a, uint64_t b, uint8_t *f)
+{
+	isa_bytes(a, b, f);
+	f[1] = f[0];
+	f[2] = f[1];
+	f[8] = f[4];
+	f[9] = f[5];
+	f[10] = f[11];
+	f[11] = f[12];
+	f[12] = (uint8_t)a;
+	f[13] = (uint8_t)(a >> 8);
+}
+
 /* The expected slots for a and b (e: room for all of them); the count. */
 static unsigned int
 isa_expect(uint64_t a, uint64_t b, uint64_t *e)
@@ -1866,6 +1889,24 @@ isa_expect(uint64_t a, uint64_t b, uint64_t *e)
 #define E_JMP(W, C, D, S) *e++ = isa_jmp(W, ISA_##C, a, b);
 #define E_JMPK(W, C, D, K) *e++ = isa_jmp(W, ISA_##C, a, KW(W, K));
 	T_ISA_OPS(E_BIN, E_IMM, E_JMP, E_JMPK)
+	/* t_isa.c's byte-wise block, one byte at a time on f (frame bytes
+	 * 0..15, as isa_bytes() fills them) */
+	{
+		uint8_t f[16];
+
+		isa_bytes(a, b, f);
+		f[1] = f[0];
+		f[2] = f[1];
+		f[8] = f[4];
+		f[9] = f[5];
+		f[10] = f[11];
+		f[11] = f[12];
+		*e++ = f[12];                   /* r2 */
+		f[12] = (uint8_t)a;
+		f[13] = (uint8_t)(a >> 8);
+		*e++ = (uint64_t)f[15] << 8 | f[14]; /* r3 */
+		*e++ = f[14];                   /* r4 */
+	}
 	/* atomics, in t_isa.c's order: fetched value, value left */
 	*e++ = a; *e++ = a + b;                 /* fetch_add */
 	*e++ = a + b;                           /* add */
@@ -1923,6 +1964,7 @@ test_isa(void **state)
 		p = open_ok(obj("t_isa.o"), NULL);
 		for (unsigned int i = 0; i < NI; i++) {
 			memset(frame, 0, sizeof(frame));
+			isa_bytes(in[i][0], in[i][1], frame);
 			memcpy(frame + 16, &in[i][0], 8);
 			memcpy(frame + 24, &in[i][1], 8);
 			m[i] = tp_test_mbuf_from_bytes(mp, frame, len);
@@ -1931,7 +1973,13 @@ test_isa(void **state)
 		for (unsigned int i = 0; i < NI; i++) {
 			const uint8_t *got = rte_pktmbuf_mtod(m[i], const uint8_t *);
 
+			uint8_t f[16];
+
 			assert_int_equal(v[i], XDP_TX);
+			isa_bytes_after(in[i][0], in[i][1], f);
+			if (memcmp(got, f, 16) != 0)
+				fail_msg("%s%s: a %#" PRIx64 ": frame bytes 0..15 differ", mode,
+					 pass ? " unverified" : "", in[i][0]);
 			isa_expect(in[i][0], in[i][1], want);
 			for (unsigned int s = 0; s < ns; s++) {
 				uint64_t g;

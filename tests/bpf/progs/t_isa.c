@@ -151,6 +151,30 @@ int isa(struct xdp_md *ctx)
 	b = in[1];
 	T_ISA_OPS(BIN, IMM, JMP, JMPK)
 
+	/* byte-wise accesses on frame bytes 0..15 (the JIT may do them 16
+	 * bits at a time): a copy onto its own next byte, a copy, a copy
+	 * one byte down, a split 16-bit store, a 16-bit load */
+	{
+		__u64 r2, r3, r4;
+
+		asm volatile("r2 = *(u8 *)(%[p] + 0); *(u8 *)(%[p] + 1) = r2; "
+			     "r2 = *(u8 *)(%[p] + 1); *(u8 *)(%[p] + 2) = r2; "
+			     "r2 = *(u8 *)(%[p] + 4); *(u8 *)(%[p] + 8) = r2; "
+			     "r2 = *(u8 *)(%[p] + 5); *(u8 *)(%[p] + 9) = r2; "
+			     "r2 = *(u8 *)(%[p] + 11); *(u8 *)(%[p] + 10) = r2; "
+			     "r2 = *(u8 *)(%[p] + 12); *(u8 *)(%[p] + 11) = r2; "
+			     "%[r2] = r2; "
+			     "r3 = %[a]; *(u8 *)(%[p] + 12) = r3; r3 >>= 8; "
+			     "*(u8 *)(%[p] + 13) = r3; "
+			     "r3 = *(u8 *)(%[p] + 15); r3 <<= 8; r4 = *(u8 *)(%[p] + 14); "
+			     "r3 |= r4; %[r3] = r3; %[r4] = r4"
+			     : [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4)
+			     : [p] "r"(data), [a] "r"(a) : "r2", "r3", "r4", "memory");
+		*o++ = r2;
+		*o++ = r3;
+		*o++ = r4;
+	}
+
 	c = bpf_map_lookup_elem(&isa_cell, &k);
 	if (c == NULL)
 		return XDP_ABORTED;
