@@ -23,7 +23,8 @@
  * "open": milliseconds to open xdpfilt_dny_all.o with the JIT -- ELF and
  * BTF parsing, maps, tagpipe's checks and rewrite, translation -- with the
  * kernel's verifier not asked (TP_BPF_VERIFY_OFF), median and range of
- * OPENS opens. Under the table, each object's describe() line: whether
+ * OPENS opens; then the same opened for the interpreter, which does all
+ * but the translation. Under the table, each object's describe() line: whether
  * the JIT runs it and whether the kernel verified it (then its accesses
  * run unchecked).
  * Environment: TP_BPF_BENCH_ONLY=TEXT runs only the rows whose label
@@ -233,17 +234,16 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Median, min and max of OPENS opens of file with the JIT, the kernel's
- * verifier not asked (its time is the kernel's, not tagpipe's). */
+/* Median, min and max in ms of OPENS opens of file in mode ("bpf:" or
+ * "bpf-interp:"), the kernel's verifier not asked (its time is the
+ * kernel's, not tagpipe's). */
 static void
-open_times(const char *file)
+open_ms(const char *mode, const char *file, double *med, double *lo, double *hi)
 {
 	double ms[OPENS];
 	char spec[512];
 
-	snprintf(spec, sizeof(spec), "bpf:%s", file);
-	if (tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF) != 0)
-		exit(1);
+	snprintf(spec, sizeof(spec), "%s%s", mode, file);
 	for (int i = 0; i < OPENS; i++) {
 		uint64_t t0 = rte_rdtsc_precise();
 		struct tp_prog *p = open_prog(spec);
@@ -251,11 +251,28 @@ open_times(const char *file)
 		ms[i] = (double)(rte_rdtsc_precise() - t0) * 1e3 / (double)rte_get_tsc_hz();
 		tp_prog_close(p);
 	}
+	qsort(ms, OPENS, sizeof(ms[0]), cmp_double);
+	*med = ms[OPENS / 2];
+	*lo = ms[0];
+	*hi = ms[OPENS - 1];
+}
+
+/* The "open" line: with the JIT, and interpreted for comparison (the
+ * difference is about the JIT's translation). */
+static void
+open_times(const char *file)
+{
+	double jm, jl, jh, im, il, ih;
+
+	if (tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF) != 0)
+		exit(1);
+	open_ms("bpf-interp:", file, &im, &il, &ih);
+	open_ms("bpf:", file, &jm, &jl, &jh);
 	if (tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO) != 0)
 		exit(1);
-	qsort(ms, OPENS, sizeof(ms[0]), cmp_double);
-	printf("open: %.2f ms (median of %d; %.2f-%.2f) %s, JIT, kernel verifier not asked\n",
-	       ms[OPENS / 2], OPENS, ms[0], ms[OPENS - 1], file);
+	printf("open: %.2f ms (median of %d, %.2f-%.2f) %s with the JIT, kernel verifier "
+	       "not asked; interpreted: %.2f ms (%.2f-%.2f)\n", jm, OPENS, jl, jh, file,
+	       im, il, ih);
 }
 
 int
