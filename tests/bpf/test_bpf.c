@@ -45,10 +45,16 @@ open_ok(const char *file, const char *sel)
 	if (strcmp(mode, "bpf:") == 0) {
 		char what[600];
 
-		/* x86-64 has the JIT: it must be in use */
+		/* x86-64 has the JIT: it must be in use; elsewhere the
+		 * interpreter runs and says why */
+#if defined(__x86_64__)
+		static const char want[] = ", jit, ";
+#else
+		static const char want[] = ", no JIT for this architecture: interpreter, ";
+#endif
 		tp_prog_bpf_describe(p, what, sizeof(what));
-		if (strstr(what, ", jit, ") == NULL)
-			fail_msg("%s not run by the JIT: %s", spec, what);
+		if (strstr(what, want) == NULL)
+			fail_msg("%s: describe lacks '%s': %s", spec, want, what);
 	}
 	return p;
 }
