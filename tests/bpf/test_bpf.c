@@ -2005,6 +2005,141 @@ test_isa(void **state)
 	}
 }
 
+/* ---- test_jit_vs_interp: the JIT against the interpreter, the
+ * reference semantics, on every test object and Debian's objects,
+ * kernel-verified (accesses unchecked) and unverified (checked), over
+ * frames derived from in.pcap's: up to 4 of the first 64 bytes changed,
+ * every third frame cut short. Verdicts, keys, bytes and the fault
+ * counters must be the same. */
+static uint32_t
+lcg(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(*s >> 33);
+}
+
+static uint32_t
+diff_frame(unsigned int k, uint8_t *out, uint64_t *seed)
+{
+	uint32_t len = in_l[k % NF], nflip = lcg(seed) % 5;
+
+	memcpy(out, in_f[k % NF], len);
+	for (uint32_t i = 0; i < nflip; i++)
+		out[lcg(seed) % RTE_MIN(len, 64u)] = (uint8_t)lcg(seed);
+	if (k % 3 == 2)
+		len = 1 + lcg(seed) % len;
+	return len;
+}
+
+static void
+diff_one(const char *what)
+{
+	enum { N = 96 };
+	static uint8_t buf[RTE_MBUF_DEFAULT_DATAROOM];
+	struct tp_prog *pj = NULL, *pi = NULL;
+	char sj[600], si[600], ej[256] = "", ei[256] = "", desc[600];
+	struct rte_mbuf *mj[N], *mi[N];
+	uint8_t vj[N], vi[N];
+	uint32_t kj[N], ki[N];
+	struct tp_bpf_stats stj, sti;
+	uint64_t seed = 1;
+	int rj, ri;
+
+	snprintf(sj, sizeof(sj), "bpf:%s", what);
+	snprintf(si, sizeof(si), "bpf-interp:%s", what);
+	rj = tp_prog_open(sj, &pj, ej, sizeof(ej));
+	ri = tp_prog_open(si, &pi, ei, sizeof(ei));
+	if (rj != ri || strcmp(ej, ei) != 0)
+		fail_msg("%s: open %d '%s', interpreted %d '%s'", what, rj, ej, ri, ei);
+	if (rj != 0)
+		return;
+	tp_prog_bpf_describe(pj, desc, sizeof(desc));
+	if (strstr(desc, ", jit, ") == NULL)
+		fail_msg("%s not run by the JIT: %s", what, desc);
+	for (unsigned int k = 0; k < N; k++) {
+		uint32_t len = diff_frame(k, buf, &seed);
+
+		mj[k] = tp_test_mbuf_from_bytes(mp, buf, len);
+		mi[k] = tp_test_mbuf_from_bytes(mp, buf, len);
+	}
+	run(pj, 0, mj, N, vj, kj);
+	run(pi, 0, mi, N, vi, ki);
+	for (unsigned int k = 0; k < N; k++) {
+		if (vj[k] != vi[k] || kj[k] != ki[k])
+			fail_msg("%s: frame %u: verdict %u key %u, interpreted %u key %u", what, k,
+				 vj[k], kj[k], vi[k], ki[k]);
+		if (rte_pktmbuf_pkt_len(mj[k]) != rte_pktmbuf_pkt_len(mi[k]) ||
+		    rte_pktmbuf_data_len(mj[k]) != rte_pktmbuf_data_len(mi[k]) ||
+		    memcmp(rte_pktmbuf_mtod(mj[k], const void *), rte_pktmbuf_mtod(mi[k], const void *),
+			   rte_pktmbuf_data_len(mj[k])) != 0)
+			fail_msg("%s: frame %u: bytes differ from the interpreter's", what, k);
+	}
+	assert_int_equal(tp_prog_bpf_stats(pj, &stj), 0);
+	assert_int_equal(tp_prog_bpf_stats(pi, &sti), 0);
+	if (stj.runs != sti.runs || stj.aborted_oob != sti.aborted_oob ||
+	    stj.aborted_helper != sti.aborted_helper || stj.aborted_loop != sti.aborted_loop)
+		fail_msg("%s: runs %" PRIu64 " oob %" PRIu64 " helper %" PRIu64 " loop %" PRIu64
+			 ", interpreted %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, what,
+			 stj.runs, stj.aborted_oob, stj.aborted_helper, stj.aborted_loop, sti.runs,
+			 sti.aborted_oob, sti.aborted_helper, sti.aborted_loop);
+	free_all(mj, N);
+	free_all(mi, N);
+	tp_prog_close(pj);
+	tp_prog_close(pi);
+}
+
+static void
+test_jit_vs_interp(void **state)
+{
+	/* FILE[:SECTION] in the build's tests/bpf (DEB: Debian's libxdp1) */
+	static const char *const objs[] = {
+		"t_parse.o", "t_parse_v3.o", "t_isa.o", "t_maps.o", "t_maps.o:xdp_ingress",
+		"t_maps.o:xdp_lpm", "t_maps.o:xdp_lru", "t_maps.o:xdp_redirect", "t_adjust.o",
+		"t_adjust.o:prog_trim", "t_adjust.o:xdp_pop", "t_bad.o", "t_bad.o:xdp_partial",
+		"t_bad.o:xdp_stack", "t_bench.o", "t_bench.o:xdp_tx", "t_misc.o",
+		"t_misc.o:xdp_csum", "t_legacy.o", "t_tail.o", "t_tail.o:xdp_chain",
+		"t_tail.o:xdp_sub", "t_loop.o", "t_ringbuf.o", "t_ringbuf.o:xdp_rb_flags",
+		"t_ringbuf.o:xdp_rb_oob", "t_ringbuf.o:xdp_rb_stale", "t_rb_legacy.o",
+		"t_bpfloop.o", "t_bpfloop.o:xdp_loop_bad", "t_mim.o", "t_fib.o",
+		"t_fib.o:xdp_fib", "t_fib.o:xdp_fib_args",
+		DEB "xdpfilt_alw_all.o", DEB "xdpfilt_alw_eth.o", DEB "xdpfilt_alw_ip.o",
+		DEB "xdpfilt_alw_tcp.o", DEB "xdpfilt_alw_udp.o", DEB "xdpfilt_dny_all.o",
+		DEB "xdpfilt_dny_eth.o", DEB "xdpfilt_dny_ip.o", DEB "xdpfilt_dny_tcp.o",
+		DEB "xdpfilt_dny_udp.o", DEB "xsk_def_xdp_prog.o", DEB "xsk_def_xdp_prog_5.3.o",
+		DEB "xdp-dispatcher.o", DEB "xdpdump_xdp.o",
+	};
+	char what[512];
+
+	(void)state;
+	if (strcmp(mode, "bpf:") != 0)
+		skip(); /* the test opens both modes itself */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1)
+			assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF), 0);
+		for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); i++) {
+			const char *o = objs[i];
+
+			if (o[0] == '/') {
+				char file[300];
+
+				snprintf(file, sizeof(file), "%.*s", (int)strcspn(o, ":"), o);
+				if (!have(file))
+					continue;
+				snprintf(what, sizeof(what), "%s", o);
+			} else {
+				char file[64];
+				size_t n = strcspn(o, ":");
+
+				snprintf(file, sizeof(file), "%.*s", (int)n, o);
+				snprintf(what, sizeof(what), "%s%s", obj(file), o + n);
+			}
+			diff_one(what);
+		}
+		if (pass == 1)
+			assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
+	}
+}
+
 /* meson runs this suite with no C compiler reachable (tests/meson.build,
  * tp_nocc_env): the JIT must not need one. Names a compiler found, or NULL. */
 static const char *
@@ -2036,6 +2171,7 @@ main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_parse_v3),
 		cmocka_unit_test(test_isa),
+		cmocka_unit_test(test_jit_vs_interp),
 		cmocka_unit_test(test_meta),
 		cmocka_unit_test(test_csum),
 		cmocka_unit_test(test_frags),
