@@ -140,7 +140,8 @@ struct bpf_ringbuf;
  * beyond): a tagpipe limit, the kernel's is its verifier's. */
 #define BPF_RB_MAX_OPEN 4
 /* A compiled program (the JIT, bpf_jit_x86.c): runs rs[0..n) one after
- * the other, r0 of each into r0[]. */
+ * the other, r0 of each into r0[]. The JIT's code calls the functions of
+ * bpf_cg_ops that it found at translation; ops is not read. */
 typedef void (*bpf_compiled_fn)(struct bpf_run *rs, uint16_t n, uint64_t *r0,
 				const struct bpf_cg_ops *ops);
 
