@@ -23,8 +23,8 @@
  * "open": milliseconds to open xdpfilt_dny_all.o with the JIT -- ELF and
  * BTF parsing, maps, tagpipe's checks and rewrite, translation -- with the
  * kernel's verifier not asked (TP_BPF_VERIFY_OFF), median and range of
- * OPENS opens; then the same opened for the interpreter, which does all
- * but the translation. Under the table, each object's describe() line: whether
+ * OPENS opens, and of as many for the interpreter, which does all but the
+ * translation, the two kinds alternating. Under the table, each object's describe() line: whether
  * the JIT runs it and whether the kernel verified it (then its accesses
  * run unchecked).
  * Environment: TP_BPF_BENCH_ONLY=TEXT runs only the rows whose label
@@ -234,45 +234,42 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Median, min and max in ms of OPENS opens of file in mode ("bpf:" or
- * "bpf-interp:"), the kernel's verifier not asked (its time is the
- * kernel's, not tagpipe's). */
-static void
-open_ms(const char *mode, const char *file, double *med, double *lo, double *hi)
+static double
+open_once_ms(const char *spec)
 {
-	double ms[OPENS];
-	char spec[512];
+	uint64_t t0 = rte_rdtsc_precise();
+	struct tp_prog *p = open_prog(spec);
+	double ms = (double)(rte_rdtsc_precise() - t0) * 1e3 / (double)rte_get_tsc_hz();
 
-	snprintf(spec, sizeof(spec), "%s%s", mode, file);
-	for (int i = 0; i < OPENS; i++) {
-		uint64_t t0 = rte_rdtsc_precise();
-		struct tp_prog *p = open_prog(spec);
-
-		ms[i] = (double)(rte_rdtsc_precise() - t0) * 1e3 / (double)rte_get_tsc_hz();
-		tp_prog_close(p);
-	}
-	qsort(ms, OPENS, sizeof(ms[0]), cmp_double);
-	*med = ms[OPENS / 2];
-	*lo = ms[0];
-	*hi = ms[OPENS - 1];
+	tp_prog_close(p);
+	return ms;
 }
 
-/* The "open" line: with the JIT, and interpreted for comparison (the
- * difference is about the JIT's translation). */
+/* The "open" line: OPENS opens of file with the JIT and, alternating with
+ * them (so that neither gains from the order), OPENS for the interpreter,
+ * which does all but the translation; median and range in ms, the
+ * kernel's verifier not asked (its time is the kernel's, not tagpipe's). */
 static void
 open_times(const char *file)
 {
-	double jm, jl, jh, im, il, ih;
+	double jit[OPENS], interp[OPENS];
+	char sj[512], si[512];
 
+	snprintf(sj, sizeof(sj), "bpf:%s", file);
+	snprintf(si, sizeof(si), "bpf-interp:%s", file);
 	if (tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF) != 0)
 		exit(1);
-	open_ms("bpf-interp:", file, &im, &il, &ih);
-	open_ms("bpf:", file, &jm, &jl, &jh);
+	for (int i = 0; i < OPENS; i++) {
+		jit[i] = open_once_ms(sj);
+		interp[i] = open_once_ms(si);
+	}
 	if (tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO) != 0)
 		exit(1);
+	qsort(jit, OPENS, sizeof(jit[0]), cmp_double);
+	qsort(interp, OPENS, sizeof(interp[0]), cmp_double);
 	printf("open: %.2f ms (median of %d, %.2f-%.2f) %s with the JIT, kernel verifier "
-	       "not asked; interpreted: %.2f ms (%.2f-%.2f)\n", jm, OPENS, jl, jh, file,
-	       im, il, ih);
+	       "not asked; interpreted: %.2f ms (%.2f-%.2f)\n", jit[OPENS / 2], OPENS, jit[0],
+	       jit[OPENS - 1], file, interp[OPENS / 2], interp[0], interp[OPENS - 1]);
 }
 
 int
