@@ -91,7 +91,7 @@ map_of(struct bpf_run *rs, uint64_t h)
 	return (struct tp_bpf_map *)(uintptr_t)h;
 }
 
-/* ---- what compiled code calls (bpf_compile.c) ------------------------- */
+/* ---- what the JIT's code calls (bpf_jit_x86.c) ------------------------- */
 
 static int
 cg_mem_slow(struct bpf_run *rs, uint64_t addr, uint32_t size, int write)
@@ -115,7 +115,7 @@ static uint64_t call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r);
 static uint64_t map_lookup(struct bpf_run *rs, struct tp_bpf_map *m, const void *key);
 
 /* A lookup the kernel's verifier proved: r1 one of the object's maps (the
- * loader put its address there), the key readable (bpf_compile.c). */
+ * loader put its address there), the key readable (bpf_jit_x86.c). */
 static uint64_t
 cg_map_lookup(struct bpf_run *rs, uint64_t r1, uint64_t r2)
 {
@@ -511,6 +511,226 @@ call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r)
 	case BPF_FUNC_ringbuf_query: return bpf_h_ringbuf_query(rs, r[1], r[2]);
 	case BPF_FUNC_fib_lookup: return bpf_h_fib_lookup(rs, r[2], r[3], r[4]);
 	default: return fault(rs, BPF_CNT_BAD_HELPER_ARG); /* refused at load */
+	}
+}
+
+/* ---- direct entries for the JIT (bpf_priv.h, bpf_helper_fn) ----------- */
+
+static uint64_t
+d_map_lookup(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	     struct bpf_run *rs)
+{
+	(void)r3; (void)r4; (void)r5;
+	return h_map_lookup(rs, r1, r2);
+}
+
+uint64_t
+bpf_map_lookup_proven(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+		      struct bpf_run *rs)
+{
+	(void)r3; (void)r4; (void)r5;
+	return cg_map_lookup(rs, r1, r2);
+}
+
+static uint64_t
+d_map_update(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	     struct bpf_run *rs)
+{
+	(void)r5;
+	return h_map_update(rs, r1, r2, r3, r4);
+}
+
+static uint64_t
+d_map_delete(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	     struct bpf_run *rs)
+{
+	(void)r3; (void)r4; (void)r5;
+	return h_map_delete(rs, r1, r2);
+}
+
+static uint64_t
+d_ktime(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	struct bpf_run *rs)
+{
+	(void)r1; (void)r2; (void)r3; (void)r4; (void)r5; (void)rs;
+	return h_ktime();
+}
+
+static uint64_t
+d_trace_printk(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	       struct bpf_run *rs)
+{
+	const uint64_t args[3] = { r3, r4, r5 };
+
+	return bpf_h_trace_printk(rs, r1, r2, args);
+}
+
+static uint64_t
+d_prandom(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	  struct bpf_run *rs)
+{
+	(void)r1; (void)r2; (void)r3; (void)r4; (void)r5; (void)rs;
+	return (uint32_t)rte_rand();
+}
+
+static uint64_t
+d_cpu(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+      struct bpf_run *rs)
+{
+	(void)r1; (void)r2; (void)r3; (void)r4; (void)r5;
+	return rs->cpu;
+}
+
+static uint64_t
+d_redirect(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	   struct bpf_run *rs)
+{
+	(void)r3; (void)r4; (void)r5;
+	return h_redirect(rs, r1, r2);
+}
+
+static uint64_t
+d_perf_output(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	      struct bpf_run *rs)
+{
+	(void)r1;
+	return h_perf_output(rs, r2, r3, r4, r5);
+}
+
+static uint64_t
+d_csum_diff(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	    struct bpf_run *rs)
+{
+	return h_csum_diff(rs, r1, r2, r3, r4, r5);
+}
+
+static uint64_t
+d_adjust_head(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	      struct bpf_run *rs)
+{
+	(void)r1; (void)r3; (void)r4; (void)r5;
+	return h_adjust_head(rs, r2);
+}
+
+static uint64_t
+d_adjust_meta(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	      struct bpf_run *rs)
+{
+	(void)r1; (void)r3; (void)r4; (void)r5;
+	return h_adjust_meta(rs, r2);
+}
+
+static uint64_t
+d_adjust_tail(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	      struct bpf_run *rs)
+{
+	(void)r1; (void)r3; (void)r4; (void)r5;
+	return h_adjust_tail(rs, r2);
+}
+
+static uint64_t
+d_buff_len(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	   struct bpf_run *rs)
+{
+	(void)r1; (void)r2; (void)r3; (void)r4; (void)r5;
+	return rs->m->pkt_len;
+}
+
+static uint64_t
+d_load_bytes(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	     struct bpf_run *rs)
+{
+	(void)r1; (void)r5;
+	return h_xfer_bytes(rs, r2, r3, r4, false);
+}
+
+static uint64_t
+d_store_bytes(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	      struct bpf_run *rs)
+{
+	(void)r1; (void)r5;
+	return h_xfer_bytes(rs, r2, r3, r4, true);
+}
+
+static uint64_t
+d_rb_output(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	    struct bpf_run *rs)
+{
+	(void)r5;
+	return bpf_h_ringbuf_output(rs, r1, r2, r3, r4);
+}
+
+static uint64_t
+d_rb_reserve(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	     struct bpf_run *rs)
+{
+	(void)r4; (void)r5;
+	return bpf_h_ringbuf_reserve(rs, r1, r2, r3);
+}
+
+static uint64_t
+d_rb_submit(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	    struct bpf_run *rs)
+{
+	(void)r3; (void)r4; (void)r5;
+	return bpf_h_ringbuf_commit(rs, r1, r2, false);
+}
+
+static uint64_t
+d_rb_discard(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	     struct bpf_run *rs)
+{
+	(void)r3; (void)r4; (void)r5;
+	return bpf_h_ringbuf_commit(rs, r1, r2, true);
+}
+
+static uint64_t
+d_rb_query(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	   struct bpf_run *rs)
+{
+	(void)r3; (void)r4; (void)r5;
+	return bpf_h_ringbuf_query(rs, r1, r2);
+}
+
+static uint64_t
+d_fib_lookup(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+	     struct bpf_run *rs)
+{
+	(void)r1; (void)r5;
+	return bpf_h_fib_lookup(rs, r2, r3, r4);
+}
+
+/* The same helpers as call_helper, each reached without its switch.
+ * Helpers that are not here (tail_call and bpf_loop, which the JIT
+ * handles itself, redirect_map, and any helper added to call_helper
+ * later) go through the dispatcher. */
+bpf_helper_fn
+bpf_helper_direct(int32_t id)
+{
+	switch (id) {
+	case BPF_FUNC_map_lookup_elem: return d_map_lookup;
+	case BPF_FUNC_map_update_elem: return d_map_update;
+	case BPF_FUNC_map_delete_elem: return d_map_delete;
+	case BPF_FUNC_ktime_get_ns: return d_ktime;
+	case BPF_FUNC_trace_printk: return d_trace_printk;
+	case BPF_FUNC_get_prandom_u32: return d_prandom;
+	case BPF_FUNC_get_smp_processor_id: return d_cpu;
+	case BPF_FUNC_redirect: return d_redirect;
+	case BPF_FUNC_perf_event_output: return d_perf_output;
+	case BPF_FUNC_csum_diff: return d_csum_diff;
+	case BPF_FUNC_xdp_adjust_head: return d_adjust_head;
+	case BPF_FUNC_xdp_adjust_meta: return d_adjust_meta;
+	case BPF_FUNC_xdp_adjust_tail: return d_adjust_tail;
+	case BPF_FUNC_xdp_get_buff_len: return d_buff_len;
+	case BPF_FUNC_xdp_load_bytes: return d_load_bytes;
+	case BPF_FUNC_xdp_store_bytes: return d_store_bytes;
+	case BPF_FUNC_ringbuf_output: return d_rb_output;
+	case BPF_FUNC_ringbuf_reserve: return d_rb_reserve;
+	case BPF_FUNC_ringbuf_submit: return d_rb_submit;
+	case BPF_FUNC_ringbuf_discard: return d_rb_discard;
+	case BPF_FUNC_ringbuf_query: return d_rb_query;
+	case BPF_FUNC_fib_lookup: return d_fib_lookup;
+	default: return NULL;
 	}
 }
 

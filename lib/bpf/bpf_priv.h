@@ -133,12 +133,14 @@ enum bpf_counter {
 
 struct bpf_run;
 struct bpf_cg_ops;
+struct bpf_jit;
 struct bpf_ringbuf;
 /* Reservations one run may hold at once (bpf_ringbuf_reserve gives NULL
  * beyond): a tagpipe limit, the kernel's is its verifier's. */
 #define BPF_RB_MAX_OPEN 4
-/* A compiled program (bpf_compile.c): runs rs[0..n) one after the other,
- * r0 of each into r0[]. */
+/* A compiled program (the JIT, bpf_jit_x86.c): runs rs[0..n) one after
+ * the other, r0 of each into r0[]. The JIT's code calls the functions of
+ * bpf_cg_ops that it found at translation; ops is not read. */
 typedef void (*bpf_compiled_fn)(struct bpf_run *rs, uint16_t n, uint64_t *r0,
 				const struct bpf_cg_ops *ops);
 
@@ -165,13 +167,13 @@ struct tp_bpf {
 	bool has_loops;           /* a back-edge in some verified program */
 	bool kernel_ok;           /* the kernel's verifier accepted it, as
 				   * tagpipe loaded it (bpf_kverify.c):
-				   * compiled accesses run unchecked */
+				   * the JIT runs accesses unchecked */
 	uint32_t loop_pc;         /* the first one found (for messages) */
 	struct bpf_prog_ent progs[BPF_MAX_PROGS];
 	uint32_t nb_progs;
 	uint8_t *insn_flags;      /* BPF_IF_*, one per instruction */
 	bpf_compiled_fn compiled; /* NULL: interpreter */
-	void *dl;                 /* dlopen handle of the compiled code */
+	struct bpf_jit *jit;      /* the JIT's image (bpf_jit_x86.c), or NULL */
 	char mode_note[BPF_ERR_LEN + 16]; /* why the interpreter runs, when it does */
 	char verify_note[BPF_ERR_LEN + 32]; /* what the kernel verifier said */
 	struct tp_bpf_map maps[BPF_MAX_MAPS];
@@ -185,15 +187,16 @@ struct tp_bpf {
 	struct btf *btf;          /* the object's BTF (a copy), or NULL */
 };
 
-/* Per-run state. The first three members are the ABI of compiled code
- * (bpf_compile.c emits the same prefix; checked there). */
+/* Per-run state. The JIT's code reads and writes it at the offsets the
+ * C compiler gives (offsetof in bpf_jit_x86.c). */
 struct bpf_run {
 	struct bpf_xdp_ctx ctx;
 	uint8_t *stack;           /* BPF_MAX_FRAMES * BPF_STACK_SIZE */
 	uint64_t fault;           /* nonzero: stopped, see why */
-	uint32_t cpu;             /* per-CPU map slot (lcore index) */
+	/* reset together after each run (prog_bpf.c): one 8-aligned word */
 	uint32_t redirect_key;
 	uint32_t tail_calls;      /* taken in this run (BPF_MAX_TAIL_CALLS) */
+	uint32_t cpu;             /* per-CPU map slot (lcore index) */
 	uint32_t loop_left;       /* backward jumps left (BPF_LOOP_BUDGET) */
 	const struct tp_bpf *prog;
 	struct rte_mbuf *m;
@@ -207,7 +210,7 @@ struct bpf_run {
 	} rb_rec[BPF_RB_MAX_OPEN];
 };
 
-/* What compiled code calls back into (never on packet or stack accesses). */
+/* What the JIT's code calls back into (never on packet or stack accesses). */
 struct bpf_cg_ops {
 	uint64_t (*helper)(struct bpf_run *rs, int32_t id, const uint64_t *r);
 	int (*mem_slow)(struct bpf_run *rs, uint64_t addr, uint32_t size, int write);
@@ -291,10 +294,24 @@ void bpf_ringbuf_abandon(struct bpf_run *rs);
 int bpf_kernel_verify(const struct tp_bpf *p, const struct bpf_insn *loaded, char *err,
 		      size_t errlen);
 
-/* bpf_compile.c: translate to C, build with the system C compiler, load.
- * 0, or negative with err saying why (the caller falls back). */
+/* bpf_jit_x86.c: translate to x86-64 machine code in memory (p->compiled,
+ * p->jit). 0, or negative with err saying why (the caller falls back to
+ * the interpreter): -ENOTSUP on other architectures. */
 int bpf_compile(struct tp_bpf *p, char *err, size_t errlen);
 void bpf_compiled_free(struct tp_bpf *p);
+
+/* bpf_exec.c, for the JIT: helpers with one fixed ABI, r1..r5 then the
+ * run -- the order in which the x86-64 System V ABI passes arguments in
+ * rdi, rsi, rdx, rcx, r8, r9, where the JIT keeps r1..r5 -- so a call
+ * needs no argument moves. NULL: the helper has no direct entry; the
+ * JIT then calls bpf_cg_ops.helper (the dispatcher). */
+typedef uint64_t (*bpf_helper_fn)(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4,
+				  uint64_t r5, struct bpf_run *rs);
+bpf_helper_fn bpf_helper_direct(int32_t id);
+/* bpf_map_lookup_elem for programs the kernel's verifier accepted: r1 is
+ * one of the object's maps, r2 a readable key (no argument checks). */
+uint64_t bpf_map_lookup_proven(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4,
+			       uint64_t r5, struct bpf_run *rs);
 
 /* bpf_exec.c: run the program on one packet; returns r0. */
 uint64_t bpf_run(struct bpf_run *rs);

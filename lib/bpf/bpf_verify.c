@@ -15,7 +15,7 @@
  *    the caller (prog_bpf.c) runs them only when the kernel's verifier
  *    accepted the object or the user asked for --bpf-unverified, and the
  *    run-time budget of BPF_LOOP_BUDGET backward jumps stops any run that
- *    loops longer (bpf_exec.c, bpf_compile.c).
+ *    loops longer (bpf_exec.c, bpf_jit_x86.c).
  * 3. Registers: a data-flow pass (meet over all paths) gives each
  *    register and 8-byte stack slot a kind: unset, scalar/pointer, the
  *    context, or "context on some paths". Reading an unset register is

@@ -241,7 +241,10 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 	if (compile) {
 		char why[BPF_ERR_LEN];
 
-		if (bpf_compile(p, why, sizeof(why)) < 0)
+		rc = bpf_compile(p, why, sizeof(why));
+		if (rc == -ENOTSUP) /* the reason names the interpreter */
+			snprintf(p->mode_note, sizeof(p->mode_note), "%s", why);
+		else if (rc < 0)
 			snprintf(p->mode_note, sizeof(p->mode_note),
 				 "interpreted: %s", why);
 	} else {
@@ -328,12 +331,16 @@ prepare(struct bpf_run *rs, const struct tp_prog_env *env, struct rte_mbuf *m)
 }
 
 /* r0 and the run's fault into the pipeline's verdict and key; rs back to
- * the idle state (run_slots_init). */
+ * the idle state (run_slots_init). The common run leaves no fault, no
+ * reservation, no tail call and no redirect key: one test, then only
+ * the verdict and the key are written. */
 static inline void
 conclude(struct bpf_run *rs, uint64_t r0, uint64_t *cnt, uint8_t *verdict,
 	 uint32_t *key)
 {
-	if (unlikely((rs->fault | rs->rb_open) != 0)) {
+	uint32_t rk = rs->redirect_key;
+
+	if ((rs->fault | rs->rb_open | rs->tail_calls | (rk ^ UINT32_MAX)) != 0) {
 		if (rs->rb_open != 0)
 			bpf_ringbuf_abandon(rs); /* leaves rb_open 0 */
 		if (rs->fault) {
@@ -341,12 +348,12 @@ conclude(struct bpf_run *rs, uint64_t r0, uint64_t *cnt, uint8_t *verdict,
 			rs->fault = 0;
 			r0 = TP_ABORTED;
 		}
+		rs->redirect_key = UINT32_MAX;
+		rs->tail_calls = 0;
 	}
 	/* Above TP_REDIRECT: the pipeline counts it as bad_verdict. */
 	*verdict = r0 > TP_REDIRECT ? UINT8_MAX : (uint8_t)r0;
-	*key = rs->redirect_key;
-	rs->redirect_key = UINT32_MAX;
-	rs->tail_calls = 0;
+	*key = rk;
 }
 
 /* The burst on idle slots rs[0..CHUNK) (fewer when n is smaller). */
@@ -1000,5 +1007,5 @@ tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len)
 		return -EINVAL;
 	return snprintf(buf, len, "%s (section %s, function %s, %u insns, %u maps, %s, %s)",
 			b->path, b->section, b->func, b->nb_insns, b->nb_maps,
-			b->compiled ? "compiled" : b->mode_note, b->verify_note);
+			b->compiled ? "jit" : b->mode_note, b->verify_note);
 }

@@ -77,11 +77,14 @@
  *     is checked at run time against the packet, the stack, the context and map
  *     values. A run that steps outside returns TP_ABORTED and is counted
  *     (tp_prog_bpf_stats).
- *   - execution: "bpf" translates the program into C and builds it with
- *     the system C compiler ($CC or cc) into a shared object loaded with
- *     dlopen (bpf_compile.c), with the same checks (only accesses proven
- *     safe at open, r10-relative and context loads, skip them); "bpf-interp" uses the
- *     interpreter (bpf_exec.c), the reference semantics. Both give the
+ *   - execution: "bpf" runs the program with tagpipe's x86-64 JIT
+ *     (bpf_jit_x86.c): machine code written into this process's memory at
+ *     open, then made read-only and executable; no compiler, file or other
+ *     process. The code keeps the interpreter's checks, except where the
+ *     kernel's verifier proved the accesses or they are proven at open
+ *     (r10-relative inside the frame, context loads). Other architectures
+ *     run the interpreter, and describe() says so. "bpf-interp" always uses
+ *     the interpreter (bpf_exec.c), the reference semantics. Both give the
  *     same verdicts, bytes and map effects (tests/bpf runs both).
  */
 #ifndef TP_BPF_H
@@ -291,9 +294,10 @@ struct tp_bpf_stats {
 };
 /* Sum over lcores. 0 or -EINVAL. */
 int tp_prog_bpf_stats(const struct tp_prog *p, struct tp_bpf_stats *st);
-/* "FILE (section SEC, function F, N insns, M maps, compiled|interpreted[:
- * why], <kernel verifier outcome>)" into buf, snprintf semantics; -EINVAL
- * when p is not an object. */
+/* "FILE (section SEC, function F, N insns, M maps, jit|interpreted[: why],
+ * <kernel verifier outcome>)" into buf, snprintf semantics; -EINVAL when p
+ * is not an object. Without a JIT for the architecture the mode reads
+ * "no JIT for this architecture: interpreter". */
 int tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len);
 
 #ifdef __cplusplus

@@ -8,7 +8,7 @@
  *   built-in "tx" (MAC swap) vs  t_bench.o:xdp_tx
  *   xdpfilt_dny_all.o (Debian libxdp1, empty filter maps: every frame
  *   walks Ethernet/IPv4/UDP and is dropped)
- * each XDP object compiled ("bpf:") and interpreted ("bpf-interp:").
+ * each XDP object run by the JIT ("bpf:") and interpreted ("bpf-interp:").
  * Frames: Ether/IPv4/UDP, 64 bytes, bursts of 32. Best of ROUNDS rounds;
  * mbuf filling and freeing are outside the timed region. "prog only"
  * times each burst call with its mbufs in cache (as the stages before the
@@ -20,6 +20,13 @@
  * cycles, best of KROUNDS. It is the peer of "prog only": one frame in
  * cache, the program's run and the kernel's loop around it (no driver, no
  * XDP_DROP freeing), with the kernel's maps of the same shapes, empty.
+ * "open": milliseconds to open xdpfilt_dny_all.o with the JIT -- ELF and
+ * BTF parsing, maps, tagpipe's checks and rewrite, translation -- with the
+ * kernel's verifier not asked (TP_BPF_VERIFY_OFF), median and range of
+ * OPENS opens, and of as many for the interpreter, which does all but the
+ * translation, the two kinds alternating. Under the table, each object's describe() line: whether
+ * the JIT runs it and whether the kernel verified it (then its accesses
+ * run unchecked).
  * Environment: TP_BPF_BENCH_ONLY=TEXT runs only the rows whose label
  * contains TEXT (for callgrind or perf on one program).
  */
@@ -41,6 +48,7 @@
 #define ROUNDS 15
 #define KREPEAT 1000000
 #define KROUNDS 5
+#define OPENS 21
 
 static struct rte_mempool *mp;
 static struct rte_mbuf *in[NFRAMES];
@@ -218,20 +226,69 @@ kernel_cycles(const char *file, const char *func)
 	return best;
 }
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double
+open_once_ms(const char *spec)
+{
+	uint64_t t0 = rte_rdtsc_precise();
+	struct tp_prog *p = open_prog(spec);
+	double ms = (double)(rte_rdtsc_precise() - t0) * 1e3 / (double)rte_get_tsc_hz();
+
+	tp_prog_close(p);
+	return ms;
+}
+
+/* The "open" line: OPENS opens of file with the JIT and, alternating with
+ * them (so that neither gains from the order), OPENS for the interpreter,
+ * which does all but the translation; median and range in ms, the
+ * kernel's verifier not asked (its time is the kernel's, not tagpipe's). */
+static void
+open_times(const char *file)
+{
+	double jit[OPENS], interp[OPENS];
+	char sj[512], si[512];
+
+	snprintf(sj, sizeof(sj), "bpf:%s", file);
+	snprintf(si, sizeof(si), "bpf-interp:%s", file);
+	if (tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF) != 0)
+		exit(1);
+	for (int i = 0; i < OPENS; i++) {
+		jit[i] = open_once_ms(sj);
+		interp[i] = open_once_ms(si);
+	}
+	if (tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO) != 0)
+		exit(1);
+	qsort(jit, OPENS, sizeof(jit[0]), cmp_double);
+	qsort(interp, OPENS, sizeof(interp[0]), cmp_double);
+	printf("open: %.2f ms (median of %d, %.2f-%.2f) %s with the JIT, kernel verifier "
+	       "not asked; interpreted: %.2f ms (%.2f-%.2f)\n", jit[OPENS / 2], OPENS, jit[0],
+	       jit[OPENS - 1], file, interp[OPENS / 2], interp[0], interp[OPENS - 1]);
+}
+
 int
 main(void)
 {
 #define DNY_ALL "/usr/lib/x86_64-linux-gnu/bpf/xdpfilt_dny_all.o"
 	static const struct { const char *label, *kind, *file, *sel; } rows[] = {
 		{ "drop (built-in C)", NULL, NULL, "drop" },
-		{ "XDP_DROP t_bench.o compiled", "bpf:", "t_bench.o", NULL },
+		{ "XDP_DROP t_bench.o jit", "bpf:", "t_bench.o", NULL },
 		{ "XDP_DROP t_bench.o interpreted", "bpf-interp:", "t_bench.o", NULL },
 		{ "tx (built-in C, MAC swap)", NULL, NULL, "tx" },
-		{ "XDP_TX t_bench.o:xdp_tx compiled", "bpf:", "t_bench.o", "xdp_tx" },
+		{ "XDP_TX t_bench.o:xdp_tx jit", "bpf:", "t_bench.o", "xdp_tx" },
 		{ "XDP_TX t_bench.o:xdp_tx interpreted", "bpf-interp:", "t_bench.o", "xdp_tx" },
-		{ "xdpfilt_dny_all.o compiled", "bpf:", DNY_ALL, NULL },
+		{ "xdpfilt_dny_all.o jit", "bpf:", DNY_ALL, NULL },
 		{ "xdpfilt_dny_all.o interpreted", "bpf-interp:", DNY_ALL, NULL },
 	};
+
+	static char notes[8][600];
+	unsigned int nnotes = 0;
 
 	tp_test_eal_init_bench();
 	mp = tp_test_pool_create("bench_bpf", NFRAMES + 4 * BURST, 0);
@@ -265,6 +322,9 @@ main(void)
 				 rows[i].sel ? ":" : "", rows[i].sel ? rows[i].sel : "");
 		}
 		p = open_prog(spec);
+		if (file != NULL && strcmp(rows[i].kind, "bpf:") == 0 &&
+		    tp_prog_bpf_describe(p, notes[nnotes], sizeof(notes[0])) > 0)
+			nnotes++;
 		printf("%-42s %10.1f %10.1f", rows[i].label, run_pipeline(p), run_prog_only(p));
 		if (file != NULL && strcmp(rows[i].kind, "bpf:") == 0) {
 			double k = kernel_cycles(file, rows[i].sel);
@@ -277,5 +337,11 @@ main(void)
 		printf("\n");
 		tp_prog_close(p);
 	}
+	for (unsigned int i = 0; i < nnotes; i++)
+		printf("  %s\n", notes[i]);
+	if (access(DNY_ALL, R_OK) == 0)
+		open_times(DNY_ALL);
+	else
+		printf("open: %s absent\n", DNY_ALL);
 	return 0;
 }
