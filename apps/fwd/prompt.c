@@ -20,6 +20,7 @@
 #include <cmdline_socket.h>
 
 #include "fwd.h"
+#include "host_if.h"
 #include "prompt_word.h"
 #include "tp_prog.h"
 
@@ -120,6 +121,7 @@ do_help(void *res, struct cmdline *cl, void *data)
 	       "clear stats\n"
 	       "set fwd %s\n", fwd_engine_list(modes, sizeof(modes), '|'));
 	printf("show pipeline stats\n"
+	       "show host-if\n"
 	       "set verdict PROG\n"
 	       "set gro on|off\n"
 	       "set verbose 0|1|2|3 (off, received, sent, both)\n"
@@ -264,6 +266,7 @@ static cmdline_parse_ctx_t commands[] = {
 	&c_clear, &c_set_fwd,
 	&c_show_pipeline, &c_set_verdict, &c_set_gro, &c_set_verbose, &c_bpf_list,
 	&c_bpf_arg,
+	&fwd_cmd_show_host_if,
 	NULL,
 };
 
