@@ -298,7 +298,8 @@ if_publish(struct tp_host_port *hp, struct tp_host_if *hif, unsigned int sp,
 	hif->dsa.tx_device = 0;
 	hif->dsa.tx_prio = 0;
 	hp->ifs[hp->nb_ifs++] = hif;
-	hp->by_sp[sp] = hif;
+	/* Last, whole: the telemetry thread may be walking by_sp. */
+	__atomic_store_n(&hp->by_sp[sp], hif, __ATOMIC_RELEASE);
 }
 
 int

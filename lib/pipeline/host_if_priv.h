@@ -20,6 +20,10 @@
 
 /* Largest iovec one writev takes (UIO_MAXIOV, include/uapi/linux/uio.h). */
 #define HIF_IOV_MAX 1024
+/* An interface that had nothing to read is skipped for 1, 2, 4 ... up to
+ * this many polls (reset by the first packet): an empty read is a system
+ * call, and a forwarding lcore polls millions of times a second. */
+#define HIF_IDLE_MAX 32
 /* Frames gathered before one tag insert and one TX burst. */
 #define HIF_OUT_MAX (2 * TP_HOST_IF_MAX_SEGS)
 
@@ -49,6 +53,8 @@ struct hif_vnet_hdr {
 struct hif_queue {
 	int fd;
 	uint16_t nb_stash;
+	uint16_t idle;                    /* polls to skip: backoff while empty */
+	uint16_t backoff;                 /* the last backoff, doubled per empty poll */
 	struct rte_mbuf **stash;          /* room for hp->iov_mbufs */
 	struct tp_host_if_stats st;
 } __rte_cache_aligned;

@@ -9,7 +9,8 @@
  *   -> tp_dsa_insert_burst (the interface's port) -> rte_eth_tx_burst
  *
  * Per interface and poll: at most conf.burst reads, one tag insert and
- * one transmit per HIF_OUT_MAX frames.
+ * one transmit per HIF_OUT_MAX frames. An interface found empty is left
+ * alone for a growing number of polls (HIF_IDLE_MAX).
  */
 #include <errno.h>
 #include <string.h>
@@ -250,7 +251,8 @@ process(const struct tp_host_port *hp, struct tp_host_if *hif, struct hif_queue 
 	}
 	l3 = cs - l2;
 	ip = rte_pktmbuf_mtod_offset(m, uint8_t *, l2);
-	if (v4 ? ((ip[0] >> 4) != 4 || (ip[0] & 0xF) * 4u != l3 || ip[9] != IPPROTO_TCP) :
+	if (v4 ? ((ip[0] >> 4) != 4 || l3 < 20 || (ip[0] & 0xF) * 4u != l3 ||
+		  ip[9] != IPPROTO_TCP) :
 		 ((ip[0] >> 4) != 6 || l3 < 40 || !ipv6_to_tcp(ip, l3))) {
 		drop_pkt(hq, m, TP_HOST_IF_DROP_HEADERS);
 		return;
@@ -432,8 +434,21 @@ tp_host_port_from_host(struct tp_host_port *hp, uint16_t q, uint16_t tx_queue)
 		return 0;
 	for (unsigned int i = 0; i < hp->nb_ifs; i++) {
 		struct tp_host_if *hif = hp->ifs[i];
+		struct hif_queue *hq = &hif->q[q];
+		uint32_t n;
 
-		got += poll_if(hp, hif, &hif->q[q], hp->scratch[q], tx_queue);
+		if (hq->idle > 0) {
+			hq->idle--;
+			continue;
+		}
+		n = poll_if(hp, hif, hq, hp->scratch[q], tx_queue);
+		if (n == 0) {
+			hq->backoff = (uint16_t)RTE_MIN(HIF_IDLE_MAX, hq->backoff ? 2 * hq->backoff : 1);
+			hq->idle = hq->backoff;
+		} else {
+			hq->backoff = 0;
+		}
+		got += n;
 	}
 	return got;
 }

@@ -559,7 +559,8 @@ test_from_host_bad(void **state)
 	v = gso, v.gso_type = 0, v.csum_start = (uint16_t)(n - 1), send_msg(peer, &v, big, n), sent++;
 	v = gso, v.csum_offset = 6, send_msg(peer, &v, big, n), sent++;
 	/* bad_headers: TCPv6 said of an IPv4 frame; TCP start inside the IP
-	 * header; a data offset of 3; IPv4 carrying UDP */
+	 * header; a data offset of 3; IPv4 carrying UDP; an IPv4 header
+	 * length below 20 */
 	v = gso, v.gso_type = 4, send_msg(peer, &v, big, n), sent++;
 	v = gso, v.csum_start = 30, send_msg(peer, &v, big, n), sent++;
 	memcpy(b, big, 100);
@@ -568,6 +569,9 @@ test_from_host_bad(void **state)
 	memcpy(b, big, 100);
 	b[14 + 9] = 17;
 	send_msg(peer, &gso, b, 100), sent++;
+	memcpy(b, big, 100);                 /* IHL 4, TCP said to start at 16 */
+	b[14] = 0x44;
+	v = gso, v.csum_start = 30, send_msg(peer, &v, b, 100), sent++;
 	/* too_many_segs: MSS 5 for 3000 bytes is 600 segments */
 	v = gso, v.gso_size = 5, send_msg(peer, &v, big, n), sent++;
 	/* too_big: a segment that does not fit one mbuf, and a frame longer
@@ -581,7 +585,7 @@ test_from_host_bad(void **state)
 	assert_int_equal(st.from_host_pkts, sent);
 	assert_int_equal(st.from_host_drop[TP_HOST_IF_DROP_SHORT], 1);
 	assert_int_equal(st.from_host_drop[TP_HOST_IF_DROP_VNET_HDR], 7);
-	assert_int_equal(st.from_host_drop[TP_HOST_IF_DROP_HEADERS], 4);
+	assert_int_equal(st.from_host_drop[TP_HOST_IF_DROP_HEADERS], 5);
 	assert_int_equal(st.from_host_drop[TP_HOST_IF_DROP_TOO_MANY_SEGS], 1);
 	assert_int_equal(st.from_host_drop[TP_HOST_IF_DROP_TOO_BIG], 2);
 	assert_int_equal(st.from_host_drop[TP_HOST_IF_DROP_NO_MBUF], 0);
