@@ -237,7 +237,12 @@ fwd_host_if_setup(void)
 			fwd_host_if_release();
 			return rc;
 		}
-		printf("Host interface %s: port %u switch port %u\n", h->name, port, h->sp);
+		{
+			char name[IFNAMSIZ];
+
+			tp_host_if_name(hps[port], h->sp, name);
+			printf("Host interface %s: port %u switch port %u\n", name, port, h->sp);
+		}
 	}
 	if (fwd.opt.nb_host_ifs > 0)
 		sync_all(NULL);
