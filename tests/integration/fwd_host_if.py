@@ -78,7 +78,7 @@ class Fwd:
     def wait_for(self, what, timeout=30):
         return fwdlib._wait_until(self.out, lambda t: what in t, timeout)
 
-    def finish(self, quit_cmd=False):
+    def finish(self, quit_cmd=False, quiet=False):
         if quit_cmd:
             try:
                 self.send('quit')
@@ -94,8 +94,9 @@ class Fwd:
             self.p.wait()
         fwdlib.cleanup_runtime(self.eal)
         text, err = self.out.text(), self.err.text()
-        print(text[-6000:])
-        print(err[-3000:], file=sys.stderr)
+        if not quiet:
+            print(text[-6000:])
+            print(err[-3000:], file=sys.stderr)
         return text
 
 
