@@ -597,6 +597,70 @@ test_from_host_bad(void **state)
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 }
 
+/* A conduit with TSO: the GSO packet leaves as ONE mbuf asking for
+ * TCP segmentation, the tag counted in l2_len, the TCP checksum the
+ * pseudo-header sum without the length and the IPv4 checksum left to the
+ * NIC (DPDK's TSO convention, rte_net_intel_cksum_prepare). */
+static void
+test_from_host_tso(void **state)
+{
+	unsigned int start = tp_test_pool_in_use(mp);
+	static uint8_t big[BIG], want[BIG];
+	const uint8_t tag[4] = TAG_P1;
+	struct tp_host_port_conf c;
+	struct tp_host_if_stats st;
+	struct tp_host_port *hp = NULL;
+	struct rte_mbuf *back[4];
+	struct pl_spec s;
+	struct vh v = { .flags = 1, .gso_type = 1, .hdr_len = 54, .gso_size = 1000,
+			.csum_start = 34, .csum_offset = 16 };
+	char err[256];
+	size_t n;
+	int peer;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.port = port;
+	c.tagger = TAGGER;
+	c.pool = mp;
+	c.tx_caps = TP_PORT_TX_TSO;
+	c.socket_id = SOCKET_ID_ANY;
+	assert_int_equal(tp_host_port_create(&c, &hp, err, sizeof(err)), 0);
+	peer = attach_pair(hp, 1, "thp1");
+	seg_spec(&s, 0, 1000, 3500, 0x18);
+	n = pl_build(big, &s);
+	pl_put16(big + 34 + 16, partial4(big + 14, 6, 20 + 3500));
+	send_msg(peer, &v, big, n);
+	assert_int_equal(tp_host_port_from_host(hp, 0, 0), 1);
+	assert_int_equal(drain_tx(back, 4), 1);
+	assert_true(back[0]->ol_flags & RTE_MBUF_F_TX_TCP_SEG);
+	assert_true(back[0]->ol_flags & RTE_MBUF_F_TX_IPV4);
+	assert_true(back[0]->ol_flags & RTE_MBUF_F_TX_IP_CKSUM);
+	assert_int_equal(back[0]->l2_len, 18);
+	assert_int_equal(back[0]->l3_len, 20);
+	assert_int_equal(back[0]->l4_len, 20);
+	assert_int_equal(back[0]->tso_segsz, 1000);
+	/* The bytes: the tag after the MACs, the IPv4 checksum 0, the TCP
+	 * checksum the pseudo-header sum without the length. */
+	memcpy(s.tag, tag, 4);
+	s.tag_len = 4;
+	n = pl_build(want, &s);
+	pl_put16(want + 18 + 10, 0);
+	pl_put16(want + 38 + 16, (uint16_t)~pl_fold(pl_sum(want + 18 + 12, 8, 0) + 6));
+	tp_test_assert_mbuf_bytes(back[0], want, (uint32_t)n);
+	rte_pktmbuf_free(back[0]);
+	assert_int_equal(tp_host_if_stats_get(hp, 1, &st), 0);
+	assert_int_equal(st.from_host_tso, 1);
+	assert_int_equal(st.from_host_gso, 1);
+	assert_int_equal(st.from_host_frames, 4);
+	assert_int_equal(st.from_host_sent, 4);
+	/* on the wire: four frames of 18 + 40 header bytes and their payload */
+	assert_int_equal(st.from_host_wire_bytes, 4 * 58 + 3500);
+	close(peer);
+	tp_host_port_destroy(hp);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+}
+
 /* A TX queue that takes 3 of 5 frames: the rest freed and counted, the
  * identity frames = sent + tag_drop + tx_full holds. */
 static void
@@ -900,6 +964,70 @@ test_kernel_follow(void **state)
 	rte_vdev_uninit("net_null_hif");
 }
 
+/* Two queues: a multi-queue TAP, one descriptor per queue; either
+ * queue writes to the host, and what the host sends is read on the queue
+ * the kernel picked. */
+static void
+test_kernel_multiqueue(void **state)
+{
+	unsigned int start = tp_test_pool_in_use(mp);
+	static uint8_t got[BIG];
+	uint8_t b[PL_MAX_FRAME];
+	struct tp_host_port_conf c;
+	struct tp_host_if_stats st;
+	struct tp_host_port *hp = NULL;
+	struct rte_mbuf *m, *back[4];
+	struct pl_spec s;
+	char name[IFNAMSIZ], err[256];
+	unsigned int got_q = 0;
+	size_t n;
+	int ps, tx;
+
+	(void)state;
+	if (!kernel_ok()) {
+		print_message("skipped: needs root, a network namespace and /dev/net/tun\n");
+		skip();
+	}
+	memset(&c, 0, sizeof(c));
+	c.port = port;
+	c.tagger = TAGGER;
+	c.pool = mp;
+	c.nb_queues = 2;
+	c.socket_id = SOCKET_ID_ANY;
+	assert_int_equal(tp_host_port_create(&c, &hp, err, sizeof(err)), 0);
+	assert_int_equal(tp_host_port_add_if(hp, 3, "thostq%d", err, sizeof(err)), 0);
+	assert_int_equal(tp_host_if_name(hp, 3, name), 0);
+	if_up(name);
+	ps = packet_socket(name, false);
+	pl_default_spec(&s);
+	n = pl_build(b, &s);
+	for (uint16_t q = 0; q < 2; q++) {
+		m = tp_test_mbuf_from_bytes(mp, b, (uint32_t)n);
+		mark(m, 3);
+		assert_int_equal(tp_host_port_to_host(hp, q, &m, 1), 0);
+		assert_int_equal(recv(ps, got, sizeof(got), 0), (ssize_t)n);
+		assert_memory_equal(got, b, n);
+	}
+	close(ps);
+	tx = packet_socket(name, false);
+	assert_int_equal(send(tx, b, n, 0), (ssize_t)n);
+	close(tx);
+	for (int i = 0; i < 200 && got_q == 0; i++) {
+		got_q = tp_host_port_from_host(hp, 0, 0) + tp_host_port_from_host(hp, 1, 0);
+		if (got_q == 0)
+			usleep(5000);
+	}
+	assert_int_equal(got_q, 1);
+	assert_int_equal(drain_tx(back, 4), 1);
+	rte_pktmbuf_free(back[0]);
+	assert_int_equal(tp_host_if_stats_get(hp, 3, &st), 0);
+	assert_int_equal(st.to_host_pkts, 2);
+	assert_int_equal(st.from_host_pkts, 1);
+	assert_int_equal(st.from_host_sent, 1);
+	tp_host_port_destroy(hp);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+}
+
 int
 main(void)
 {
@@ -911,9 +1039,11 @@ main(void)
 		cmocka_unit_test_setup(test_from_host_csum_and_plain, setup),
 		cmocka_unit_test_setup(test_from_host_bad, setup),
 		cmocka_unit_test_setup(test_from_host_tx_full, setup),
+		cmocka_unit_test_setup(test_from_host_tso, setup),
 		cmocka_unit_test_setup(test_conf_errors, setup),
 		cmocka_unit_test_setup(test_kernel_tap, setup),
 		cmocka_unit_test_setup(test_kernel_follow, setup),
+		cmocka_unit_test_setup(test_kernel_multiqueue, setup),
 	};
 
 	/* A namespace of our own before any thread exists: the TAP devices
