@@ -402,9 +402,15 @@ poll_if(const struct tp_host_port *hp, struct tp_host_if *hif, struct hif_queue 
 	struct hif_scratch *sc, uint16_t txq)
 {
 	struct hif_out o = { .sc = sc, .k = 0 };
+	/* The budget is in frames, as an RX burst's is: a 64 KiB GSO packet
+	 * is some 45 of them, and a poll that turned 32 of those into 1440
+	 * frames would overrun a receiver polled for 32 at a time (the
+	 * counter is this queue's own, read plainly). */
+	uint64_t frames0 = hq->st.from_host_frames;
 	uint32_t got = 0;
 
-	for (uint16_t r = 0; r < hp->burst; r++) {
+	for (uint16_t r = 0; r < hp->burst && hq->st.from_host_frames - frames0 < hp->burst;
+	     r++) {
 		struct hif_vnet_hdr vh;
 		struct rte_mbuf *m;
 		int rc;

@@ -176,8 +176,10 @@ struct tp_host_port_conf {
 				   * packets from the host go to the NIC's
 				   * TSO; else software segmentation */
 	uint16_t nb_queues;       /* lcores using it at once, 1..16 (0: 1) */
-	uint16_t burst;           /* packets read per interface per poll,
-				   * 1..256 (0: 32) */
+	uint16_t burst;           /* per interface and poll, packets are read
+				   * until this many are read or this many
+				   * frames made (a GSO packet is its
+				   * segments), 1..256 (0: 32) */
 	uint16_t vnet_hdr_size;   /* 10 or 12 (0: 12) */
 	uint16_t tx_retries;      /* extra tries of a refusing TX queue (0: none) */
 	struct rte_mempool *pool; /* mbufs for host packets and segments; its
@@ -247,7 +249,8 @@ uint16_t tp_host_port_to_host(struct tp_host_port *hp, uint16_t q,
 			      struct rte_mbuf **pkts, uint16_t n);
 
 /*
- * Read up to conf.burst packets from each interface's queue q and send
+ * Read from each interface's queue q (up to conf.burst packets or frames,
+ * see the conf) and send
  * them out of the conduit on TX queue tx_queue (which only this lcore
  * uses). Returns the number of packets read.
  */

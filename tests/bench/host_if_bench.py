@@ -9,6 +9,12 @@ through lanA, tagpipe-fwd H, the tagged veth wire, tagpipe-fwd S (the
 switch), namespace W (routes), back over the wire to H and lanB into B.
 Only H's GRO changes between the two tagpipe rows.
 
+net_aqc_sim path: one tagpipe-fwd, two net_aqc_sim ports cabled to each
+other (wire=peer), switch port 1 of each a host interface in A and B: no
+second tagpipe-fwd, no veth, TSO in the chip model. The model's cable
+drops what its peer queue cannot take inside one TSO burst, so TCP
+retransmits there.
+
 kernel path: A -veth- W -veth- B, W routing, the W->B veth with TSO/GSO
 off so B receives MTU-sized frames as from a wire, and B's veth GRO on or
 off (veth's NAPI GRO). This kernel has no 802.1Q support
@@ -99,6 +105,40 @@ def tagpipe_rows(topo):
     return rows
 
 
+def sim_rows():
+    """One tagpipe-fwd, two net_aqc_sim ports cabled to each other, switch
+    port 1 of each a host interface in A and B (one subnet): TSO in the
+    chip model, no second process, no veth."""
+    t = '%d' % (os.getpid() % 100000)
+    ns = {'a': 'thostSa' + t, 'b': 'thostSb' + t}
+    dev = {'a': 'thosta_' + t, 'b': 'thostb_' + t}
+    rows = []
+    try:
+        for n in ns.values():
+            ht.sh('ip', 'netns', 'add', n)
+        for gro in ('on', 'off'):
+            h = Fwd('sim', None, None, '0:1=%s,1:1=%s' % (dev['a'], dev['b']), 0,
+                    extra=['--gro', gro],
+                    vdevs=['net_aqc_sim0,wire=peer,peer=net_aqc_sim1',
+                           'net_aqc_sim1,wire=peer,peer=net_aqc_sim0'])
+            try:
+                if not h.wait_for('packet forwarding - ports=2'):
+                    continue
+                for k, a in (('a', '192.0.2.1/24'), ('b', '192.0.2.2/24')):
+                    ht.sh('ip', 'link', 'set', dev[k], 'netns', ns[k])
+                    ht.sh('ip', '-n', ns[k], 'addr', 'add', a, 'dev', dev[k])
+                    ht.sh('ip', '-n', ns[k], 'link', 'set', dev[k], 'up')
+                    ht.sh('ip', '-n', ns[k], 'link', 'set', 'lo', 'up')
+                runs = [one_run(ns['a'], ns['b'], '192.0.2.2', dev['b']) for _ in range(RUNS)]
+            finally:
+                h.finish(quiet=True)
+            rows.append(('host-if, net_aqc_sim TSO, GRO ' + gro, [r for r in runs if r]))
+    finally:
+        for n in ns.values():
+            ht.sh('ip', 'netns', 'del', n, check=False)
+    return rows
+
+
 def kernel_rows():
     t = '%d' % (os.getpid() % 100000)
     ns = {'a': 'thostKa' + t, 'w': 'thostKw' + t, 'b': 'thostKb' + t}
@@ -154,29 +194,27 @@ def main():
         rows = tagpipe_rows(topo)
     finally:
         topo.down()
+    rows += sim_rows()
     rows += kernel_rows()
     with open('/proc/loadavg') as f:
         load = f.read().split()[0]
     print('\nTCP into a Linux stack, %d s per run, median (min..max) of %d runs, %d CPUs, '
           'load average %s at the end:' % (SECONDS, RUNS, os.cpu_count(), load))
-    print('%-28s %-24s %-28s %-26s' % ('path', 'Gbit/s', 'CPU-s per Gbit (sys+irq)',
+    print('%-36s %-24s %-28s %-26s' % ('path', 'Gbit/s', 'CPU-s per Gbit (sys+irq)',
                                        'receiver packets/s'))
     for name, runs in rows:
-        print('%-28s %-24s %-28s %-26s' % (name, fmt(runs, 'gbps', '%.3f'),
+        print('%-36s %-24s %-28s %-26s' % (name, fmt(runs, 'gbps', '%.3f'),
                                            fmt(runs, 'cpu_per_gbit', '%.2f'),
                                            fmt(runs, 'pps', '%.0f')))
     med = {name: {k: statistics.median([r[k] for r in runs]) for k in ('gbps', 'cpu_per_gbit')}
            for name, runs in rows if runs}
-    a, b = med.get('tagpipe host-if, GRO on'), med.get('kernel veth, GRO on')
-    if a and b:
-        print('ratio tagpipe GRO on / kernel GRO on: throughput %.2f, CPU per Gbit %.2f'
-              % (a['gbps'] / b['gbps'], a['cpu_per_gbit'] / b['cpu_per_gbit']
-                 if b['cpu_per_gbit'] else 0.0))
-    a, b = med.get('tagpipe host-if, GRO on'), med.get('tagpipe host-if, GRO off')
-    if a and b:
-        print('ratio tagpipe GRO on / off: throughput %.2f, CPU per Gbit %.2f'
-              % (a['gbps'] / b['gbps'], a['cpu_per_gbit'] / b['cpu_per_gbit']
-                 if b['cpu_per_gbit'] else 0.0))
+    for a, b in (('host-if, net_aqc_sim TSO, GRO on', 'kernel veth, GRO on'),
+                 ('host-if, net_aqc_sim TSO, GRO on', 'host-if, net_aqc_sim TSO, GRO off'),
+                 ('tagpipe host-if, GRO on', 'tagpipe host-if, GRO off')):
+        x, y = med.get(a), med.get(b)
+        if x and y and y['gbps'] and y['cpu_per_gbit']:
+            print('%s / %s: throughput %.2f, CPU per Gbit %.2f' %
+                  (a, b, x['gbps'] / y['gbps'], x['cpu_per_gbit'] / y['cpu_per_gbit']))
     return 0
 
 

@@ -10,7 +10,11 @@ routes between them. Every frame on the wire carries its ocelot-8021q tag.
 
 Runs, each with iperf3 for a few seconds:
   - GRO on: A -> B over IPv4, B -> A (iperf3 -R), A -> B over IPv6;
-  - GRO off in H: A -> B over IPv4.
+  - GRO off in H: A -> B over IPv4;
+  - one tagpipe-fwd with two net_aqc_sim ports cabled to each other
+    (wire=peer), switch port 1 of each a host interface: the chip model
+    does TSO, so GSO packets from the host leave as TSO packets (checked:
+    all of them), and B gets merged packets.
 Checks: each transfer completes without an iperf3 error; the frames on the
 wire carry the tag of port 1 or 2 and are never larger than a tagged MTU
 frame; with GRO on, lanB receives packets larger than its MTU (tcpdump in
@@ -55,13 +59,17 @@ def host_if_stats(text):
 class Fwd:
     """One tagpipe-fwd of the topology."""
 
-    def __init__(self, name, ns, iface, host_if, main_lcore, extra=(), interactive=False):
+    def __init__(self, name, ns, iface, host_if, main_lcore, extra=(), interactive=False,
+                 vdevs=None):
         self.eal = ['-l', '0-1', '--main-lcore', str(main_lcore), '--no-huge',
                     '--no-shconf', '-m', '512', '--no-pci',
-                    '--file-prefix=tpthost%s_%d' % (name, os.getpid()),
-                    '--vdev', 'net_af_packet0,iface=%s' % iface]
-        app = ['--forward-mode', 'pipeline', '--stats-period', '0',
-               '--port-tagger', '0:' + ht.TAGGER, '--host-if', host_if] + list(extra)
+                    '--file-prefix=tpthost%s_%d' % (name, os.getpid())]
+        for v in vdevs or ['net_af_packet0,iface=%s' % iface]:
+            self.eal += ['--vdev', v]
+        app = ['--forward-mode', 'pipeline', '--stats-period', '0']
+        for p in range(len(vdevs or [iface])):
+            app += ['--port-tagger', '%d:%s' % (p, ht.TAGGER)]
+        app += ['--host-if', host_if] + list(extra)
         if interactive:
             app = ['-i'] + app
         cmd = (['ip', 'netns', 'exec', ns] if ns else []) + \
@@ -140,7 +148,7 @@ def check_fwd_counters(c, who, text, ifs):
     pls = fwdlib.pipeline_stats(text)
     ports = fwdlib.last_port_stats(text)
     fs = fwdlib.fwd_stats(text)
-    if not pls or not hs or 0 not in ports or not fs:
+    if not pls or not hs or not ports or not fs:
         c.true(who + ': final statistics printed', False)
         return hs
     pl = pls[-1]
@@ -155,7 +163,7 @@ def check_fwd_counters(c, who, text, ifs):
     c.eq(who + ': every PASS frame had a host interface', stream_tx + stream_drop, 0)
     sent = sum(h['From-host-sent'] for h in hs.values())
     c.eq(who + ': conduit TX packets = frames sent for the host (+ stream TX)',
-         ports[0]['tx'], sent + stream_tx)
+         sum(p['tx'] for p in ports.values()), sent + stream_tx)
     for name, h in hs.items():
         c.eq('%s %s: from-host frames = sent + tag drops + TX full' % (who, name),
              h['From-host-frames'], h['From-host-sent'] + h['From-host-tag-drop'] +
@@ -251,6 +259,64 @@ def run_h(c, topo, gro_on, switch):
     return res
 
 
+def run_sim(c):
+    """One tagpipe-fwd, two net_aqc_sim ports cabled to each other
+    (wire=peer), switch port 1 of each a host interface: tA in namespace
+    A, tB in B, one subnet. The chip model does TSO, so what the host
+    sends leaves as one TSO packet per GSO packet; B gets merged packets."""
+    t = '%d' % (os.getpid() % 100000)
+    ns = {'a': 'thostSa' + t, 'b': 'thostSb' + t}
+    dev = {'a': 'thosta_' + t, 'b': 'thostb_' + t}
+    addr = {'a': '192.0.2.1', 'b': '192.0.2.2'}
+    res = {'sim': True}
+    for n in ns.values():
+        ht.sh('ip', 'netns', 'add', n)
+    h = None
+    try:
+        h = Fwd('sim', None, None, '0:1=%s,1:1=%s' % (dev['a'], dev['b']), 0,
+                interactive=True,
+                vdevs=['net_aqc_sim0,wire=peer,peer=net_aqc_sim1',
+                       'net_aqc_sim1,wire=peer,peer=net_aqc_sim0'])
+        if not h.wait_for(dev['b'] + ': port 1 switch port 1\n'):
+            c.true('sim: host interfaces made', False)
+            return res
+        for k in ('a', 'b'):
+            ht.sh('ip', 'link', 'set', dev[k], 'netns', ns[k])
+            ht.sh('ip', '-n', ns[k], 'addr', 'add', addr[k] + '/24', 'dev', dev[k])
+            ht.sh('ip', '-n', ns[k], 'link', 'set', dev[k], 'up')
+            ht.sh('ip', '-n', ns[k], 'link', 'set', 'lo', 'up')
+        h.send('start')
+        if not h.wait_for('packet forwarding - ports=2'):
+            c.true('sim: started', False)
+            return res
+        topo = type('T', (), {'ns': {1: ns['a'], 2: ns['b']}})
+        res['a_to_b'] = iperf(topo, c, 'sim A->B IPv4', 2, 1, addr['b'])
+        h.send('stop')
+        h.wait_for('Telling cores to stop... Done.')
+        time.sleep(0.2)
+        r = ht.sh('ip', '-n', ns['b'], '-s', '-j', 'link', 'show', dev['b'])
+        kb = json.loads(r.stdout)[0]['stats64']
+    finally:
+        text = h.finish(quit_cmd=True) if h is not None else ''
+        for n in ns.values():
+            ht.sh('ip', 'netns', 'del', n, check=False)
+    c.eq('sim: exit status', h.p.returncode, 0)
+    hs = check_fwd_counters(c, 'sim', text, [dev['a'], dev['b']])
+    a, b = hs.get(dev['a']), hs.get(dev['b'])
+    if a is None or b is None:
+        return res
+    c.true('sim: tA GSO packets went to the NIC\'s TSO (%d of %d)' %
+           (a['From-host-TSO'], a['From-host-GSO']),
+           a['From-host-TSO'] > 0 and a['From-host-TSO'] == a['From-host-GSO'])
+    c.true('sim: tB got GSO packets (%d)' % b['To-host-GSO'], b['To-host-GSO'] > 0)
+    c.eq('sim: tB RX packets (kernel) = written to tB', kb['rx']['packets'],
+         b['To-host-packets'])
+    c.eq('sim: tB RX bytes (kernel) = written to tB', kb['rx']['bytes'], b['To-host-bytes'])
+    res['frames_per_pkt'] = b['To-host-frames'] / max(b['To-host-packets'], 1)
+    res['avg_rx'] = kb['rx']['bytes'] / max(kb['rx']['packets'], 1)
+    return res
+
+
 def main():
     why = ht.can_run()
     if why is not None:
@@ -276,6 +342,7 @@ def main():
             topo.attach_switch()
             for gro_on in (True, False):
                 results.append(run_h(c, topo, gro_on, s))
+        results.append(run_sim(c))
     finally:
         text = s.finish() if s is not None else ''
         topo.down()
@@ -285,6 +352,11 @@ def main():
     print('\niperf3 through host interfaces (%d s each; two tagpipe-fwd on 2 shared CPUs):'
           % SECONDS)
     for r in results:
+        if r.get('sim'):
+            print('  net_aqc_sim peers, TSO: A->B %.3f Gbit/s  tB avg RX packet %.0f B, '
+                  '%.1f frames/packet' % (r.get('a_to_b') or 0, r.get('avg_rx', 0),
+                                          r.get('frames_per_pkt', 0)))
+            continue
         print('  GRO %-3s A->B %.3f Gbit/s%s  lanB avg RX packet %.0f B, %.1f frames/packet'
               % ('on' if r['gro'] else 'off', r.get('a_to_b') or 0,
                  ('  B->A %.3f  IPv6 %.3f' % (r.get('b_to_a') or 0, r.get('v6') or 0))
