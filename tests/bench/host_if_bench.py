@@ -63,7 +63,7 @@ def one_run(ns_a, ns_b, addr, b_dev):
     srv = subprocess.Popen(['ip', 'netns', 'exec', ns_b, 'iperf3', '-s', '-1', '-B', addr],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        time.sleep(0.5)
+        ht.wait_listening(ns_b, 5201)
         p0, c0, t0 = rx_packets(ns_b, b_dev), cpu_sys(), time.monotonic()
         r = ht.sh('ip', 'netns', 'exec', ns_a, 'iperf3', '-c', addr, '-t', str(SECONDS),
                   '-J', '--connect-timeout', '5000', check=False, timeout=SECONDS + 60)

@@ -113,7 +113,7 @@ def iperf(topo, c, what, server_side, client_side, addr, extra=()):
     srv = subprocess.Popen(['ip', 'netns', 'exec', ns_s, 'iperf3', '-s', '-1', '-B', addr],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        time.sleep(0.5)
+        ht.wait_listening(ns_s, 5201)
         r = ht.sh('ip', 'netns', 'exec', ns_c, 'iperf3', '-c', addr, '-t', str(SECONDS),
                   '-J', '--connect-timeout', '5000', *extra, check=False,
                   timeout=SECONDS + 60)

@@ -29,6 +29,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 
 TAGGER = 'ocelot-8021q'
 TAG_LEN = 4
@@ -67,6 +68,18 @@ def addresses_free():
     used = sh('ip', '-o', 'addr').stdout
     return all((' %s/' % a) not in used for s in SIDES.values() for fam in s
                for a in fam[:2])
+
+
+def wait_listening(ns, port, timeout=15):
+    """Until a TCP socket listens on port in namespace ns (a loaded
+    machine may take more than a moment to start iperf3 -s)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        r = sh('ip', 'netns', 'exec', ns, 'ss', '-Hltn', 'sport = :%d' % port, check=False)
+        if r.stdout.strip():
+            return True
+        time.sleep(0.1)
+    return False
 
 
 def offloads_off(dev, ns=None):
