@@ -23,6 +23,7 @@
 #include "tp_prog.h"
 #include "tp_stats.h"
 #include "tp_pipeline.h"
+#include "tp_host_if.h"
 #ifdef TP_HAS_BPF
 #include "tp_bpf.h"
 /* A reference to libtp_bpf from every program that includes this header,

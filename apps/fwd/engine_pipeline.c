@@ -26,6 +26,7 @@
 #include <rte_ethdev.h>
 
 #include "fwd.h"
+#include "host_if.h"
 #include "pipeline_ctl.h"
 
 /* Segments one merged packet may need: 64 KiB IP packet of 536-byte MSS
@@ -69,12 +70,15 @@ fwd_pipeline_pass(void *arg, uint16_t port, uint16_t queue,
 	RTE_SET_USED(port);
 	RTE_SET_USED(queue);
 	fs->passed += n;
+	for (uint16_t i = 0; i < n; i++)
+		fs->passed_frames += tp_gro_segs(pkts[i]);
+	/* Packets of switch ports with a host interface go to it whole. */
+	n = fwd_host_if_to_host(fs, pkts, n);
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		uint32_t segs = tp_gro_segs(m);
 		int r;
 
-		fs->passed_frames += segs;
 		if (!fwd.opt.gso || !(m->ol_flags & RTE_MBUF_F_RX_LRO)) {
 			out[k++] = m;
 		} else {
@@ -106,8 +110,11 @@ static void
 pipeline_fwd(struct fwd_stream *fs)
 {
 	struct rte_mbuf *pkts[FWD_MAX_BURST];
-	uint16_t n = rte_eth_rx_burst(fs->rx_port, fs->rx_queue, pkts, fwd.opt.burst);
+	uint16_t n;
 
+	/* What the host sent on this port's interfaces, out first. */
+	fwd_host_if_poll(fs);
+	n = rte_eth_rx_burst(fs->rx_port, fs->rx_queue, pkts, fwd.opt.burst);
 	/* An empty burst still completes aged aggregates (--gro age:USEC). */
 	if (n == 0 && (fwd.opt.gro.age_usec == 0 || tp_pipeline_held(fs->ctx) == 0))
 		return;

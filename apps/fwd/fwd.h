@@ -102,6 +102,15 @@ struct fwd_gro_conf {
 	bool kernel_order;    /* --gro-order kernel (TP_GRO_ORDER_KERNEL) */
 };
 
+/* --host-if PORT:SWITCH_PORT=NAME (host_if.c): a Linux interface for a
+ * switch port of a conduit port (index into port_ids). */
+#define FWD_MAX_HOST_IFS 64
+struct fwd_host_if_opt {
+	uint16_t port;
+	uint16_t sp;
+	char name[16];
+};
+
 /* Everything the command line sets. */
 struct fwd_options {
 	bool interactive;
@@ -131,6 +140,8 @@ struct fwd_options {
 	const char *bpf_route[FWD_MAX_BPF_MAPS]; /* --bpf-route ROUTE */
 	unsigned int nb_bpf_routes;
 	const char *cmdline_file;         /* --cmdline-file, or NULL */
+	struct fwd_host_if_opt host_if[FWD_MAX_HOST_IFS]; /* --host-if */
+	unsigned int nb_host_ifs;
 };
 
 /* Runtime state owned by the main lcore. */

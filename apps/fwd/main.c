@@ -22,6 +22,7 @@
 #include <rte_pdump.h>
 
 #include "fwd.h"
+#include "host_if.h"
 #include "tp_eal.h"
 
 RTE_LOG_REGISTER(fwd_logtype, tagpipe.fwd, INFO);
@@ -112,7 +113,8 @@ main(int argc, char **argv)
 	fwd_options_check(&fwd.opt, rte_eth_dev_count_avail(), rte_lcore_count() - 1);
 
 	fwd.nb_ports = rte_eth_dev_count_avail();
-	if (fwd_lcores_setup() != 0 || fwd_ports_setup() != 0 || fwd_streams_setup() != 0) {
+	if (fwd_lcores_setup() != 0 || fwd_ports_setup() != 0 || fwd_streams_setup() != 0 ||
+	    fwd_host_if_setup() != 0) {
 		fwd_ports_close();
 		if (pdump)
 			rte_pdump_uninit();
@@ -138,6 +140,9 @@ main(int argc, char **argv)
 	show_all_port_stats();
 	if (strcmp(fwd.opt.engine->name, "pipeline") == 0)
 		fwd_pipeline_show_stats();
+	if (fwd.opt.nb_host_ifs > 0)
+		fwd_host_if_show();
+	fwd_host_if_release();
 	fwd_pipeline_release();
 	fwd_pipeline_close_prog();
 	fwd_ports_close();

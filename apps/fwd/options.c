@@ -19,6 +19,7 @@
 
 #include "cli_syntax.h"
 #include "fwd.h"
+#include "host_if.h"
 #include "tagpipe.h"
 
 void
@@ -97,6 +98,10 @@ usage(void)
 	       "  --redirect KEY=port:P[,switch_port:S]   redirect map entry (repeatable)\n"
 	       "  --cmdline-file FILE        run prompt commands from FILE first (as typed),\n"
 	       "                             then the prompt (-i) or forwarding\n"
+	       "  --host-if PORT:SWITCH_PORT=NAME[,...]   a Linux interface NAME for a\n"
+	       "                             switch port of PORT (pipeline mode: its PASS\n"
+	       "                             packets, merged, go there; what the host sends\n"
+	       "                             there leaves PORT with its tag; repeatable)\n"
 	       "  -h, --help                 this text\n"
 	       "  --version                  tagpipe and DPDK versions\n",
 	       fwd_engine_list(modes, sizeof(modes), '|'), fwd_engines[0]->name,
@@ -179,6 +184,7 @@ enum {
 	OPT_GRO_SEGS, OPT_GRO_AGE, OPT_GRO_ORDER, OPT_GSO, OPT_VERDICT, OPT_REDIRECT,
 	OPT_BPF_UNVERIFIED, OPT_BPF_MAP, OPT_BPF_ROUTE, OPT_VERSION, OPT_CMDLINE_FILE,
 	OPT_STAGE_CYCLES,
+	OPT_HOST_IF,
 };
 
 static const struct option long_opts[] = {
@@ -213,6 +219,7 @@ static const struct option long_opts[] = {
 	{ "bpf-route", required_argument, NULL, OPT_BPF_ROUTE },
 	{ "cmdline-file", required_argument, NULL, OPT_CMDLINE_FILE },
 	{ "record-stage-cycles", no_argument, NULL, OPT_STAGE_CYCLES },
+	{ "host-if", required_argument, NULL, OPT_HOST_IF },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -344,6 +351,13 @@ parse_one(struct fwd_options *o, int c, const char *a)
 			usage_exit("--cmdline-file: cannot read '%s': %s", a, strerror(errno));
 		o->cmdline_file = a;
 		break;
+	case OPT_HOST_IF: {
+		char err[256];
+
+		if (fwd_host_if_parse(o, a, err, sizeof(err)) < 0)
+			usage_exit("--host-if: %s", err);
+		break;
+	}
 	default:
 		usage_exit("internal: option %d", c);
 	}
@@ -446,6 +460,12 @@ fwd_options_check(const struct fwd_options *o, uint16_t nb_ports,
 		char err[1600];
 
 		if (fwd_pipeline_check_options(o, err, sizeof(err)) < 0)
+			usage_exit("%s", err);
+	}
+	{
+		char err[256];
+
+		if (fwd_host_if_check(o, nb_ports, err, sizeof(err)) < 0)
 			usage_exit("%s", err);
 	}
 }

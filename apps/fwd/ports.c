@@ -9,6 +9,7 @@
 #include <rte_mbuf.h>
 
 #include "fwd.h"
+#include "host_if.h"
 
 #define FWD_POOL_CACHE 256
 
@@ -31,6 +32,16 @@ pool_create(void)
 		return -rte_errno;
 	}
 	return 0;
+}
+
+/* The index of port in fwd.port_ids (the options' port numbers). */
+static uint16_t
+port_index_of(uint16_t port)
+{
+	for (uint16_t i = 0; i < fwd.nb_ports; i++)
+		if (fwd.port_ids[i] == port)
+			return i;
+	return UINT16_MAX;
 }
 
 static int
@@ -61,6 +72,8 @@ port_setup(uint16_t port)
 	}
 	/* GRO'd packets leave as chains; let the PMD take them if it can. */
 	conf.txmode.offloads = info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	/* What the host sends its interfaces in 64 KiB: the NIC's TSO. */
+	conf.txmode.offloads |= fwd_host_if_tx_offloads(port_index_of(port), info.tx_offload_capa);
 	rc = rte_eth_dev_configure(port, fwd.opt.nb_rxq, fwd.opt.nb_txq, &conf);
 	if (rc != 0)
 		return rc;

@@ -20,6 +20,7 @@
 #include <cmdline_socket.h>
 
 #include "fwd.h"
+#include "host_if.h"
 #include "prompt_word.h"
 #include "prompt_testpmd.h"
 #include "tp_prog.h"
@@ -121,6 +122,7 @@ do_help(void *res, struct cmdline *cl, void *data)
 	       "clear stats\n"
 	       "set fwd %s\n", fwd_engine_list(modes, sizeof(modes), '|'));
 	printf("show pipeline stats\n"
+	       "show host-if\n"
 	       "set verdict PROG\n"
 	       "set gro on|off\n"
 	       "set verbose 0|1|2|3 (off, received, sent, both)\n"
@@ -266,6 +268,7 @@ static cmdline_parse_ctx_t commands[] = {
 	&c_clear, &c_set_fwd,
 	&c_show_pipeline, &c_set_verdict, &c_set_gro, &c_set_verbose, &c_bpf_list,
 	&c_bpf_arg,
+	&fwd_cmd_show_host_if,
 	/* testpmd's everyday commands (prompt_testpmd.c) */
 	FWD_TESTPMD_COMMANDS,
 	NULL,

@@ -12,6 +12,7 @@
 #include <rte_common.h>
 #include <rte_telemetry.h>
 
+#include "host_if_priv.h"
 #include "registry.h"
 #include "tp_pipeline.h"
 
@@ -215,6 +216,8 @@ tp_telemetry_register(void)
 		  "Per stage calls/in/out/drop/cycles. Parameter: pipeline name (optional)" },
 		{ "/tagpipe/ports", h_ports,
 		  "Per port rx/tx/tx_full/tx_wire. Parameter: pipeline name (optional)" },
+		{ "/tagpipe/host_ifs", hif_telemetry,
+		  "Host interfaces (one per switch port) and their counters. No parameters" },
 	};
 	static bool done;
 

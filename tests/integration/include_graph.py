@@ -30,7 +30,7 @@ CONTRACT = {
     'dsa_tag': ['tp_dsa_tag.h', 'tp_dsa_meta.h'],
     'gro': ['tp_gro.h'],
     'prog': ['tp_prog.h'],
-    'pipeline': ['tp_pipeline.h', 'tp_stats.h'],
+    'pipeline': ['tp_pipeline.h', 'tp_stats.h', 'tp_host_if.h'],
     'bpf': ['tp_bpf.h'],
 }
 # Headers a library shares with tagpipe's other libraries but not with
