@@ -26,6 +26,8 @@
 #include <time.h>
 
 #include <rte_byteorder.h>
+#include <rte_ethdev.h>
+#include <rte_ether.h>
 #include <rte_random.h>
 
 #include "bpf_priv.h"
@@ -355,6 +357,66 @@ h_xfer_bytes(struct bpf_run *rs, uint64_t off, uint64_t buf, uint64_t len,
 					       len, store);
 }
 
+/* The MTU of tagpipe port `port`: the ethdev's (rte_eth_dev_get_mtu) when
+ * the port is an ethdev of this process, else BPF_DEFAULT_MTU. */
+static uint32_t
+port_mtu(uint16_t port)
+{
+	uint16_t mtu;
+
+	if (rte_eth_dev_is_valid_port(port) && rte_eth_dev_get_mtu(port, &mtu) == 0)
+		return mtu;
+	return BPF_DEFAULT_MTU;
+}
+
+/* bpf_check_mtu for XDP (net/core/filter.c bpf_xdp_check_mtu): ifindex 0
+ * is the ingress port, N the port N - 1 (outside 1..TP_PIPELINE_MAX_PORTS:
+ * -ENODEV); any flag is -EINVAL (BPF_MTU_CHK_SEGS is for skbs). The length
+ * checked is *mtu_len + ETH_HLEN when *mtu_len is not 0 (an L3 length, as
+ * tot_len), else the first segment's, as the kernel's linear part, plus
+ * len_diff; above MTU + ETH_HLEN it is FRAG_NEEDED. *mtu_len gets the MTU;
+ * after an error it is left as it was (as Linux 6.18 leaves it). Lengths
+ * in the kernel's int arithmetic. */
+static uint64_t
+h_check_mtu(struct bpf_run *rs, uint64_t ifindex, uint64_t mtu_len, uint64_t len_diff,
+	    uint64_t flags)
+{
+	uint32_t idx = (uint32_t)ifindex, in, mtu;
+	int64_t ret = BPF_MTU_CHK_RET_SUCCESS;
+
+	if (!mem_ok(rs, mtu_len, 4, true))
+		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	memcpy(&in, (const void *)(uintptr_t)mtu_len, 4);
+	if (flags != 0)
+		return (uint64_t)-EINVAL;
+	if (idx > TP_PIPELINE_MAX_PORTS)
+		return (uint64_t)-ENODEV;
+	{
+		uint32_t port = idx != 0 ? idx - 1 : rs->ctx.ingress_ifindex - 1;
+		int32_t len = in != 0 ? (int32_t)(in + RTE_ETHER_HDR_LEN) :
+			      (int32_t)(rs->ctx.data_end - rs->ctx.data);
+
+		mtu = port_mtu((uint16_t)port);
+		len = (int32_t)((uint32_t)len + (uint32_t)len_diff);
+		if (len > (int32_t)(mtu + RTE_ETHER_HDR_LEN))
+			ret = BPF_MTU_CHK_RET_FRAG_NEEDED;
+	}
+	memcpy((void *)(uintptr_t)mtu_len, &mtu, 4);
+	return (uint64_t)ret;
+}
+
+/* bpf_skc_lookup_tcp (99), bpf_sk_lookup_tcp (84), bpf_sk_lookup_udp (85):
+ * tagpipe has no sockets, so a lookup finds none and returns NULL, the
+ * kernel's answer when no socket matches the tuple (net/core/filter.c
+ * __bpf_skc_lookup). The tuple (tuple_size bytes) must be readable. */
+static uint64_t
+h_sk_lookup(struct bpf_run *rs, uint64_t tuple, uint64_t size)
+{
+	if (size == 0 || size > UINT32_MAX || !mem_ok(rs, tuple, (uint32_t)size, false))
+		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	return 0;
+}
+
 /* bpf_tail_call's target: entry pc, or -1 to fall through (order of the
  * kernel's checks: index, count, then the slot). A map that is not a
  * PROG_ARRAY stops the run. */
@@ -469,6 +531,11 @@ bpf_helper_nargs(int32_t id)
 	case BPF_FUNC_ringbuf_query: return 2;
 	case BPF_FUNC_loop: return 4;
 	case BPF_FUNC_fib_lookup: return 4;
+	case BPF_FUNC_check_mtu: return 5;
+	case BPF_FUNC_sk_lookup_tcp: return 5;
+	case BPF_FUNC_sk_lookup_udp: return 5;
+	case BPF_FUNC_skc_lookup_tcp: return 5;
+	case BPF_FUNC_sk_release: return 1;
 	default: return -1;
 	}
 }
@@ -480,7 +547,9 @@ bpf_helper_takes_ctx(int32_t id)
 	       id == BPF_FUNC_xdp_adjust_head || id == BPF_FUNC_xdp_adjust_meta ||
 	       id == BPF_FUNC_xdp_adjust_tail || id == BPF_FUNC_xdp_get_buff_len ||
 	       id == BPF_FUNC_xdp_load_bytes || id == BPF_FUNC_xdp_store_bytes ||
-	       id == BPF_FUNC_fib_lookup;
+	       id == BPF_FUNC_fib_lookup || id == BPF_FUNC_check_mtu ||
+	       id == BPF_FUNC_sk_lookup_tcp || id == BPF_FUNC_sk_lookup_udp ||
+	       id == BPF_FUNC_skc_lookup_tcp;
 }
 
 static uint64_t
@@ -511,6 +580,14 @@ call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r)
 	case BPF_FUNC_ringbuf_discard: return bpf_h_ringbuf_commit(rs, r[1], r[2], true);
 	case BPF_FUNC_ringbuf_query: return bpf_h_ringbuf_query(rs, r[1], r[2]);
 	case BPF_FUNC_fib_lookup: return bpf_h_fib_lookup(rs, r[2], r[3], r[4]);
+	case BPF_FUNC_check_mtu: return h_check_mtu(rs, r[2], r[3], r[4], r[5]);
+	case BPF_FUNC_sk_lookup_tcp:
+	case BPF_FUNC_sk_lookup_udp:
+	case BPF_FUNC_skc_lookup_tcp: return h_sk_lookup(rs, r[2], r[3]);
+	/* Only what a lookup returned may be released, and none ever
+	 * returns a socket: the kernel's verifier refuses any other
+	 * argument, tagpipe stops the run. */
+	case BPF_FUNC_sk_release: return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	default: return fault(rs, BPF_CNT_BAD_HELPER_ARG); /* refused at load */
 	}
 }

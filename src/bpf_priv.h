@@ -42,6 +42,10 @@
  * include/linux/bpf.h), taken here as the same order of magnitude. */
 #define BPF_LOOP_BUDGET 1000000u
 
+/* bpf_check_mtu: a port that is not an ethdev of this process has
+ * Ethernet's MTU (RFC 894). */
+#define BPF_DEFAULT_MTU 1500u
+
 /* Metadata tagpipe leaves in front of the packet (data_meta..data). */
 #define BPF_TP_META_LEN ((uint32_t)sizeof(struct tp_xdp_meta))
 /* Kernel limit on metadata: bpf_xdp_adjust_meta, net/core/filter.c. */

@@ -85,6 +85,11 @@
  *     xdp_store_bytes (190), loop (181: the callback is a function of
  *     the object, at most 1 << 23 iterations, no tail call inside),
  *     fib_lookup (69, against the program's routes: tp_prog_bpf_route_add),
+ *     check_mtu (163: ifindex 0 the ingress port, N port N - 1; a port's
+ *     MTU is its ethdev's, 1500 for a port that is no ethdev; flags are
+ *     -EINVAL, as for XDP in the kernel), sk_lookup_tcp/udp (84, 85) and
+ *     skc_lookup_tcp (99: NULL, tagpipe has no sockets), sk_release (86:
+ *     accepted for the kernel's verifier, never given a socket),
  *     ringbuf_output/reserve/submit/discard/query
  *     (130-134, to a ring read with tp_prog_bpf_ringbuf_consume, waited
  *     on with tp_prog_bpf_ringbuf_poll or _fd; a run
@@ -95,7 +100,8 @@
  *     error naming the pc and what is unsupported. Other loops run only
  *     when the kernel verified the object or verification is OFF, and a
  *     run stops (TP_ABORTED, counted) after 1,000,000 backward jumps.
- *   - safety: registers must be set before use and the context used only
+ *   - safety: registers must be set before use (r0 at the program's and
+ *     bpf_loop callbacks' exits, not a BPF-to-BPF callee's) and the context used only
  *     as xdp_md allows (checked at open); the kernel's verifier is asked
  *     too when it can be (tp_prog_bpf_set_verify); every memory access
  *     is checked at run time against the packet, the stack, the context and map

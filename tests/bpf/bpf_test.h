@@ -8,6 +8,7 @@
 #define BPF_TEST_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "tp_test.h"
 
@@ -33,6 +34,38 @@ obj(const char *name)
 	k = (k + 1) % 8;
 	snprintf(buf[k], sizeof(buf[k]), "%s", tp_test_build_path(rel));
 	return buf[k];
+}
+
+/* t_lb's configuration (the one gen_bpf_frames.py built lb_out.pcap for):
+ * VIPs 192.168.1.1:80/TCP (vip_num 0) and 192.168.1.2:9/UDP (vip_num 1),
+ * ring slot i -> real i % 5, real r < 4 at 10.1.0.(10 + r) behind
+ * 02:00:00:00:01:0r, real 4 of address 0. upd(ctx, map, key, value)
+ * writes one element and returns 0. */
+typedef int (*lb_update_fn)(void *ctx, const char *map, const void *key,
+			    const void *value);
+
+static inline void
+lb_configure(lb_update_fn upd, void *ctx)
+{
+	static const struct { uint8_t key[8]; uint32_t meta[2]; } vips[] = {
+		{ { 192, 168, 1, 1, 0, 80, 6, 0 }, { 0, 0 } },
+		{ { 192, 168, 1, 2, 0, 9, 17, 0 }, { 0, 1 } },
+	};
+
+	for (unsigned int i = 0; i < 2; i++)
+		assert_int_equal(upd(ctx, "vips", vips[i].key, vips[i].meta), 0);
+	for (uint32_t slot = 0; slot < 64; slot++) {
+		uint32_t real = slot % 5;
+
+		assert_int_equal(upd(ctx, "ring", &slot, &real), 0);
+	}
+	for (uint32_t r = 0; r < 5; r++) {
+		uint8_t real[12] = { 10, 1, 0, (uint8_t)(10 + r), 2, 0, 0, 0, 1, (uint8_t)r };
+
+		if (r == 4)
+			memset(real, 0, sizeof(real));
+		assert_int_equal(upd(ctx, "reals", &r, real), 0);
+	}
 }
 
 static int

@@ -19,6 +19,9 @@
 
 #include <linux/bpf.h>
 
+#include <rte_dev.h>
+#include <rte_ethdev.h>
+
 #include "bpf_test.h"
 #include "pl_test.h"
 #include "tp_prog.h"
@@ -830,6 +833,146 @@ test_fib_lookup(void **state)
 	tp_prog_close(p);
 }
 
+/* xdp_router: xdp_fib's router in BPF-to-BPF calls (one returns nothing),
+ * with bpf_check_mtu on the egress port before the redirect. Ports 1 and
+ * 2 are no ethdev here: MTU 1500, so the same bytes as xdp_fib. */
+static void
+test_router(void **state)
+{
+	static const uint8_t want[NF] = { XDP_REDIRECT, XDP_REDIRECT, XDP_PASS, XDP_DROP,
+					  XDP_PASS, XDP_PASS, XDP_REDIRECT, XDP_PASS };
+	struct tp_prog *p = open_ok(obj("t_fib.o"), "xdp_router");
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF];
+	char err[256];
+
+	(void)state;
+	for (unsigned int i = 0; i < RTE_DIM(fib_routes); i++)
+		assert_int_equal(tp_prog_bpf_route_add(p, fib_routes[i], err, sizeof(err)), 0);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, want, NF);
+	assert_int_equal(k[0], 2);
+	assert_int_equal(k[6], 1);
+	expect_bytes_from("tests/bpf/fib_out.pcap", m);
+	assert_int_equal(u64_at(p, "rcs", BPF_FIB_LKUP_RET_SUCCESS, 0), 3);
+	assert_int_equal(u64_at(p, "rcs", 13, 0), 1500); /* the MTU check_mtu said */
+	assert_int_equal(u64_at(p, "rcs", 14, 0), 0);    /* nothing too long */
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
+/* The results t_helpers.c's xdp_mtu stores, for a frame of len bytes on a
+ * port of MTU mtu (net/core/filter.c bpf_xdp_check_mtu). */
+static void
+expect_check_mtu(struct tp_prog *p, uint32_t mtu)
+{
+	static const int64_t rc[8] = {
+		BPF_MTU_CHK_RET_SUCCESS, BPF_MTU_CHK_RET_SUCCESS, BPF_MTU_CHK_RET_FRAG_NEEDED,
+		BPF_MTU_CHK_RET_SUCCESS, BPF_MTU_CHK_RET_FRAG_NEEDED, -EINVAL, -ENODEV,
+		BPF_MTU_CHK_RET_SUCCESS,
+	};
+
+	for (uint32_t s = 0; s < 8; s++) {
+		int64_t got = (int64_t)u64_at(p, "mtu", s, 0);
+		uint32_t out = (uint32_t)u64_at(p, "mtu", s, 8);
+
+		/* after an error mtu_len stays what the program put there */
+		uint32_t want = s == 5 ? 9 : s == 6 ? 7 : mtu;
+
+		if (got != rc[s] || out != want)
+			fail_msg("check_mtu case %u: rc %ld mtu_len %u, expected %ld %u", s,
+				 (long)got, out, (long)rc[s], want);
+	}
+}
+
+/* bpf_check_mtu on a port that is no ethdev (1500) and on one that is
+ * (net_null with its MTU set); the socket lookups find nothing. */
+#define NULL_VDEV "net_null_bpf_mtu"
+
+static void
+test_check_mtu_and_sockets(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_helpers.o"), "xdp_mtu");
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF];
+	uint16_t port;
+
+	(void)state;
+	load_frames(m);
+	run(p, 7, m, 1, v, k);
+	assert_int_equal(v[0], XDP_PASS);
+	expect_check_mtu(p, 1500);
+	/* an ethdev's MTU is the port's (rte_eth_dev_get_mtu) */
+	if (rte_eth_dev_get_port_by_name(NULL_VDEV, &port) != 0) {
+		struct rte_eth_conf conf = { 0 };
+
+		assert_int_equal(rte_dev_probe(NULL_VDEV), 0);
+		assert_int_equal(rte_eth_dev_get_port_by_name(NULL_VDEV, &port), 0);
+		assert_int_equal(rte_eth_dev_configure(port, 1, 1, &conf), 0);
+	}
+	assert_int_equal(rte_eth_dev_set_mtu(port, 1400), 0);
+	run(p, port, m, 1, v, k);
+	expect_check_mtu(p, 1400);
+	free_all(m, NF);
+	tp_prog_close(p);
+
+	p = open_ok(obj("t_helpers.o"), "xdp_sk");
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++)
+		assert_int_equal(v[i], XDP_PASS);
+	assert_int_equal(u64_at(p, "socks", 0, 0), 3 * NF);
+	assert_int_equal(u64_at(p, "socks", 1, 0), 0);
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
+static int
+lb_update(void *ctx, const char *map, const void *key, const void *value)
+{
+	struct tp_prog *p = ctx;
+
+	return tp_prog_bpf_map_update(p, map_idx(p, map), key, value, 0);
+}
+
+/* A Katran-style balancer (BPF-to-BPF calls, LRU connection table, jhash
+ * ring, IP-in-IP with adjust_head): the bytes gen_bpf_frames.py computed;
+ * then the connection table answers, and a real taken away drops. */
+static void
+test_lb(void **state)
+{
+	static const uint8_t want[NF] = { XDP_TX, XDP_PASS, XDP_TX, XDP_PASS,
+					  XDP_PASS, XDP_PASS, XDP_PASS, XDP_PASS };
+	struct tp_prog *p = open_ok(obj("t_lb.o"), NULL);
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF], gone[12] = { 0 };
+	uint32_t k[NF], three = 3;
+
+	(void)state;
+	lb_configure(lb_update, p);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, want, NF);
+	expect_bytes_from("tests/bpf/lb_out.pcap", m);
+	assert_int_equal(u64_at(p, "stats", 0, 0), 2);
+	assert_int_equal(u64_at(p, "stats", 1, 0), in_l[0] + in_l[2]);
+	assert_int_equal(u64_at(p, "stats", 2, 0), 0);
+	free_all(m, NF);
+	/* frame 2 went to real 3 (lb_out.pcap): without it, a drop */
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "reals"), &three, gone, 0), 0);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	assert_int_equal(v[0], XDP_TX);
+	assert_int_equal(v[2], XDP_DROP);
+	assert_int_equal(u64_at(p, "stats", 2, 0), 2); /* both from conns */
+	assert_int_equal(u64_at(p, "stats", 3, 0), 1);
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
 /* adjust_head VLAN push (VID from tagpipe metadata) and pop, adjust_tail. */
 static void
 test_adjust(void **state)
@@ -1076,7 +1219,7 @@ test_bad(void **state)
 
 	open_fails(obj("t_bad.o"), "xdp_uninit", "r7 is read before it is set");
 	open_fails(obj("t_bad.o"), "xdp_ctxw", "write to the context");
-	open_fails(obj("t_bad.o"), "xdp_sk", "helper 84 is not supported");
+	open_fails(obj("t_bad.o"), "xdp_syncookie", "helper 204 is not supported");
 	open_fails(obj("t_bad.o"), "no_such", "no program 'no_such'");
 	open_fails(obj("missing.o"), NULL, "No such file");
 	{
@@ -1776,6 +1919,9 @@ main(void)
 		cmocka_unit_test(test_hash_counter),
 		cmocka_unit_test(test_redirect),
 		cmocka_unit_test(test_fib_lookup),
+		cmocka_unit_test(test_router),
+		cmocka_unit_test(test_check_mtu_and_sockets),
+		cmocka_unit_test(test_lb),
 		cmocka_unit_test(test_lru),
 		cmocka_unit_test(test_lpm),
 		cmocka_unit_test(test_btf_text),

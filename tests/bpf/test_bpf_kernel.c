@@ -5,12 +5,19 @@
  * and in tagpipe (compiled), and the verdicts, the output bytes and the
  * map side effects must agree. Skipped where this process may not load BPF.
  * The 10-byte runt (frame 5) is left out: the kernel's test run refuses
- * input shorter than an Ethernet header.
+ * input shorter than an Ethernet header. The helpers that ask the device
+ * or the sockets run last, in a network namespace of the test's own
+ * (unshare(2)): no sockets, lo of MTU 1500 as a tagpipe port that is no
+ * ethdev, forwarding on.
  */
 #include <errno.h>
+#include <net/if.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -222,12 +229,162 @@ test_xdpfilt_same_as_kernel(void **state)
 	}
 }
 
+struct lb_both {
+	struct kprog *k;
+	struct tp_prog *t;
+};
+
+static int
+lb_update_both(void *ctx, const char *map, const void *key, const void *value)
+{
+	struct lb_both *b = ctx;
+	struct bpf_map *km = kmap(b->k, map);
+
+	assert_int_equal(bpf_map__update_elem(km, key, bpf_map__key_size(km), value,
+					      bpf_map__value_size(km), 0), 0);
+	return tp_prog_bpf_map_update(b->t, tp_prog_bpf_map_find(b->t, map), key, value, 0);
+}
+
+/* u64 slot of ARRAY map name, both sides equal; returns it. */
+static uint64_t
+same_u64(struct kprog *k, struct tp_prog *t, const char *name, uint32_t slot,
+	 unsigned int off)
+{
+	struct bpf_map *km = kmap(k, name);
+	uint8_t kv[64], tv[64];
+	uint64_t a, b;
+
+	assert_int_equal(bpf_map__lookup_elem(km, &slot, 4, kv, bpf_map__value_size(km), 0),
+			 0);
+	assert_int_equal(tp_prog_bpf_map_lookup(t, tp_prog_bpf_map_find(t, name), &slot, tv),
+			 0);
+	memcpy(&a, kv + off, 8);
+	memcpy(&b, tv + off, 8);
+	if (a != b)
+		fail_msg("%s[%u] +%u: kernel %llu, tagpipe %llu", name, slot, off,
+			 (unsigned long long)a, (unsigned long long)b);
+	return a;
+}
+
+/* The Katran-style balancer (BPF-to-BPF calls, one returning nothing;
+ * byte swaps before r0 is set; LRU, jhash, IP-in-IP): same verdicts,
+ * bytes and counters, twice (the second time from the connection table). */
+static void
+test_lb_same_as_kernel(void **state)
+{
+	struct kprog k = kload(obj("t_lb.o"), "xdp_lb");
+	struct tp_prog *t;
+	struct lb_both both;
+
+	(void)state;
+	if (k.fd < 0) {
+		bpf_object__close(k.obj);
+		skip();
+	}
+	t = topen(obj("t_lb.o"), NULL);
+	both = (struct lb_both){ &k, t };
+	lb_configure(lb_update_both, &both);
+	compare_runs(&k, t);
+	compare_runs(&k, t);
+	for (uint32_t s = 0; s < 4; s++)
+		same_u64(&k, t, "stats", s, 0);
+	assert_int_equal(same_u64(&k, t, "stats", 0, 0), 4);
+	assert_int_equal(same_u64(&k, t, "stats", 2, 0), 2);
+	tp_prog_close(t);
+	bpf_object__close(k.obj);
+}
+
+/* Set the MTU of this network namespace's loopback device (SIOCSIFMTU). */
+static int
+lo_mtu(int mtu)
+{
+	struct ifreq ifr = { .ifr_mtu = mtu };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), rc;
+
+	if (fd < 0)
+		return -1;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+	rc = ioctl(fd, SIOCSIFMTU, &ifr);
+	close(fd);
+	return rc;
+}
+
+/* Write "1" to a sysctl file: 0 or -1. */
+static int
+sysctl_one(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (f == NULL)
+		return -1;
+	rc = fputs("1\n", f) < 0 ? -1 : 0;
+	return fclose(f) != 0 ? -1 : rc;
+}
+
+/* In a network namespace of its own (no sockets, lo of MTU 1500, so the
+ * kernel's test device matches a tagpipe port that is no ethdev):
+ * bpf_check_mtu's cases, the socket lookups, and the router with
+ * bpf_check_mtu (neither side has a route: both pass). */
+static void
+test_netns_helpers_same_as_kernel(void **state)
+{
+	static const struct { const char *file, *func, *sel; } c[] = {
+		{ "t_helpers.o", "xdp_mtu", "xdp_mtu" },
+		{ "t_helpers.o", "xdp_sk", "xdp_sk" },
+		{ "t_fib.o", "xdp_router", "xdp_router" },
+	};
+
+	(void)state;
+	/* forwarding on (a new namespace starts with it off: FWD_DISABLED,
+	 * which tagpipe's ports never answer) */
+	if (unshare(CLONE_NEWNET) != 0 || lo_mtu(1500) != 0 ||
+	    sysctl_one("/proc/sys/net/ipv4/ip_forward") != 0 ||
+	    sysctl_one("/proc/sys/net/ipv6/conf/all/forwarding") != 0) {
+		print_message("no network namespace of our own: %s\n", strerror(errno));
+		skip();
+	}
+	for (size_t i = 0; i < RTE_DIM(c); i++) {
+		struct kprog k = kload(obj(c[i].file), c[i].func);
+		struct tp_prog *t;
+
+		if (k.fd < 0) {
+			bpf_object__close(k.obj);
+			skip();
+		}
+		t = topen(obj(c[i].file), c[i].sel);
+		compare_runs(&k, t);
+		if (i == 0) {
+			for (uint32_t s = 0; s < 8; s++) {
+				same_u64(&k, t, "mtu", s, 0);
+				same_u64(&k, t, "mtu", s, 8);
+			}
+			assert_int_equal(same_u64(&k, t, "mtu", 0, 8) & 0xffffffff, 1500);
+			assert_int_equal((int64_t)same_u64(&k, t, "mtu", 2, 0),
+					 BPF_MTU_CHK_RET_FRAG_NEEDED);
+		} else if (i == 1) {
+			assert_int_equal(same_u64(&k, t, "socks", 0, 0), 3 * (NF - 1));
+			assert_int_equal(same_u64(&k, t, "socks", 1, 0), 0);
+		} else {
+			/* no route on either side: 5 IP frames NOT_FWDED */
+			for (uint32_t s = 0; s < 16; s++)
+				same_u64(&k, t, "rcs", s, 0);
+			assert_int_equal(same_u64(&k, t, "rcs", BPF_FIB_LKUP_RET_NOT_FWDED, 0), 5);
+		}
+		tp_prog_close(t);
+		bpf_object__close(k.obj);
+	}
+}
+
 int
 main(void)
 {
 	static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_as_kernel),
 		cmocka_unit_test(test_xdpfilt_same_as_kernel),
+		cmocka_unit_test(test_lb_same_as_kernel),
+		/* last: it moves the process into a network namespace */
+		cmocka_unit_test(test_netns_helpers_same_as_kernel),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
