@@ -245,26 +245,53 @@ h_redirect(struct bpf_run *rs, uint64_t ifindex, uint64_t flags)
 	return XDP_REDIRECT;
 }
 
-/* bpf_redirect_map: a miss returns the fallback action in the low 2 bits
- * of flags; broadcast (BPF_F_BROADCAST) is not supported -> ABORTED. */
+/* bpf_redirect_map (net/core/filter.c __bpf_xdp_redirect_map): flags
+ * beyond the fallback action (the low 2 bits) and the map type's own give
+ * XDP_ABORTED -- BPF_F_BROADCAST and BPF_F_EXCLUDE_INGRESS are DEVMAP and
+ * DEVMAP_HASH flags (kernel/bpf/devmap.c), CPUMAP and XSKMAP have none. A
+ * miss returns the fallback and forgets an earlier target, as the kernel
+ * clears its redirect state.
+ *   - BPF_F_BROADCAST: every entry of the map, but the ingress port's with
+ *     BPF_F_EXCLUDE_INGRESS; the key is not looked up. The run's key
+ *     names the map (TP_REDIRECT_KEY_MULTI); the pipeline expands it
+ *     after the run (tp_prog_redirect_targets), as the kernel does in
+ *     xdp_do_redirect.
+ *   - CPUMAP: the key is the CPU, the entry {qsize, prog} is set when
+ *     qsize is not 0; the target is redirect key TP_BPF_CPUMAP_KEY_BASE +
+ *     the CPU (an lcore's worker ring or port, as the application points
+ *     that entry).
+ *   - DEVMAP, DEVMAP_HASH, XSKMAP: the entry's ifindex N, redirect key N - 1. */
 static uint64_t
 h_redirect_map(struct bpf_run *rs, uint64_t r1, uint64_t key, uint64_t flags)
 {
 	struct tp_bpf_map *m = map_of(rs, r1);
-	uint32_t k = (uint32_t)key, ifindex;
+	uint32_t k = (uint32_t)key, word;
+	uint64_t allowed = 3;
 	const void *v;
 
 	if (m == NULL || !bpf_map_is_redirect(m->type))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
-	if (flags & ~(uint64_t)3)
+	if (m->type == BPF_MAP_TYPE_DEVMAP || m->type == BPF_MAP_TYPE_DEVMAP_HASH)
+		allowed |= BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS;
+	if (flags & ~allowed)
 		return XDP_ABORTED;
+	if (flags & BPF_F_BROADCAST) {
+		rs->redirect_key = TP_REDIRECT_KEY_MULTI |
+				   ((flags & BPF_F_EXCLUDE_INGRESS) ? BPF_RKEY_EXCLUDE : 0) |
+				   (uint32_t)(m - rs->prog->maps);
+		return XDP_REDIRECT;
+	}
 	if (key > UINT32_MAX || (v = bpf_map_lookup(m, &k, 0)) == NULL)
-		return flags & 3;
-	memcpy(&ifindex, v, 4);
-	if (ifindex == 0)
-		return flags & 3;
-	rs->redirect_key = ifindex - 1;
+		goto miss;
+	memcpy(&word, v, 4);
+	if (word == 0)
+		goto miss;
+	rs->redirect_key = m->type == BPF_MAP_TYPE_CPUMAP ? TP_BPF_CPUMAP_KEY_BASE + k :
+			   word - 1;
 	return XDP_REDIRECT;
+miss:
+	rs->redirect_key = UINT32_MAX;
+	return flags & 3;
 }
 
 /* bpf_csum_diff: one's-complement sum of ~from and to words plus seed,

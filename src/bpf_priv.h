@@ -46,6 +46,16 @@
  * Ethernet's MTU (RFC 894). */
 #define BPF_DEFAULT_MTU 1500u
 
+/* CPUMAP: the kernel's sanity limit on an entry's qsize
+ * (kernel/bpf/cpumap.c cpu_map_update_elem). */
+#define BPF_CPUMAP_QSIZE_MAX 16384u
+
+/* Redirect keys of bpf_redirect_map with BPF_F_BROADCAST:
+ * TP_REDIRECT_KEY_MULTI | (BPF_F_EXCLUDE_INGRESS ? BPF_RKEY_EXCLUDE : 0) |
+ * the DEVMAP's index (tp_prog_redirect_targets expands it). */
+#define BPF_RKEY_EXCLUDE 0x40000000u
+#define BPF_RKEY_MAP_MASK 0xffffu
+
 /* Metadata tagpipe leaves in front of the packet (data_meta..data). */
 #define BPF_TP_META_LEN ((uint32_t)sizeof(struct tp_xdp_meta))
 /* Kernel limit on metadata: bpf_xdp_adjust_meta, net/core/filter.c. */

@@ -428,6 +428,36 @@ bpf_of(const struct tp_prog *p)
 	       tp_prog_priv(p) : NULL;
 }
 
+unsigned int
+tp_prog_redirect_targets(const struct tp_prog *p, uint32_t key, uint16_t ingress_port,
+			 uint32_t *pos, uint32_t *keys, unsigned int max)
+{
+	const struct tp_bpf *b = bpf_of(p);
+	const struct tp_bpf_map *m;
+	uint32_t idx = key & BPF_RKEY_MAP_MASK, nslots;
+	unsigned int n = 0;
+
+	if (b == NULL || pos == NULL || !(key & TP_REDIRECT_KEY_MULTI) || idx >= b->nb_maps)
+		return 0;
+	m = &b->maps[idx];
+	if (m->type != BPF_MAP_TYPE_DEVMAP && m->type != BPF_MAP_TYPE_DEVMAP_HASH)
+		return 0;
+	nslots = m->state != NULL ? m->slots : m->max_entries;
+	for (; *pos < nslots && n < max; (*pos)++) {
+		uint32_t ifindex;
+
+		if (m->state != NULL &&
+		    __atomic_load_n(&m->state[*pos], __ATOMIC_ACQUIRE) != BPF_SLOT_USED)
+			continue;
+		memcpy(&ifindex, m->values + (size_t)*pos * m->ncpu * m->stride, 4);
+		if (ifindex == 0 ||
+		    ((key & BPF_RKEY_EXCLUDE) && ifindex == (uint32_t)ingress_port + 1))
+			continue;
+		keys[n++] = ifindex - 1;
+	}
+	return n;
+}
+
 bool
 tp_prog_bpf_frames_only(const struct tp_prog *p)
 {

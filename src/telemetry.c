@@ -115,6 +115,7 @@ h_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "drop", s.drop);
 	rte_tel_data_add_dict_u64(d, "aborted", s.aborted);
 	rte_tel_data_add_dict_u64(d, "held_in_gro", s.held_in_gro);
+	rte_tel_data_add_dict_u64(d, "copies", s.copies);
 	for (unsigned int v = 0; v < TP_NB_VERDICTS; v++) {
 		char k[40];
 

@@ -69,10 +69,13 @@
  *       rx_queue_index     the RX queue of the burst;
  *       egress_ifindex     refused (devmap egress programs only).
  *   - redirects: tagpipe ifindex N names redirect-map key N - 1.
- *     bpf_redirect(N, 0) and a DEVMAP/DEVMAP_HASH/CPUMAP/XSKMAP entry whose
+ *     bpf_redirect(N, 0) and a DEVMAP/DEVMAP_HASH/XSKMAP entry whose
  *     value (first 4 bytes) is N give TP_REDIRECT with key N - 1; an entry
- *     of 0 is empty (redirect_map returns its fallback flags & 3).
- *     BPF_F_BROADCAST is not supported (XDP_ABORTED).
+ *     of 0 is empty (redirect_map returns its fallback flags & 3). A
+ *     CPUMAP's key is the CPU (lcore index), its value {qsize, prog} set
+ *     when qsize is not 0: key TP_BPF_CPUMAP_KEY_BASE + CPU. DEVMAP
+ *     broadcast (BPF_F_BROADCAST, BPF_F_EXCLUDE_INGRESS) gives a
+ *     TP_REDIRECT_KEY_MULTI key: a copy to every entry.
  *   - helpers (kernel IDs): map_lookup/update/delete_elem (1-3),
  *     ktime_get_ns (5), trace_printk (6: to log type tagpipe.bpf at INFO,
  *     the kernel's format rules), get_prandom_u32 (7), get_smp_processor_id (8, the
@@ -264,6 +267,13 @@ int tp_xdp_vlan_push(struct tp_xdp_md *ctx, uint16_t tpid, uint16_t tci);
 __rte_experimental
 int tp_xdp_vlan_pop(struct tp_xdp_md *ctx);
 
+/* A redirect key with this bit names several targets at once: an XDP
+ * object's bpf_redirect_map with BPF_F_BROADCAST. The pipeline sends a
+ * copy of the packet to each redirect key tp_prog_redirect_targets()
+ * gives for it (the packet itself to the last). Keys of single targets
+ * stay below TP_REDIRECT_MAP_MAX (tp_map.h). */
+#define TP_REDIRECT_KEY_MULTI 0x80000000u
+
 /* Set the redirect target: per-packet return value for TP_REDIRECT to
  * redirect-map entry key (tp_map.h; a key with no entry is dropped and
  * counted as redirect_no_target). */
@@ -328,6 +338,27 @@ struct tp_xdp_meta {
 	uint8_t switch_device;
 	uint8_t nb_vlan;          /* 0, 1 or 2 stripped tags */
 };
+
+/* An XDP object's CPUMAP redirect to CPU c (the map's key; tagpipe's CPUs
+ * are lcore indexes) gives redirect-map key TP_BPF_CPUMAP_KEY_BASE + c,
+ * which the application points at that lcore's worker ring
+ * (tp_redirect_map_set_ring) or anywhere else; DEVMAP ifindexes give keys
+ * below it. */
+#define TP_BPF_CPUMAP_KEY_BASE 256u
+
+/* The targets of multi-target redirect key `key` (TP_REDIRECT_KEY_MULTI)
+ * that program p gave a packet from ingress_port: the redirect keys of
+ * the broadcast DEVMAP's set entries (ifindex N: key N - 1) in map order,
+ * without those of ifindex ingress_port + 1 when the program asked
+ * BPF_F_EXCLUDE_INGRESS (net/core/filter.c, kernel/bpf/devmap.c
+ * dev_map_enqueue_multi). Writes up to max keys from the map position
+ * *pos (start at 0) and moves *pos past them; returns how many it wrote,
+ * 0 when no entry is left (or key is no such key of p's). Reads the map
+ * as it is now, as the kernel does right after the run. */
+__rte_experimental
+unsigned int tp_prog_redirect_targets(const struct tp_prog *p, uint32_t key,
+				      uint16_t ingress_port, uint32_t *pos, uint32_t *keys,
+				      unsigned int max);
 
 /* The built-in program kinds for XDP objects (their ops, to recognise
  * opened ones): "bpf" compiles (falls back to the interpreter when no C

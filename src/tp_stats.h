@@ -6,11 +6,16 @@
  * in from the wire: a merged packet of k segments that is transmitted,
  * redirected, passed or dropped adds k. So, after every tp_pipeline call,
  *
- *   rx = pass + tx + redirect + drop + aborted + held_in_gro      (frames)
+ *   rx + copies = pass + tx + redirect + drop + aborted + held_in_gro
+ *                                                               (frames)
  *
  * where drop is the sum of drop_reason[] (every frame freed for any reason
  * other than an ABORTED verdict) and aborted counts frames freed because the
- * program returned TP_ABORTED or a value above TP_REDIRECT.
+ * program returned TP_ABORTED or a value above TP_REDIRECT. copies counts
+ * the frames the pipeline made itself: a packet redirected to k targets at
+ * once (TP_REDIRECT_KEY_MULTI, an XDP object's BPF_F_BROADCAST) is copied
+ * for all but one of them, and each copy then leaves or is dropped like
+ * any packet (a copy the pool had no mbufs for: drop reason no_mbuf).
  *
  * Drop reasons are ONE list, in enum order: the reasons of lib/dsa_tag
  * (prefixed "dsa_"), of lib/vlan ("vlan_"), then the pipeline's own
@@ -131,6 +136,7 @@ struct tp_pipeline_stats {
 	uint64_t drop;        /* = sum of drop_reason[] */
 	uint64_t aborted;
 	uint64_t held_in_gro;
+	uint64_t copies;      /* frames made for further redirect targets */
 	/* What the program said, frames and packets (merged counts once). */
 	uint64_t verdict[5];
 	uint64_t verdict_pkts[5];

@@ -244,8 +244,9 @@ print_stats(const struct tp_pipeline_stats *st, unsigned int nb)
 	printf("\n  ######################## Pipeline statistics (%u instances) ########################\n",
 	       nb);
 	printf("  RX-frames: %" PRIu64 "  Pass: %" PRIu64 "  TX: %" PRIu64 "  Redirect: %"
-	       PRIu64 "  Drop: %" PRIu64 "  Aborted: %" PRIu64 "  Held-in-GRO: %" PRIu64 "\n",
-	       st->rx, st->pass, st->tx, st->redirect, st->drop, st->aborted, st->held_in_gro);
+	       PRIu64 "  Drop: %" PRIu64 "  Aborted: %" PRIu64 "  Held-in-GRO: %" PRIu64
+	       "  Copies: %" PRIu64 "\n", st->rx, st->pass, st->tx, st->redirect, st->drop,
+	       st->aborted, st->held_in_gro, st->copies);
 	printf("  Verdict-packets:");
 	for (unsigned int v = 0; v < TP_NB_VERDICTS; v++)
 		printf(" %s=%" PRIu64, tp_verdict_name(v), st->verdict_pkts[v]);

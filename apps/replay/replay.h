@@ -222,6 +222,7 @@ struct replay_counters {
 	uint64_t port_cycles;                  /* --via-port: TX+RX through the port */
 	uint64_t port_lost;                    /* --via-port: sent, never came back */
 	uint64_t held_in_gro;
+	uint64_t copies;                       /* made for broadcast redirects */
 	unsigned int mbufs_in_use_end;
 	struct replay_named drop_reasons[REPLAY_MAX_NAMED];
 	unsigned int nb_drop_reasons;

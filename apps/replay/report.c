@@ -132,6 +132,7 @@ stats_json(FILE *f, const void *arg)
 	replay_json_named(f, c->drop_reasons, c->nb_drop_reasons, true);
 	fprintf(f, ",\"gro\":{\"in\":%lu,\"out\":%lu}", c->gro_in, c->gro_out);
 	fprintf(f, ",\"held_in_gro\":%lu", c->held_in_gro);
+	fprintf(f, ",\"copies\":%lu", c->copies);
 	fprintf(f, ",\"cycles\":%lu,\"mbufs_in_use_end\":%u}\n", c->cycles,
 		c->mbufs_in_use_end);
 }

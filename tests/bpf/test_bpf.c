@@ -731,6 +731,256 @@ test_redirect(void **state)
 	tp_prog_close(p);
 }
 
+/* A pipeline on ports 0..3 (redirect key p -> port p, egress captured,
+ * GRO off) running program p. */
+static struct tp_pipeline *
+bcast_pipeline(struct tp_prog *p, struct tp_redirect_map *rm, struct pl_cap *cap)
+{
+	struct tp_pipeline_conf pc;
+	struct tp_pipeline *pl = NULL;
+	char err[256] = "";
+
+	tp_pipeline_conf_init(&pc);
+	for (unsigned int port = 0; port < 4; port++) {
+		pc.port[port].enabled = true;
+		assert_int_equal(tp_redirect_map_set_port(rm, port, (uint16_t)port, 0, -1), 0);
+	}
+	pc.gro.mode = TP_GRO_OFF;
+	pc.prog = p;
+	pc.redirect = rm;
+	pc.egress_cb = pl_cap_egress;
+	pc.egress_arg = cap;
+	if (tp_pipeline_create(&pc, &pl, err, sizeof(err)) != 0)
+		fail_msg("pipeline: %s", err);
+	return pl;
+}
+
+/* Frames 0..3 of in.pcap from port 1 through pipeline pl. */
+static void
+bcast_run(struct tp_pipeline *pl)
+{
+	struct rte_mbuf *m[8];
+
+	for (unsigned int i = 0; i < 4; i++)
+		m[i] = tp_test_mbuf_from_bytes(mp, in_f[i], in_l[i]);
+	assert_int_equal(tp_pipeline_rx_burst(pl, 1, 0, m, 4), 0);
+	pl_assert_conservation(pl);
+}
+
+/* cap holds, on each port of mask, frames 0..3 in order; no other port. */
+static void
+bcast_expect(const struct pl_cap *cap, unsigned int mask)
+{
+	unsigned int per[4] = { 0 };
+
+	for (unsigned int i = 0; i < cap->n; i++) {
+		uint16_t port = cap->port[i];
+
+		if (port >= 4 || !(mask & 1u << port))
+			fail_msg("a copy on port %u", port);
+		assert_int_equal(cap->verdict[i], TP_REDIRECT);
+		tp_test_assert_mbuf_bytes(cap->m[i], in_f[per[port]], in_l[per[port]]);
+		per[port]++;
+	}
+	for (unsigned int port = 0; port < 4; port++)
+		assert_int_equal(per[port], mask & 1u << port ? 4 : 0);
+}
+
+/* bpf_redirect_map with BPF_F_BROADCAST: the targets (the ingress port
+ * left out with BPF_F_EXCLUDE_INGRESS), then through the pipeline: a copy
+ * to each port, the packet itself to the last, exact bytes and counters;
+ * a DEVMAP_HASH of struct bpf_devmap_val with the ingress port kept and an
+ * entry the redirect map has no target for. */
+static void
+test_broadcast(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_bcast.o"), "xdp_bcast");
+	struct tp_redirect_map *rm = tp_redirect_map_create(4);
+	unsigned int start = tp_test_pool_in_use(mp);
+	struct tp_pipeline_stats st;
+	struct tp_pipeline *pl;
+	struct pl_cap *cap = calloc(1, sizeof(*cap));
+	struct rte_mbuf *m[NF];
+	uint32_t k[NF], keys[8], pos = 0;
+	uint8_t v[NF];
+
+	(void)state;
+	assert_non_null(rm);
+	assert_non_null(cap);
+	for (uint32_t key = 0; key < 4; key++) {
+		uint32_t ifindex = key + 1;
+
+		assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "ports"), &key, &ifindex,
+							0), 0);
+	}
+	load_frames(m);
+	run(p, 1, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++) {
+		assert_int_equal(v[i], XDP_REDIRECT);
+		assert_true(k[i] & TP_REDIRECT_KEY_MULTI);
+	}
+	assert_int_equal(tp_prog_redirect_targets(p, k[0], 1, &pos, keys, 8), 3);
+	assert_int_equal(keys[0], 0);
+	assert_int_equal(keys[1], 2);
+	assert_int_equal(keys[2], 3);
+	assert_int_equal(tp_prog_redirect_targets(p, k[0], 1, &pos, keys, 8), 0);
+	pos = 0; /* in batches, as the pipeline asks */
+	assert_int_equal(tp_prog_redirect_targets(p, k[0], 1, &pos, keys, 2), 2);
+	assert_int_equal(tp_prog_redirect_targets(p, k[0], 1, &pos, keys, 2), 1);
+	assert_int_equal(keys[0], 3);
+	free_all(m, NF);
+
+	pl = bcast_pipeline(p, rm, cap);
+	bcast_run(pl);
+	bcast_expect(cap, 1u << 0 | 1u << 2 | 1u << 3);
+	tp_pipeline_stats_get(pl, &st);
+	assert_int_equal(st.rx, 4);
+	assert_int_equal(st.verdict_pkts[TP_REDIRECT], 4);
+	assert_int_equal(st.copies, 8);
+	assert_int_equal(st.redirect, 12);
+	assert_int_equal(st.drop, 0);
+	pl_cap_free(cap);
+	/* an entry whose target the redirect map lacks: those copies are
+	 * dropped as having no target */
+	{
+		uint32_t key = 4, ifindex = 9;
+
+		assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "ports"), &key, &ifindex,
+							0), 0);
+	}
+	tp_pipeline_stats_reset(pl);
+	bcast_run(pl);
+	bcast_expect(cap, 1u << 0 | 1u << 2 | 1u << 3);
+	tp_pipeline_stats_get(pl, &st);
+	assert_int_equal(st.copies, 12);
+	assert_int_equal(st.redirect, 12);
+	assert_int_equal(st.drop_reason[TP_DROP_NO_TARGET], 4);
+	pl_cap_free(cap);
+	tp_pipeline_destroy(pl);
+	tp_prog_close(p);
+
+	/* DEVMAP_HASH (bpf_devmap_val values), the ingress port kept */
+	p = open_ok(obj("t_bcast.o"), "xdp_bcast_all");
+	{
+		uint32_t key = 10, val[2] = { 2, 0 };
+
+		assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "ports_hash"), &key, val, 0),
+				 0);
+		key = 20;
+		val[0] = 1;
+		assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "ports_hash"), &key, val, 0),
+				 0);
+	}
+	pl = bcast_pipeline(p, rm, cap);
+	bcast_run(pl);
+	bcast_expect(cap, 1u << 0 | 1u << 1);
+	tp_pipeline_stats_get(pl, &st);
+	assert_int_equal(st.copies, 4);
+	assert_int_equal(st.redirect, 8);
+	pl_cap_free(cap);
+	tp_pipeline_destroy(pl);
+	tp_prog_close(p);
+	tp_redirect_map_free(rm);
+	free(cap);
+	assert_int_equal(tp_test_pool_in_use(mp), start);
+}
+
+/* CPUMAP: the key is the CPU, an entry is set when its qsize is not 0, and
+ * the target is redirect key TP_BPF_CPUMAP_KEY_BASE + CPU (here a worker
+ * ring); broadcast on a CPUMAP is ABORTED; a miss forgets the target. */
+static void
+test_cpumap(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_bcast.o"), "xdp_cpu");
+	const uint32_t cpu2 = TP_BPF_CPUMAP_KEY_BASE + 2, cpu0 = TP_BPF_CPUMAP_KEY_BASE;
+	/* sources .1 (CPU 1, no entry: PASS), .2 (CPU 2), the rest CPU 0 */
+	static const uint8_t want[NF] = { XDP_PASS, XDP_PASS, XDP_REDIRECT, XDP_REDIRECT,
+					  XDP_REDIRECT, XDP_REDIRECT, XDP_REDIRECT,
+					  XDP_REDIRECT };
+	struct tp_redirect_map *rm = tp_redirect_map_create(TP_BPF_CPUMAP_KEY_BASE + 4);
+	struct rte_ring *ring = rte_ring_create("bpf_cpu2", 16, SOCKET_ID_ANY, 0);
+	unsigned int start = tp_test_pool_in_use(mp);
+	struct tp_pipeline_conf pc;
+	struct tp_pipeline_stats st;
+	struct tp_pipeline *pl = NULL;
+	struct rte_mbuf *m[NF];
+	uint32_t k[NF], cpu, val[2] = { 64, 0 };
+	uint8_t v[NF];
+	void *got[16];
+	char err[256];
+
+	(void)state;
+	assert_non_null(rm);
+	assert_non_null(ring);
+	cpu = 0;
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "cpus"), &cpu, val, 0), 0);
+	cpu = 2;
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "cpus"), &cpu, val, 0), 0);
+	cpu = 1;
+	val[0] = 16385; /* above the kernel's sanity limit */
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "cpus"), &cpu, val, 0),
+			 -EOVERFLOW);
+	val[0] = 0;     /* qsize 0: no entry */
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "cpus"), &cpu, val, 0), 0);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, want, NF);
+	assert_int_equal(k[2], cpu2);
+	assert_int_equal(k[3], cpu2);
+	for (unsigned int i = 4; i < NF; i++)
+		assert_int_equal(k[i], cpu0);
+	free_all(m, NF);
+
+	/* through a pipeline: CPU 2's frames on its worker ring, CPU 0 has
+	 * no target in the redirect map */
+	assert_int_equal(tp_redirect_map_set_ring(rm, cpu2, ring), 0);
+	tp_pipeline_conf_init(&pc);
+	pc.port[0].enabled = true;
+	pc.port[0].vlan = TP_VLAN_POLICY_KEEP;
+	pc.gro.mode = TP_GRO_OFF;
+	pc.prog = p;
+	pc.redirect = rm;
+	pc.pass_cb = pl_cap_pass;
+	{
+		struct pl_cap *cap = calloc(1, sizeof(*cap));
+
+		assert_non_null(cap);
+		pc.pass_arg = cap;
+		assert_int_equal(tp_pipeline_create(&pc, &pl, err, sizeof(err)), 0);
+		load_frames(m);
+		assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, m, NF), 0);
+		pl_assert_conservation(pl);
+		assert_int_equal(cap->n, 2);
+		pl_cap_free(cap);
+		free(cap);
+	}
+	assert_int_equal(rte_ring_dequeue_burst(ring, got, 16, NULL), 2);
+	tp_test_assert_mbuf_bytes(got[0], in_f[2], in_l[2]);
+	tp_test_assert_mbuf_bytes(got[1], in_f[3], in_l[3]);
+	rte_pktmbuf_free(got[0]);
+	rte_pktmbuf_free(got[1]);
+	tp_pipeline_stats_get(pl, &st);
+	assert_int_equal(st.redirect, 2);
+	assert_int_equal(st.drop_reason[TP_DROP_NO_TARGET], 4);
+	tp_pipeline_destroy(pl);
+	tp_prog_close(p);
+	tp_redirect_map_free(rm);
+	rte_ring_free(ring);
+
+	p = open_ok(obj("t_bcast.o"), "xdp_cpu_bcast");
+	load_frames(m);
+	run(p, 0, m, 1, v, k);
+	assert_int_equal(v[0], XDP_ABORTED);
+	tp_prog_close(p);
+	p = open_ok(obj("t_bcast.o"), "xdp_stale");
+	run(p, 0, m, 1, v, k);
+	assert_int_equal(v[0], XDP_REDIRECT);
+	assert_int_equal(k[0], UINT32_MAX);
+	free_all(m, NF);
+	tp_prog_close(p);
+	assert_int_equal(tp_test_pool_in_use(mp), start);
+}
+
 /* The routes fib_out.pcap was built for (gen_bpf_frames.py). */
 static const char *const fib_routes[] = {
 	"192.168.1.0/24 via 10.1.0.1 dev 2 lladdr 02:00:00:00:00:99 smac 02:00:00:00:00:aa "
@@ -1918,6 +2168,8 @@ main(void)
 		cmocka_unit_test(test_legacy_maps),
 		cmocka_unit_test(test_hash_counter),
 		cmocka_unit_test(test_redirect),
+		cmocka_unit_test(test_broadcast),
+		cmocka_unit_test(test_cpumap),
 		cmocka_unit_test(test_fib_lookup),
 		cmocka_unit_test(test_router),
 		cmocka_unit_test(test_check_mtu_and_sockets),

@@ -294,6 +294,39 @@ test_lb_same_as_kernel(void **state)
 	bpf_object__close(k.obj);
 }
 
+/* Redirect maps: DEVMAP broadcast (BPF_F_BROADCAST, with and without
+ * BPF_F_EXCLUDE_INGRESS), CPUMAP by CPU, broadcast refused on a CPUMAP, a
+ * miss after a target. Entries name ifindex 1 (lo in the kernel, port 0
+ * in tagpipe) and CPU 0, which every machine has. */
+static void
+test_redirect_maps_same_as_kernel(void **state)
+{
+	static const char *const funcs[] = {
+		"xdp_bcast", "xdp_bcast_all", "xdp_cpu", "xdp_cpu_bcast", "xdp_stale",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < RTE_DIM(funcs); i++) {
+		struct kprog k = kload(obj("t_bcast.o"), funcs[i]);
+		uint32_t zero = 0, lo = 1, dv[2] = { 1, 0 }, cv[2] = { 64, 0 };
+		struct lb_both both;
+		struct tp_prog *t;
+
+		if (k.fd < 0) {
+			bpf_object__close(k.obj);
+			skip();
+		}
+		t = topen(obj("t_bcast.o"), funcs[i]);
+		both = (struct lb_both){ &k, t };
+		assert_int_equal(lb_update_both(&both, "ports", &zero, &lo), 0);
+		assert_int_equal(lb_update_both(&both, "ports_hash", &zero, dv), 0);
+		assert_int_equal(lb_update_both(&both, "cpus", &zero, cv), 0);
+		compare_runs(&k, t);
+		tp_prog_close(t);
+		bpf_object__close(k.obj);
+	}
+}
+
 /* Set the MTU of this network namespace's loopback device (SIOCSIFMTU). */
 static int
 lo_mtu(int mtu)
@@ -383,6 +416,7 @@ main(void)
 		cmocka_unit_test(test_same_as_kernel),
 		cmocka_unit_test(test_xdpfilt_same_as_kernel),
 		cmocka_unit_test(test_lb_same_as_kernel),
+		cmocka_unit_test(test_redirect_maps_same_as_kernel),
 		/* last: it moves the process into a network namespace */
 		cmocka_unit_test(test_netns_helpers_same_as_kernel),
 	};
