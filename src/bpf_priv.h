@@ -130,6 +130,9 @@ enum bpf_counter {
 	BPF_CNT_OOB,              /* memory access outside every region */
 	BPF_CNT_BAD_HELPER_ARG,   /* helper refused its arguments at run time */
 	BPF_CNT_INSN_LIMIT,       /* loop budget (BPF_LOOP_BUDGET) exhausted */
+	BPF_CNT_LINEARIZED,       /* chained frames made one buffer for a program
+				   * that is not xdp.frags */
+	BPF_CNT_MULTIBUF_DROP,    /* ... that did not fit one: dropped unrun */
 	BPF_NB_COUNTERS,
 };
 
@@ -188,6 +191,7 @@ struct tp_bpf {
 	bpf_compiled_fn compiled; /* NULL: interpreter */
 	void *dl;                 /* dlopen handle of the compiled code */
 	char mode_note[BPF_ERR_LEN + 16]; /* why the interpreter runs, when it does */
+	bool interp_asked;        /* "bpf-interp": the interpreter by choice */
 	char verify_note[BPF_ERR_LEN + 32]; /* what the kernel verifier said */
 	struct tp_bpf_map maps[BPF_MAX_MAPS];
 	uint32_t nb_maps;         /* user maps, then global data sections */
@@ -305,6 +309,14 @@ void bpf_ringbuf_abandon(struct bpf_run *rs);
  * or libbpf reads the file otherwise than tagpipe (err: why). */
 int bpf_kernel_verify(const struct tp_bpf *p, const struct bpf_insn *loaded, char *err,
 		      size_t errlen);
+
+/* bpf_printk.c: log type tagpipe.bpf (trace_printk lines, open and
+ * fallback reports). */
+extern int tp_bpf_logtype;
+
+/* prog_bpf.c: the word for how compiled programs run ("compiled"), in
+ * every report (tp_prog_bpf_describe, tp_prog_bpf_exec_info). */
+const char *bpf_exec_word(void);
 
 /* bpf_compile.c: translate to C, build with the system C compiler, load.
  * 0, or negative with err saying why (the caller falls back). */

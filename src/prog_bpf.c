@@ -100,6 +100,61 @@ split_spec(const char *arg, char *path, size_t plen, char *sel, size_t slen)
 
 static enum tp_bpf_verify verify_mode = TP_BPF_VERIFY_AUTO;
 
+const char *
+bpf_exec_word(void)
+{
+	return "compiled";
+}
+
+/* How p runs, for every report (tp_prog.h, struct tp_bpf_exec_info). */
+static void
+exec_info(const struct tp_bpf *p, struct tp_bpf_exec_info *in)
+{
+	bool nobody = p->has_loops && !p->kernel_ok;
+	size_t n;
+
+	memset(in, 0, sizeof(*in));
+	snprintf(in->path, sizeof(in->path), "%s", p->path);
+	snprintf(in->section, sizeof(in->section), "%s", p->section);
+	snprintf(in->function, sizeof(in->function), "%s", p->func);
+	in->frags = p->frags;
+	in->verified_by = p->kernel_ok ? "kernel" : nobody ? "nobody" : "tagpipe";
+	in->execution = p->compiled != NULL ? bpf_exec_word() : "interpreter";
+	in->checks = p->kernel_ok && p->compiled != NULL ? "proven" : "checked";
+	n = (size_t)snprintf(in->reason, sizeof(in->reason), "%s",
+			     p->kernel_ok ? "the kernel's verifier accepted it" : p->verify_note);
+	if (nobody && n < sizeof(in->reason))
+		n += (size_t)snprintf(in->reason + n, sizeof(in->reason) - n,
+				      "; a loop (pc %u) nobody proved finite runs under a "
+				      "budget of %u backward jumps", p->loop_pc, BPF_LOOP_BUDGET);
+	if (n >= sizeof(in->reason))
+		return;
+	if (p->compiled != NULL && p->kernel_ok)
+		snprintf(in->reason + n, sizeof(in->reason) - n, "; %s code runs its memory "
+			 "accesses unchecked, as the kernel's JIT does", bpf_exec_word());
+	else if (p->compiled != NULL)
+		snprintf(in->reason + n, sizeof(in->reason) - n, "; every memory access is "
+			 "checked at run time");
+	else if (p->interp_asked)
+		snprintf(in->reason + n, sizeof(in->reason) - n, "; bpf-interp: the "
+			 "interpreter checks every memory access");
+	else
+		snprintf(in->reason + n, sizeof(in->reason) - n, "; not %s (%s): the "
+			 "interpreter checks every memory access", bpf_exec_word(),
+			 p->mode_note + strlen("interpreted: "));
+}
+
+static int
+exec_line(const struct tp_bpf *p, char *buf, size_t len)
+{
+	struct tp_bpf_exec_info in;
+
+	exec_info(p, &in);
+	return snprintf(buf, len, "%s (section %s, function %s): verified by %s, "
+			"execution %s, memory checks %s: %s", in.path, in.section,
+			in.function, in.verified_by, in.execution, in.checks, in.reason);
+}
+
 int
 tp_prog_bpf_set_verify(enum tp_bpf_verify mode)
 {
@@ -242,10 +297,15 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 	if (compile) {
 		char why[BPF_ERR_LEN];
 
-		if (bpf_compile(p, why, sizeof(why)) < 0)
+		if (bpf_compile(p, why, sizeof(why)) < 0) {
 			snprintf(p->mode_note, sizeof(p->mode_note),
 				 "interpreted: %s", why);
+			rte_log(RTE_LOG_WARNING, tp_bpf_logtype, "tagpipe: %s (%s): not %s, "
+				"the interpreter runs it: %s\n", p->path, p->section,
+				bpf_exec_word(), why);
+		}
 	} else {
+		p->interp_asked = true;
 		snprintf(p->mode_note, sizeof(p->mode_note), "interpreted");
 	}
 	for (uint32_t i = 0; i < p->nb_maps; i++) {
@@ -256,6 +316,12 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 		p->nb_regions++;
 	}
 	*priv = p;
+	{
+		char line[BPF_ERR_LEN * 3];
+
+		exec_line(p, line, sizeof(line));
+		rte_log(RTE_LOG_INFO, tp_bpf_logtype, "tagpipe: XDP object %s\n", line);
+	}
 	return 0;
 }
 
@@ -371,8 +437,39 @@ run_on_slots(const struct tp_bpf *p, const struct tp_prog_env *env, struct bpf_r
 	}
 }
 
+/* Frames of several buffers for a program that is not xdp.frags, which
+ * the kernel never gives one (drivers refuse such a program where frames
+ * may span buffers): each is made one buffer when it fits the first
+ * segment's (rte_pktmbuf_linearize), counted; one that does not fit is
+ * dropped without a run, counted. The others run in stretches. */
+static __rte_noinline void
+burst_frames_only(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
+		  uint8_t *verdict, uint32_t *key, uint64_t *cnt,
+		  void (*run)(const struct tp_prog_env *, struct rte_mbuf **, uint16_t,
+			      uint8_t *, uint32_t *))
+{
+	uint16_t from = 0;
+
+	for (uint16_t i = 0; i <= n; i++) {
+		if (i < n && pkts[i]->nb_segs == 1)
+			continue;
+		if (i < n && rte_pktmbuf_linearize(pkts[i]) == 0) {
+			cnt[BPF_CNT_LINEARIZED]++;
+			continue;
+		}
+		if (i > from)
+			run(env, pkts + from, (uint16_t)(i - from), verdict + from, key + from);
+		if (i < n) {
+			cnt[BPF_CNT_MULTIBUF_DROP]++;
+			verdict[i] = TP_DROP;
+			key[i] = UINT32_MAX;
+		}
+		from = (uint16_t)(i + 1);
+	}
+}
+
 static void
-bpf_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
+burst_run(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
 	  uint8_t *verdict, uint32_t *key)
 {
 	const struct tp_bpf *p = env->priv;
@@ -400,6 +497,28 @@ bpf_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
 			       env->queue);
 		run_on_slots(p, env, rs, pkts, n, verdict, key, p->counters[cpu]);
 	}
+}
+
+static void
+bpf_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
+	  uint8_t *verdict, uint32_t *key)
+{
+	const struct tp_bpf *p = env->priv;
+
+	if (!p->frags) {
+		uint16_t segs = 0;
+
+		for (uint16_t i = 0; i < n; i++)
+			segs |= (uint16_t)(pkts[i]->nb_segs - 1);
+		if (unlikely(segs != 0)) {
+			int li = rte_lcore_index(-1);
+			uint32_t cpu = li < 0 ? 0 : (uint32_t)li % p->ncpu;
+
+			burst_frames_only(env, pkts, n, verdict, key, p->counters[cpu], burst_run);
+			return;
+		}
+	}
+	burst_run(env, pkts, n, verdict, key);
 }
 
 const struct tp_prog_ops tp_prog_bpf = {
@@ -988,6 +1107,8 @@ tp_prog_bpf_stats(const struct tp_prog *p, struct tp_bpf_stats *st)
 		st->aborted_oob += b->counters[c][BPF_CNT_OOB];
 		st->aborted_helper += b->counters[c][BPF_CNT_BAD_HELPER_ARG];
 		st->aborted_loop += b->counters[c][BPF_CNT_INSN_LIMIT];
+		st->linearized += b->counters[c][BPF_CNT_LINEARIZED];
+		st->multibuf_dropped += b->counters[c][BPF_CNT_MULTIBUF_DROP];
 	}
 	return 0;
 }
@@ -1001,5 +1122,26 @@ tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len)
 		return -EINVAL;
 	return snprintf(buf, len, "%s (section %s, function %s, %u insns, %u maps, %s, %s)",
 			b->path, b->section, b->func, b->nb_insns, b->nb_maps,
-			b->compiled ? "compiled" : b->mode_note, b->verify_note);
+			b->compiled ? bpf_exec_word() : b->mode_note, b->verify_note);
+}
+
+int
+tp_prog_bpf_exec_info(const struct tp_prog *p, struct tp_bpf_exec_info *info)
+{
+	const struct tp_bpf *b = bpf_of(p);
+
+	if (b == NULL || info == NULL)
+		return -EINVAL;
+	exec_info(b, info);
+	return 0;
+}
+
+int
+tp_prog_bpf_exec_line(const struct tp_prog *p, char *buf, size_t len)
+{
+	const struct tp_bpf *b = bpf_of(p);
+
+	if (b == NULL)
+		return -EINVAL;
+	return exec_line(b, buf, len);
 }

@@ -280,6 +280,54 @@ h_bpf_map(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* "/tagpipe/verdict[,NAME]": the verdict program of the first pipeline (or
+ * of NAME) and, for an XDP object, how it runs (tp_prog_bpf_exec_info).
+ * Under the registry's lock, as dump_map. */
+struct verdict_arg {
+	struct rte_tel_data *d;
+	bool done;
+};
+
+static void
+put_verdict(const struct tp_pipeline *pl, uint32_t ports, void *arg)
+{
+	struct verdict_arg *a = arg;
+	const struct tp_prog *prog = tp_pipeline_prog(pl);
+	struct tp_bpf_exec_info xi;
+
+	(void)ports;
+	if (a->done)
+		return;
+	a->done = true;
+	rte_tel_data_add_dict_string(a->d, "pipeline", tp_pipeline_name(pl));
+	rte_tel_data_add_dict_string(a->d, "program", tp_prog_ops_of(prog)->name);
+	if (tp_prog_bpf_exec_info(prog, &xi) != 0)
+		return;
+	rte_tel_data_add_dict_string(a->d, "path", xi.path);
+	rte_tel_data_add_dict_string(a->d, "section", xi.section);
+	rte_tel_data_add_dict_string(a->d, "function", xi.function);
+	rte_tel_data_add_dict_u64(a->d, "frags", xi.frags);
+	rte_tel_data_add_dict_string(a->d, "verified_by", xi.verified_by);
+	rte_tel_data_add_dict_string(a->d, "execution", xi.execution);
+	rte_tel_data_add_dict_string(a->d, "checks", xi.checks);
+	rte_tel_data_add_dict_string(a->d, "reason", xi.reason);
+}
+
+static int
+h_verdict(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct verdict_arg a = { .d = d };
+
+	(void)cmd;
+	rte_tel_data_start_dict(d);
+	pl_registry_foreach(params != NULL && *params != '\0' ? params : NULL, put_verdict,
+			    &a);
+	if (!a.done)
+		rte_tel_data_add_dict_string(d, "error", params != NULL && *params != '\0' ?
+					     "no such pipeline" : "no pipeline");
+	return 0;
+}
+
 int
 tp_telemetry_register(void)
 {
@@ -300,6 +348,9 @@ tp_telemetry_register(void)
 		  "Per port rx/tx/tx_full/tx_wire. Parameter: pipeline name (optional)" },
 		{ "/tagpipe/bpf_map", h_bpf_map,
 		  "An XDP object's map: shape and elements (hex KEY: VALUE). Parameter: map name" },
+		{ "/tagpipe/verdict", h_verdict,
+		  "The verdict program; for an XDP object how it runs. Parameter: pipeline "
+		  "name (optional)" },
 	};
 	static bool done;
 

@@ -68,6 +68,11 @@
  *                          kernel ifindex);
  *       rx_queue_index     the RX queue of the burst;
  *       egress_ifindex     refused (devmap egress programs only).
+ *   - packets of several buffers: only a program in an xdp.frags section
+ *     gets them (after GRO: merged packets too), as in the kernel. Any
+ *     other runs before GRO on frames, and a chained frame is made one
+ *     buffer when it fits its first (rte_pktmbuf_linearize), else it is
+ *     TP_DROP without a run (tp_bpf_stats linearized, multibuf_dropped).
  *   - redirects: tagpipe ifindex N names redirect-map key N - 1.
  *     bpf_redirect(N, 0) and a DEVMAP/DEVMAP_HASH/XSKMAP entry whose
  *     value (first 4 bytes) is N give TP_REDIRECT with key N - 1; an entry
@@ -83,8 +88,8 @@
  *     tp_prog_bpf_perf_read), tail_call (12: up to 33 per run, as the kernel's
  *     MAX_TAIL_CALL_CNT; targets are the object's other programs, see
  *     tp_prog_bpf_prog_find), redirect (23), csum_diff (28), xdp_adjust_head (44),
- *     redirect_map (51), xdp_adjust_meta (54), xdp_adjust_tail (65, one-
- *     segment packets), xdp_get_buff_len (188), xdp_load_bytes (189),
+ *     redirect_map (51), xdp_adjust_meta (54), xdp_adjust_tail (65, up to
+ *     the end of the (last) buffer; merged packets refuse it), xdp_get_buff_len (188), xdp_load_bytes (189),
  *     xdp_store_bytes (190), loop (181: the callback is a function of
  *     the object, at most 1 << 23 iterations, no tail call inside),
  *     fib_lookup (69, against the program's routes: tp_prog_bpf_route_add),
@@ -110,6 +115,9 @@
  *     is checked at run time against the packet, the stack, the context and map
  *     values. A run that steps outside returns TP_ABORTED and is counted
  *     (tp_prog_bpf_stats).
+ *   - how it runs (verified by kernel / tagpipe / nobody, execution,
+ *     memory checks proven / checked, why): tp_prog_bpf_exec_info, logged
+ *     at INFO when opened (a fall back to the interpreter at WARNING).
  *   - execution: "bpf" translates the program into C and builds it with
  *     the system C compiler ($CC or cc) into a shared object loaded with
  *     dlopen (bpf_compile.c), with the same checks (only accesses proven
@@ -124,6 +132,7 @@
  * and its version.map lists these names (GCC manual, Visibility Pragmas). */
 #pragma GCC visibility push(default)
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -224,8 +233,13 @@ tp_xdp_md_fill(struct tp_xdp_md *c, const struct tp_prog_env *env,
  * first segment, which must keep at least ETH_HLEN (14) bytes. On a merged
  * packet (RX_LRO) they must stay inside its L2 header, whose length
  * (l2_len) follows, so each segment it is split into on egress carries the
- * edited header. Tail edits need a one-segment packet that is not merged:
- * otherwise -EOPNOTSUPP. load/store reach every segment.
+ * edited header. Tail edits, as the kernel's bpf_xdp_adjust_tail: a
+ * one-segment packet may end anywhere in its mbuf's buffer (the kernel
+ * keeps the end of its frame for skb_shared_info, an mbuf keeps nothing
+ * there); a chained one that is not merged grows inside its last
+ * segment's buffer and is cut across segments, freeing the emptied ones
+ * (the kernel's multi-buffer rule); a merged one (RX_LRO): -EOPNOTSUPP.
+ * load/store reach every segment.
  *
  * Tags the pipeline stripped (ctx->nb_vlan) are not in the frame: they
  * are put back outermost on egress (tp_vlan.h); push/pop act on the
@@ -240,8 +254,8 @@ __rte_experimental
 int tp_xdp_adjust_head(struct tp_xdp_md *ctx, int32_t delta);
 
 /* Move the frame's end by delta bytes: negative trims, positive grows into
- * the tailroom with zeroed bytes. 0, -EINVAL (more than the tailroom, fewer
- * than 14 bytes left), -EOPNOTSUPP (chained or merged packet). */
+ * the (last segment's) tailroom with zeroed bytes. 0, -EINVAL (more than
+ * that tailroom, fewer than 14 bytes left), -EOPNOTSUPP (merged packet). */
 __rte_experimental
 int tp_xdp_adjust_tail(struct tp_xdp_md *ctx, int32_t delta);
 
@@ -535,6 +549,10 @@ struct tp_bpf_stats {
 	uint64_t aborted_oob;     /* runs stopped: memory access out of bounds */
 	uint64_t aborted_helper;  /* runs stopped: bad helper argument */
 	uint64_t aborted_loop;    /* runs stopped: loop budget spent */
+	/* Frames of several buffers (chained mbufs) given to a program that is
+	 * not xdp.frags, which the kernel never gives one: */
+	uint64_t linearized;      /* made one buffer (they fit the first's) */
+	uint64_t multibuf_dropped; /* did not fit: TP_DROP without a run */
 };
 /* Sum over lcores. 0 or -EINVAL. */
 int tp_prog_bpf_stats(const struct tp_prog *p, struct tp_bpf_stats *st);
@@ -542,6 +560,46 @@ int tp_prog_bpf_stats(const struct tp_prog *p, struct tp_bpf_stats *st);
  * why], <kernel verifier outcome>)" into buf, snprintf semantics; -EINVAL
  * when p is not an object. */
 int tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len);
+
+/* How an opened XDP object runs: what proved it safe, what executes it,
+ * whether its memory accesses are checked while it runs, and why. The
+ * words are fixed (tests and tools compare them):
+ *   verified_by  "kernel"   the running kernel's verifier accepted it, as
+ *                           tagpipe reads the file (tp_prog_bpf_set_verify);
+ *                "tagpipe"  the kernel was not asked or could not be, and
+ *                           tagpipe's load-time checks passed (structure,
+ *                           termination, registers, context use);
+ *                "nobody"   as "tagpipe", but with a loop neither proved
+ *                           finite (--bpf-unverified): it runs under the
+ *                           backward-jump budget;
+ *   execution    "compiled" translated to machine code (bpf_compile.c);
+ *                "interpreter" the reference interpreter (bpf-interp, or
+ *                           a fallback: reason says why);
+ *   checks       "proven"   memory accesses run unchecked, the kernel
+ *                           having proved them (kernel + compiled);
+ *                "checked"  every access is checked at run time.
+ * reason says it in words: the kernel verifier's outcome, then what the
+ * execution does. The same facts are logged at INFO (log type
+ * tagpipe.bpf) when the object is opened; a fallback to the interpreter
+ * is logged at WARNING. */
+struct tp_bpf_exec_info {
+	char path[256];
+	char section[64];
+	char function[64];
+	bool frags;               /* xdp.frags: given packets of several buffers */
+	const char *verified_by;
+	const char *execution;
+	const char *checks;
+	char reason[512];
+};
+/* 0, or -EINVAL when p is not an XDP object (or info is NULL). */
+__rte_experimental
+int tp_prog_bpf_exec_info(const struct tp_prog *p, struct tp_bpf_exec_info *info);
+/* The same as one line, snprintf semantics (-EINVAL when not an object):
+ * "PATH (section S, function F): verified by V, execution E, memory checks
+ * C: REASON". */
+__rte_experimental
+int tp_prog_bpf_exec_line(const struct tp_prog *p, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,12 @@
  *                               whose program has it): type, sizes, and
  *                               "values": {KEY: VALUE} in the hex of
  *                               tp_prog_bpf_map_dump (up to 256 elements)
+ *   /tagpipe/verdict[,NAME]     the verdict program of the first pipeline
+ *                               (or NAME): "pipeline", "program" (its
+ *                               kind: "pass", "bpf", ...) and for an XDP
+ *                               object path, section, function, frags and
+ *                               verified_by, execution, checks, reason as
+ *                               tp_prog_bpf_exec_info gives them
  * Every pipeline made by tp_pipeline_create() is listed until destroyed.
  * A NAME no live pipeline has is answered {"error": "no pipeline named
  * 'NAME' (pipelines: ...)"} with the live names.

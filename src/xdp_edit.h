@@ -8,7 +8,10 @@
  *   - head edits work on the first segment; at least XDP_EDIT_MIN_FRAME
  *     bytes stay in it; a merged packet (RX_LRO) keeps l2_len in step, so
  *     its re-segmentation on egress copies the edited L2 header;
- *   - tail edits need a one-segment, unmerged packet (-EOPNOTSUPP).
+ *   - tail edits: a one-buffer packet may end anywhere in its buffer; a
+ *     chained one grows in its last segment's buffer and is cut across
+ *     segments (emptied ones freed), as the kernel's multi-buffer XDP
+ *     does; a merged (RX_LRO) packet refuses them (-EOPNOTSUPP).
  */
 #ifndef TP_XDP_EDIT_H
 #define TP_XDP_EDIT_H
@@ -27,8 +30,9 @@
  * 0 or -EINVAL (headroom, ETH_HLEN left, or a merged packet's L2 header). */
 int xdp_edit_head(struct rte_mbuf *m, int32_t delta, uint32_t metalen);
 
-/* Move the end of a one-segment packet by delta bytes; grown bytes are
- * zeroed. 0, -EOPNOTSUPP (chained or merged), -EINVAL (tailroom, ETH_HLEN). */
+/* Move the end of the packet by delta bytes; grown bytes are zeroed.
+ * 0, -EOPNOTSUPP (merged), -EINVAL (more than the last segment's tailroom,
+ * fewer than ETH_HLEN bytes left). */
 int xdp_edit_tail(struct rte_mbuf *m, int32_t delta);
 
 /* Is [off, off + len) inside the packet (all segments), len 1..65535? */

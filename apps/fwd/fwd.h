@@ -114,6 +114,8 @@ struct fwd_options {
 	unsigned int nb_cores;            /* 0 = as many as useful */
 	uint16_t burst;
 	uint32_t nb_mbufs;                /* 0 = computed */
+	uint16_t mbuf_size;               /* data room with headroom; 0 = default */
+	uint32_t max_pkt_len;             /* largest frame with CRC; 0 = the port's MTU */
 	uint16_t txpkt_len;               /* txonly frame length */
 	bool gso;                         /* pipeline: GSO on egress */
 	struct fwd_gro_conf gro;
@@ -203,6 +205,9 @@ int fwd_pipeline_check_options(const struct fwd_options *o, char *err, size_t le
 int fwd_pipeline_set_verdict(const char *prog);
 int fwd_pipeline_set_gro(bool on);
 void fwd_pipeline_show_stats(void);
+/* "show verdict": the program and, for an XDP object, how it runs
+ * (tp_prog_bpf_exec_line). */
+void fwd_pipeline_show_verdict(void);
 /* Zero the instances' counters; only while stopped (lcores write them). */
 void fwd_pipeline_clear_stats(void);
 /* Destroy every instance (they are re-made at the next start). */

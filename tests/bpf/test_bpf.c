@@ -330,6 +330,137 @@ test_trace_printk(void **state)
 	tp_prog_close(p);
 }
 
+/* tp_prog_bpf_exec_info / _exec_line of path:sel opened now, and the INFO
+ * line the open logged: all three must say want_* exactly. */
+static void
+expect_exec(const char *path, const char *sel, const char *by, const char *checks,
+	    const char *reason)
+{
+	bool compiled = strcmp(mode, "bpf:") == 0;
+	char *logbuf = NULL, spec[600], err[256], line[1200], want[1200];
+	size_t loglen = 0;
+	FILE *logf = open_memstream(&logbuf, &loglen), *old = rte_log_get_stream();
+	struct tp_bpf_exec_info in;
+	struct tp_prog *p = NULL;
+	const char *file = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	assert_non_null(logf);
+	snprintf(spec, sizeof(spec), "%s%s:%s", mode, path, sel);
+	rte_openlog_stream(logf);
+	assert_int_equal(rte_log_set_level_pattern("tagpipe.bpf", RTE_LOG_INFO), 0);
+	if (tp_prog_open(spec, &p, err, sizeof(err)) != 0)
+		fail_msg("open %s: %s", spec, err);
+	assert_int_equal(rte_log_set_level_pattern("tagpipe.bpf", RTE_LOG_NOTICE), 0);
+	rte_openlog_stream(old);
+	fclose(logf);
+	assert_int_equal(tp_prog_bpf_exec_info(p, &in), 0);
+	assert_string_equal(in.path, path);
+	assert_string_equal(in.section, "xdp");
+	assert_string_equal(in.verified_by, by);
+	assert_string_equal(in.execution, compiled ? "compiled" : "interpreter");
+	assert_string_equal(in.checks, checks);
+	assert_string_equal(in.reason, reason);
+	assert_false(in.frags);
+	snprintf(want, sizeof(want), "%s (section xdp, function %s): verified by %s, "
+		 "execution %s, memory checks %s: %s", path, in.function, by,
+		 compiled ? "compiled" : "interpreter", checks, reason);
+	assert_int_equal(tp_prog_bpf_exec_line(p, line, sizeof(line)), (int)strlen(want));
+	assert_string_equal(line, want);
+	snprintf(line, sizeof(line), "tagpipe: XDP object %s\n", want);
+	if (strstr(logbuf, line) == NULL)
+		fail_msg("%s: log '%s' lacks '%s'", file, logbuf, line);
+	free(logbuf);
+	tp_prog_close(p);
+}
+
+/* What proved an object safe and how it runs, in the words every report
+ * uses: tagpipe's checks alone, a loop nobody proved finite, the kernel
+ * (where this process may ask it), a fall back to the interpreter. */
+static void
+test_exec_info(void **state)
+{
+	bool compiled = strcmp(mode, "bpf:") == 0;
+	const char *run = compiled ? "every memory access is checked at run time" :
+			  "bpf-interp: the interpreter checks every memory access";
+	struct tp_bpf_exec_info in;
+	struct tp_prog *p;
+	char reason[600], what[600];
+	unsigned int pc;
+
+	(void)state;
+	assert_int_equal(tp_prog_bpf_exec_info(NULL, &in), -EINVAL);
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF), 0);
+	snprintf(reason, sizeof(reason), "kernel verifier not asked; %s", run);
+	expect_exec(obj("t_parse.o"), "xdp_parse", "tagpipe", "checked", reason);
+	/* a loop, unverified: nobody proved it ends */
+	p = open_ok(obj("t_loop.o"), "xdp_xor");
+	assert_int_equal(tp_prog_bpf_exec_info(p, &in), 0);
+	tp_prog_close(p);
+	assert_int_equal(sscanf(in.reason, "kernel verifier not asked; a loop (pc %u)", &pc), 1);
+	snprintf(reason, sizeof(reason), "kernel verifier not asked; a loop (pc %u) nobody "
+		 "proved finite runs under a budget of 1000000 backward jumps; %s", pc, run);
+	expect_exec(obj("t_loop.o"), "xdp_xor", "nobody", "checked", reason);
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
+
+	p = open_ok(obj("t_parse.o"), NULL);
+	tp_prog_bpf_describe(p, what, sizeof(what));
+	tp_prog_close(p);
+	if (strstr(what, "verified by the kernel") != NULL) {
+		snprintf(reason, sizeof(reason), "the kernel's verifier accepted it; %s",
+			 compiled ? "compiled code runs its memory accesses unchecked, as "
+			 "the kernel's JIT does" : "bpf-interp: the interpreter checks every "
+			 "memory access");
+		expect_exec(obj("t_parse.o"), "xdp_parse", "kernel",
+			    compiled ? "proven" : "checked", reason);
+		expect_exec(obj("t_loop.o"), "xdp_xor", "kernel",
+			    compiled ? "proven" : "checked", reason);
+	} else {
+		print_message("kernel verifier unavailable here: %s\n", what);
+	}
+	if (compiled) {
+		/* no compiler: the interpreter, said at WARNING */
+		char *logbuf = NULL;
+		size_t loglen = 0;
+		FILE *logf = open_memstream(&logbuf, &loglen), *old = rte_log_get_stream();
+		const char *cc = getenv("CC");
+		char *saved = cc ? strdup(cc) : NULL, spec[600], err[256];
+
+		assert_non_null(logf);
+		assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF), 0);
+		setenv("CC", "/nonexistent/cc", 1);
+		rte_openlog_stream(logf);
+		snprintf(spec, sizeof(spec), "bpf:%s", obj("t_parse.o"));
+		p = NULL;
+		assert_int_equal(tp_prog_open(spec, &p, err, sizeof(err)), 0);
+		rte_openlog_stream(old);
+		fclose(logf);
+		if (saved != NULL)
+			setenv("CC", saved, 1);
+		else
+			unsetenv("CC");
+		free(saved);
+		assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
+		assert_int_equal(tp_prog_bpf_exec_info(p, &in), 0);
+		assert_string_equal(in.execution, "interpreter");
+		assert_string_equal(in.checks, "checked");
+		assert_string_equal(in.reason, "kernel verifier not asked; not compiled (cannot "
+				    "run C compiler '/nonexistent/cc': No such file or directory): "
+				    "the interpreter checks every memory access");
+		snprintf(what, sizeof(what), "tagpipe: %s (xdp): not compiled, the interpreter "
+			 "runs it: cannot run C compiler '/nonexistent/cc': No such file or "
+			 "directory\n", obj("t_parse.o"));
+		if (strstr(logbuf, what) == NULL)
+			fail_msg("log '%s' lacks '%s'", logbuf, what);
+		free(logbuf);
+		tp_prog_close(p);
+	}
+	/* an xdp.frags program says so */
+	p = open_ok(obj("t_misc.o"), "xdp.frags");
+	assert_int_equal(tp_prog_bpf_exec_info(p, &in), 0);
+	assert_true(in.frags);
+	tp_prog_close(p);
+}
+
 /* Where a program runs with GRO on: a plain "xdp" program on each wire
  * frame, before GRO, as the kernel runs XDP in the driver; an "xdp.frags"
  * program after GRO on the merged packet. Four segments of one flow, every
@@ -1221,6 +1352,122 @@ test_lb(void **state)
 	assert_int_equal(u64_at(p, "stats", 3, 0), 1);
 	free_all(m, NF);
 	tp_prog_close(p);
+}
+
+/* t_grow's program sel asked for length want on packet m: its verdict,
+ * then rc and the length it saw in `out`, and (on success) the length, the
+ * grown bytes zero but the last (0xab), and nb_segs. */
+static void
+grow_case(struct tp_prog *p, struct rte_mbuf *m, uint32_t want, int64_t rc,
+	  uint16_t segs)
+{
+	uint32_t zero = 0, len0 = rte_pktmbuf_pkt_len(m), k;
+	uint8_t v, *buf;
+
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "cfg"), &zero, &want, 0), 0);
+	run(p, 0, &m, 1, &v, &k);
+	assert_int_equal((int64_t)u64_at(p, "out", 0, 0), rc);
+	if (rc != 0) {
+		assert_int_equal(v, XDP_DROP);
+		assert_int_equal(rte_pktmbuf_pkt_len(m), len0);
+		return;
+	}
+	assert_int_equal(v, XDP_TX);
+	assert_int_equal(u64_at(p, "out", 1, 0), want);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), want);
+	assert_int_equal(m->nb_segs, segs);
+	buf = malloc(want);
+	assert_non_null(buf);
+	assert_int_equal(tp_test_mbuf_to_bytes(m, buf, want), want);
+	assert_int_equal(buf[want - 1], 0xab);
+	for (uint32_t i = RTE_MIN(len0, want - 1); i < want - 1; i++)
+		if (buf[i] != 0)
+			fail_msg("grown byte %u is 0x%02x", i, buf[i]);
+	free(buf);
+}
+
+/* bpf_xdp_adjust_tail's limits, exact: a frame ends anywhere in its mbuf's
+ * buffer (DPDK's default: 2048 bytes after 128 of headroom; the kernel's
+ * test frame: 3520 after 256) and not a byte further; a chained packet
+ * (xdp.frags) grows in its last segment's buffer and is cut across
+ * segments, down to 14 bytes. */
+static void
+test_grow(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_grow.o"), "xdp_grow");
+	uint8_t *big = calloc(1, 8000);
+	struct rte_mbuf *m;
+
+	(void)state;
+	assert_non_null(big);
+	memcpy(big, in_f[2], in_l[2]);
+	m = tp_test_mbuf_from_bytes(mp, in_f[2], in_l[2]);
+	grow_case(p, m, 2049, -EINVAL, 1);
+	grow_case(p, m, 2048, 0, 1);
+	grow_case(p, m, 60, 0, 1);
+	grow_case(p, m, 13, -EINVAL, 1);
+	rte_pktmbuf_free(m);
+	m = kframe_mbuf(big, 128);
+	grow_case(p, m, KFRAME_DATA + 1, -EINVAL, 1);
+	grow_case(p, m, KFRAME_DATA, 0, 1);
+	rte_pktmbuf_free(m);
+	tp_prog_close(p);
+
+	p = open_ok(obj("t_grow.o"), "xdp_grow_frags");
+	m = kframe_mbuf(big, 5000); /* 3520 + 1480 */
+	assert_int_equal(m->nb_segs, 2);
+	/* the last segment has KFRAME_BUF - 128 - 1480 bytes of tailroom */
+	grow_case(p, m, 5000 + KFRAME_BUF - 128 - 1480 + 1, -EINVAL, 2);
+	grow_case(p, m, 5100, 0, 2);
+	grow_case(p, m, 4000, 0, 2);
+	grow_case(p, m, 3000, 0, 1); /* the second segment freed */
+	grow_case(p, m, 13, -EINVAL, 1);
+	rte_pktmbuf_free(m);
+	m = kframe_mbuf(big, 5000);
+	grow_case(p, m, 3520, 0, 1); /* exactly the first segment */
+	rte_pktmbuf_free(m);
+	tp_prog_close(p);
+	free(big);
+}
+
+/* A program that is not xdp.frags never sees a packet of several buffers:
+ * one that fits its first buffer is made one (counted), one that does not
+ * is dropped unrun (counted); an xdp.frags program gets the chain. */
+static void
+test_frames_only_linear(void **state)
+{
+	static const uint8_t want[NF] = { XDP_DROP, XDP_PASS, XDP_TX, XDP_PASS,
+					  XDP_PASS, XDP_ABORTED, XDP_PASS, XDP_PASS };
+	struct tp_prog *p = open_ok(obj("t_parse.o"), NULL);
+	uint8_t *big = calloc(1, 3000);
+	struct tp_bpf_stats st;
+	struct rte_mbuf *m[NF + 1];
+	uint8_t v[NF + 1];
+	uint32_t k[NF + 1];
+
+	(void)state;
+	assert_non_null(big);
+	memcpy(big, in_f[0], in_l[0]);
+	for (unsigned int i = 0; i < NF; i++)
+		m[i] = in_l[i] > 20 ? tp_test_mbuf_chain_from_bytes(mp, in_f[i], in_l[i], 20) :
+		       tp_test_mbuf_from_bytes(mp, in_f[i], in_l[i]);
+	/* 3000 bytes: more than a default mbuf's 2048 */
+	m[NF] = tp_test_mbuf_chain_from_bytes(mp, big, 3000, 2000);
+	run(p, 0, m, NF + 1, v, k);
+	expect_verdicts(v, want, NF);
+	assert_int_equal(v[NF], XDP_DROP);
+	assert_int_equal(k[NF], UINT32_MAX);
+	expect_bytes_from("tests/bpf/parse_out.pcap", m);
+	for (unsigned int i = 0; i < NF; i++)
+		assert_int_equal(m[i]->nb_segs, 1);
+	assert_int_equal(m[NF]->nb_segs, 2);
+	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
+	assert_int_equal(st.linearized, 7);
+	assert_int_equal(st.multibuf_dropped, 1);
+	assert_int_equal(st.runs, NF);
+	free_all(m, NF + 1);
+	tp_prog_close(p);
+	free(big);
 }
 
 /* adjust_head VLAN push (VID from tagpipe metadata) and pop, adjust_tail. */
@@ -2164,6 +2411,7 @@ main(void)
 		cmocka_unit_test(test_frags),
 		cmocka_unit_test(test_hook_by_section),
 		cmocka_unit_test(test_trace_printk),
+		cmocka_unit_test(test_exec_info),
 		cmocka_unit_test(test_libbpf_crash_refused),
 		cmocka_unit_test(test_legacy_maps),
 		cmocka_unit_test(test_hash_counter),
@@ -2178,6 +2426,8 @@ main(void)
 		cmocka_unit_test(test_lpm),
 		cmocka_unit_test(test_btf_text),
 		cmocka_unit_test(test_adjust),
+		cmocka_unit_test(test_grow),
+		cmocka_unit_test(test_frames_only_linear),
 		cmocka_unit_test(test_tail_calls),
 		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_bad),

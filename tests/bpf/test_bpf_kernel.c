@@ -53,9 +53,13 @@ kload(const char *file, const char *func)
 	k.obj = bpf_object__open_file(file, NULL);
 	assert_non_null(k.obj);
 	bpf_object__for_each_program(p, k.obj) {
-		if (strcmp(bpf_program__name(p), func) == 0)
+		if (strcmp(bpf_program__name(p), func) == 0) {
 			bpf_program__set_type(p, BPF_PROG_TYPE_XDP);
-		else
+			/* what libbpf's "xdp.frags" section means */
+			if (strcmp(bpf_program__section_name(p), "xdp.frags") == 0)
+				bpf_program__set_flags(p, bpf_program__flags(p) |
+						       BPF_F_XDP_HAS_FRAGS);
+		} else
 			bpf_program__set_autoload(p, false);
 	}
 	bpf_object__for_each_map(m, k.obj)
@@ -294,6 +298,72 @@ test_lb_same_as_kernel(void **state)
 	bpf_object__close(k.obj);
 }
 
+/* t_grow's function asks for each length of want[] on a fresh packet of
+ * len bytes (tagpipe's laid out as the kernel's test frame, kframe_mbuf):
+ * verdict, return code, length and bytes as the kernel's. */
+static void
+grow_same(const char *func, uint32_t len, const uint32_t *want, unsigned int n)
+{
+	struct kprog k = kload(obj("t_grow.o"), func);
+	uint8_t *in = calloc(1, len), *kout = malloc(16384), *tout = malloc(16384);
+	struct tp_prog *t;
+
+	assert_non_null(in);
+	assert_non_null(kout);
+	assert_non_null(tout);
+	if (k.fd < 0) {
+		bpf_object__close(k.obj);
+		free(in);
+		free(kout);
+		free(tout);
+		skip();
+	}
+	memcpy(in, in_f[0], in_l[0]);
+	t = topen(obj("t_grow.o"), func);
+	for (unsigned int i = 0; i < n; i++) {
+		struct tp_prog_env env = { .priv = tp_prog_priv(t) };
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in, .data_size_in = len,
+			    .data_out = kout, .data_size_out = 16384, .repeat = 1);
+		struct lb_both both = { &k, t };
+		uint32_t zero = 0, tl, key;
+		struct rte_mbuf *m;
+		uint8_t v;
+
+		assert_int_equal(lb_update_both(&both, "cfg", &zero, &want[i]), 0);
+		assert_int_equal(bpf_prog_test_run_opts(k.fd, &o), 0);
+		m = kframe_mbuf(in, len);
+		tp_prog_ops_of(t)->burst(&env, &m, 1, &v, &key);
+		if (v != o.retval)
+			fail_msg("%s, %u -> %u bytes: tagpipe verdict %u, kernel %u", func, len,
+				 want[i], v, o.retval);
+		same_u64(&k, t, "out", 0, 0);
+		same_u64(&k, t, "out", 1, 0);
+		tl = tp_test_mbuf_to_bytes(m, tout, 16384);
+		assert_int_equal(tl, o.data_size_out);
+		assert_memory_equal(tout, kout, tl);
+		rte_pktmbuf_free(m);
+	}
+	tp_prog_close(t);
+	bpf_object__close(k.obj);
+	free(in);
+	free(kout);
+	free(tout);
+}
+
+/* bpf_xdp_adjust_tail at the limits of the kernel's frame: a 128-byte
+ * frame grows to 3520 bytes and not one more; a 5000-byte one of two
+ * buffers grows in its last and is cut across them. */
+static void
+test_grow_same_as_kernel(void **state)
+{
+	static const uint32_t lin[] = { 3520, 3521, 200, 60, 14, 13 };
+	static const uint32_t frags[] = { 5100, 5000, 4000, 3520, 3000, 14, 13 };
+
+	(void)state;
+	grow_same("xdp_grow", 128, lin, RTE_DIM(lin));
+	grow_same("xdp_grow_frags", 5000, frags, RTE_DIM(frags));
+}
+
 /* Redirect maps: DEVMAP broadcast (BPF_F_BROADCAST, with and without
  * BPF_F_EXCLUDE_INGRESS), CPUMAP by CPU, broadcast refused on a CPUMAP, a
  * miss after a target. Entries name ifindex 1 (lo in the kernel, port 0
@@ -417,6 +487,7 @@ main(void)
 		cmocka_unit_test(test_xdpfilt_same_as_kernel),
 		cmocka_unit_test(test_lb_same_as_kernel),
 		cmocka_unit_test(test_redirect_maps_same_as_kernel),
+		cmocka_unit_test(test_grow_same_as_kernel),
 		/* last: it moves the process into a network namespace */
 		cmocka_unit_test(test_netns_helpers_same_as_kernel),
 	};
