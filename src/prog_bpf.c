@@ -407,6 +407,10 @@ conclude(struct bpf_run *rs, uint64_t r0, uint64_t *cnt, uint8_t *verdict,
 	rs->tail_calls = 0;
 }
 
+static void frames_only(const struct tp_bpf *p, const struct tp_prog_env *env,
+			struct bpf_run *rs, struct rte_mbuf **pkts, uint16_t n,
+			uint8_t *verdict, uint32_t *key, uint64_t *cnt);
+
 /* The burst on idle slots rs[0..CHUNK) (fewer when n is smaller). */
 static inline void
 run_on_slots(const struct tp_bpf *p, const struct tp_prog_env *env, struct bpf_run *rs,
@@ -415,16 +419,25 @@ run_on_slots(const struct tp_bpf *p, const struct tp_prog_env *env, struct bpf_r
 {
 	uint64_t r0[CHUNK];
 
-	cnt[BPF_CNT_RUNS] += n;
 	for (uint16_t at = 0; at < n; at += CHUNK) {
-		uint16_t k = RTE_MIN((uint16_t)(n - at), (uint16_t)CHUNK);
+		uint16_t k = RTE_MIN((uint16_t)(n - at), (uint16_t)CHUNK), segs = 0;
 
+		/* nb_segs shares the cache line prepare reads anyway */
 		if (p->has_loops || p->reads_meta)
-			for (uint16_t i = 0; i < k; i++)
+			for (uint16_t i = 0; i < k; i++) {
 				prepare(&rs[i], env, pkts[at + i]);
+				segs |= (uint16_t)(pkts[at + i]->nb_segs - 1);
+			}
 		else
-			for (uint16_t i = 0; i < k; i++)
+			for (uint16_t i = 0; i < k; i++) {
 				prepare_ctx(&rs[i], pkts[at + i]);
+				segs |= (uint16_t)(pkts[at + i]->nb_segs - 1);
+			}
+		if (unlikely(segs != 0) && !p->frags) {
+			frames_only(p, env, rs, pkts + at, k, verdict + at, key + at, cnt);
+			continue;
+		}
+		cnt[BPF_CNT_RUNS] += k;
 		if (p->compiled != NULL) {
 			/* one call per chunk; runs are sequential (one stack) */
 			p->compiled(rs, k, r0, &bpf_cg_ops);
@@ -441,12 +454,12 @@ run_on_slots(const struct tp_bpf *p, const struct tp_prog_env *env, struct bpf_r
  * the kernel never gives one (drivers refuse such a program where frames
  * may span buffers): each is made one buffer when it fits the first
  * segment's (rte_pktmbuf_linearize), counted; one that does not fit is
- * dropped without a run, counted. The others run in stretches. */
+ * dropped without a run, counted. The others run in stretches, on the
+ * same idle slots (the chunk that found them was prepared, not run). */
 static __rte_noinline void
-burst_frames_only(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
-		  uint8_t *verdict, uint32_t *key, uint64_t *cnt,
-		  void (*run)(const struct tp_prog_env *, struct rte_mbuf **, uint16_t,
-			      uint8_t *, uint32_t *))
+frames_only(const struct tp_bpf *p, const struct tp_prog_env *env, struct bpf_run *rs,
+	    struct rte_mbuf **pkts, uint16_t n, uint8_t *verdict, uint32_t *key,
+	    uint64_t *cnt)
 {
 	uint16_t from = 0;
 
@@ -458,7 +471,8 @@ burst_frames_only(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_
 			continue;
 		}
 		if (i > from)
-			run(env, pkts + from, (uint16_t)(i - from), verdict + from, key + from);
+			run_on_slots(p, env, rs, pkts + from, (uint16_t)(i - from),
+				     verdict + from, key + from, cnt);
 		if (i < n) {
 			cnt[BPF_CNT_MULTIBUF_DROP]++;
 			verdict[i] = TP_DROP;
@@ -469,7 +483,7 @@ burst_frames_only(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_
 }
 
 static void
-burst_run(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
+bpf_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
 	  uint8_t *verdict, uint32_t *key)
 {
 	const struct tp_bpf *p = env->priv;
@@ -497,28 +511,6 @@ burst_run(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
 			       env->queue);
 		run_on_slots(p, env, rs, pkts, n, verdict, key, p->counters[cpu]);
 	}
-}
-
-static void
-bpf_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
-	  uint8_t *verdict, uint32_t *key)
-{
-	const struct tp_bpf *p = env->priv;
-
-	if (!p->frags) {
-		uint16_t segs = 0;
-
-		for (uint16_t i = 0; i < n; i++)
-			segs |= (uint16_t)(pkts[i]->nb_segs - 1);
-		if (unlikely(segs != 0)) {
-			int li = rte_lcore_index(-1);
-			uint32_t cpu = li < 0 ? 0 : (uint32_t)li % p->ncpu;
-
-			burst_frames_only(env, pkts, n, verdict, key, p->counters[cpu], burst_run);
-			return;
-		}
-	}
-	burst_run(env, pkts, n, verdict, key);
 }
 
 const struct tp_prog_ops tp_prog_bpf = {
