@@ -2,8 +2,8 @@
 /*
  * tagpipe against the kernel on the same frames: each object runs in the
  * running kernel through BPF_PROG_TEST_RUN (libbpf bpf_prog_test_run_opts)
- * and in tagpipe (compiled), and the verdicts, the output bytes and the
- * map side effects must agree. Skipped where this process may not load BPF.
+ * and in tagpipe (compiled, then interpreted), and the verdicts, the output
+ * bytes and the map side effects must agree. Skipped where this process may not load BPF.
  * The 10-byte runt (frame 5) is left out: the kernel's test run refuses
  * input shorter than an Ethernet header. The helpers that ask the device
  * or the sockets run last, in a network namespace of the test's own
@@ -69,13 +69,16 @@ kload(const char *file, const char *func)
 	return k;
 }
 
+/* "bpf:" (compiled) or "bpf-interp:": every comparison runs in both. */
+static const char *mode = "bpf:";
+
 static struct tp_prog *
 topen(const char *file, const char *sel)
 {
 	char spec[600], err[256] = "";
 	struct tp_prog *p = NULL;
 
-	snprintf(spec, sizeof(spec), "bpf:%s%s%s", file, sel ? ":" : "", sel ? sel : "");
+	snprintf(spec, sizeof(spec), "%s%s%s%s", mode, file, sel ? ":" : "", sel ? sel : "");
 	if (tp_prog_open(spec, &p, err, sizeof(err)) != 0)
 		fail_msg("open %s: %s", spec, err);
 	return p;
@@ -488,9 +491,14 @@ main(void)
 		cmocka_unit_test(test_lb_same_as_kernel),
 		cmocka_unit_test(test_redirect_maps_same_as_kernel),
 		cmocka_unit_test(test_grow_same_as_kernel),
-		/* last: it moves the process into a network namespace */
+		/* last: it moves the process into a network namespace (a new
+		 * one each time) */
 		cmocka_unit_test(test_netns_helpers_same_as_kernel),
 	};
+	int failed;
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	failed = cmocka_run_group_tests_name("compiled", tests, setup, teardown);
+	mode = "bpf-interp:";
+	failed += cmocka_run_group_tests_name("interpreted", tests, setup, teardown);
+	return failed;
 }
