@@ -287,7 +287,8 @@ main(int argc, char **argv)
 		       PRIu64 " sent %" PRIu64 " unsent %" PRIu64 "\n", w->lcore, w->queue,
 		       st.rx, st.pass, st.drop, st.port[out_port].tx, w->unsent);
 		if (st.rx != w->rx ||
-		    st.rx != st.pass + st.tx + st.redirect + st.drop + st.aborted + st.held_in_gro ||
+		    st.rx + st.copies != st.pass + st.tx + st.redirect + st.drop + st.aborted +
+					 st.held_in_gro ||
 		    st.pass != st.port[out_port].tx + w->unsent)
 			bad = 1;
 		tp_pipeline_stats_add(&sum, &st);

@@ -124,6 +124,8 @@ struct fwd_options {
 	unsigned int nb_cores;            /* 0 = as many as useful */
 	uint16_t burst;
 	uint32_t nb_mbufs;                /* 0 = computed */
+	uint16_t mbuf_size;               /* data room with headroom; 0 = default */
+	uint32_t max_pkt_len;             /* largest frame with CRC; 0 = the port's MTU */
 	uint16_t txpkt_len;               /* txonly frame length */
 	bool gso;                         /* pipeline: GSO on egress */
 	bool stage_cycles;                /* pipeline: time every stage */
@@ -245,6 +247,9 @@ bool fwd_pipeline_stream_counts(const struct fwd_stream *fs, struct fwd_counts *
  * (tp_pipeline_conf.stage_cycles); pipelines re-made at the next start. */
 int fwd_pipeline_set_stage_cycles(bool on);
 void fwd_pipeline_show_stats(void);
+/* "show verdict": the program and, for an XDP object, how it runs
+ * (tp_prog_bpf_exec_line). */
+void fwd_pipeline_show_verdict(void);
 /* Zero the instances' counters; only while stopped (lcores write them). */
 void fwd_pipeline_clear_stats(void);
 /* Destroy every instance (they are re-made at the next start). */

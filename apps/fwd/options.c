@@ -73,6 +73,11 @@ usage(void)
 	       "  --nb-cores N               forwarding lcores (one per RX queue at most)\n"
 	       "  --burst N                  frames per burst (1..%d, default 32)\n"
 	       "  --total-num-mbufs N        mbufs in the pool\n"
+	       "  --mbuf-size N              an mbuf's data room, headroom included\n"
+	       "                             (default %u)\n"
+	       "  --max-pkt-len N            the ports' largest frame, Ethernet header\n"
+	       "                             and CRC included: MTU N - 18 (default: the\n"
+	       "                             port's own MTU)\n"
 	       "  --txpkts LEN               txonly frame length (42..1514, default 64)\n"
 	       "  --eth-peer PORT,MAC        peer address for mac and txonly modes\n"
 	       "  --port-tagger PORT:NAME    DSA tagger on PORT (pipeline mode)\n"
@@ -105,7 +110,8 @@ usage(void)
 	       "  -h, --help                 this text\n"
 	       "  --version                  tagpipe and DPDK versions\n",
 	       fwd_engine_list(modes, sizeof(modes), '|'), fwd_engines[0]->name,
-	       FWD_MAX_QUEUES, FWD_MAX_BURST, CLI_GRO_AGE_MAX_US);
+	       FWD_MAX_QUEUES, FWD_MAX_BURST, (unsigned int)RTE_MBUF_DEFAULT_BUF_SIZE,
+	       CLI_GRO_AGE_MAX_US);
 }
 
 static unsigned long
@@ -185,6 +191,7 @@ enum {
 	OPT_BPF_UNVERIFIED, OPT_BPF_MAP, OPT_BPF_ROUTE, OPT_VERSION, OPT_CMDLINE_FILE,
 	OPT_STAGE_CYCLES,
 	OPT_HOST_IF,
+	OPT_MAX_PKT_LEN, OPT_MBUF_SIZE,
 };
 
 static const struct option long_opts[] = {
@@ -201,6 +208,8 @@ static const struct option long_opts[] = {
 	{ "nb-cores", required_argument, NULL, OPT_NB_CORES },
 	{ "burst", required_argument, NULL, OPT_BURST },
 	{ "total-num-mbufs", required_argument, NULL, OPT_NB_MBUFS },
+	{ "max-pkt-len", required_argument, NULL, OPT_MAX_PKT_LEN },
+	{ "mbuf-size", required_argument, NULL, OPT_MBUF_SIZE },
 	{ "txpkts", required_argument, NULL, OPT_TXPKTS },
 	{ "eth-peer", required_argument, NULL, OPT_ETH_PEER },
 	{ "port-tagger", required_argument, NULL, OPT_PORT_TAGGER },
@@ -263,6 +272,17 @@ parse_one(struct fwd_options *o, int c, const char *a)
 	case OPT_BURST: o->burst = (uint16_t)parse_num("--burst", a, 1, FWD_MAX_BURST); break;
 	case OPT_NB_MBUFS:
 		o->nb_mbufs = (uint32_t)parse_num("--total-num-mbufs", a, 1024, 1u << 24);
+		break;
+	case OPT_MAX_PKT_LEN:
+		/* testpmd's: the largest frame, Ethernet header and CRC included */
+		o->max_pkt_len = (uint32_t)parse_num("--max-pkt-len", a, RTE_ETHER_MIN_LEN,
+						     UINT16_MAX);
+		break;
+	case OPT_MBUF_SIZE:
+		/* testpmd's: an mbuf's data room, its headroom included */
+		o->mbuf_size = (uint16_t)parse_num("--mbuf-size", a,
+						   RTE_PKTMBUF_HEADROOM + RTE_ETHER_MIN_LEN,
+						   UINT16_MAX);
 		break;
 	case OPT_TXPKTS:
 		o->txpkt_len = (uint16_t)parse_num("--txpkts", a, 42, RTE_ETHER_MAX_LEN -

@@ -96,6 +96,66 @@ make_map(const struct fwd_stream *fs)
 	return m;
 }
 
+/* An XDP program that is not xdp.frags is never given a frame of several
+ * buffers, as in the kernel, whose drivers refuse to attach one where
+ * frames may span buffers (e.g. drivers/net/ethernet/intel/i40e
+ * i40e_xdp_setup: frame size above the buffer). So it is refused for a
+ * port whose MTU admits frames (Ethernet header, two VLAN tags, the
+ * port's switch tag) longer than an mbuf's data room. 0 or -EINVAL. */
+#ifndef TP_HAS_BPF
+static int
+frames_fit(uint16_t port)
+{
+	(void)port;     /* no XDP object without lib/bpf */
+	return 0;
+}
+#else
+static int
+frames_fit(uint16_t port)
+{
+	struct tp_bpf_exec_info xi;
+	const struct tp_dsa_tagger *t = NULL;
+	uint32_t frame, room;
+	uint16_t mtu;
+
+	if (tp_prog_bpf_exec_info(prog, &xi) != 0 || xi.frags ||
+	    rte_eth_dev_get_mtu(port, &mtu) != 0)
+		return 0;
+	for (uint16_t i = 0; i < fwd.nb_ports; i++)
+		if (fwd.port_ids[i] == port && fwd.opt.port[i].tagger[0] != '\0')
+			t = tp_dsa_tagger_find(fwd.opt.port[i].tagger);
+	frame = (uint32_t)mtu + RTE_ETHER_HDR_LEN + 2 * RTE_VLAN_HLEN + (t ? t->rx_len : 0);
+	room = rte_pktmbuf_data_room_size(fwd.pool) - RTE_PKTMBUF_HEADROOM;
+	if (frame <= room)
+		return 0;
+	fwd_err("port %u: MTU %u admits frames of %u bytes (Ethernet header, two VLAN "
+		"tags%s), more than an mbuf's data room of %u: %s (section %s) is not an "
+		"xdp.frags program, and the kernel never gives one a frame of several "
+		"buffers (use an xdp.frags program, a smaller --max-pkt-len or a larger "
+		"--mbuf-size)", port, mtu, frame, t ? ", switch tag" : "", room, xi.path,
+		xi.section);
+	return -EINVAL;
+}
+#endif
+
+void
+fwd_pipeline_show_verdict(void)
+{
+	printf("Verdict program: %s\n", fwd.opt.verdict[0] ? fwd.opt.verdict : "pass");
+#ifdef TP_HAS_BPF
+	char line[1024];
+	struct tp_bpf_stats st;
+
+	if (tp_prog_bpf_exec_line(prog, line, sizeof(line)) >= 0 &&
+	    tp_prog_bpf_stats(prog, &st) == 0)
+		printf("  %s\n  Runs: %" PRIu64 "  Aborted-oob: %" PRIu64 "  Aborted-helper: %"
+		       PRIu64 "  Aborted-loop: %" PRIu64 "  Linearized: %" PRIu64
+		       "  Multibuf-dropped: %" PRIu64 "\n", line, st.runs, st.aborted_oob,
+		       st.aborted_helper, st.aborted_loop, st.linearized, st.multibuf_dropped);
+#endif
+	fflush(stdout);
+}
+
 int
 fwd_pipeline_stream_init(struct fwd_stream *fs)
 {
@@ -106,6 +166,9 @@ fwd_pipeline_stream_init(struct fwd_stream *fs)
 
 	if (fs->ctx != NULL)
 		return 0;
+	rc = frames_fit(fs->rx_port);
+	if (rc != 0)
+		return rc;
 	tp_pipeline_conf_init(&conf);
 	snprintf(name, sizeof(name), "fwd-p%uq%u", fs->rx_port, fs->rx_queue);
 	conf.name = name;
@@ -288,8 +351,9 @@ print_stats(const struct tp_pipeline_stats *st, unsigned int nb)
 	printf("\n  ######################## Pipeline statistics (%u instances) ########################\n",
 	       nb);
 	printf("  RX-frames: %" PRIu64 "  Pass: %" PRIu64 "  TX: %" PRIu64 "  Redirect: %"
-	       PRIu64 "  Drop: %" PRIu64 "  Aborted: %" PRIu64 "  Held-in-GRO: %" PRIu64 "\n",
-	       st->rx, st->pass, st->tx, st->redirect, st->drop, st->aborted, st->held_in_gro);
+	       PRIu64 "  Drop: %" PRIu64 "  Aborted: %" PRIu64 "  Held-in-GRO: %" PRIu64
+	       "  Copies: %" PRIu64 "\n", st->rx, st->pass, st->tx, st->redirect, st->drop,
+	       st->aborted, st->held_in_gro, st->copies);
 	printf("  Verdict-packets:");
 	for (unsigned int v = 0; v < TP_NB_VERDICTS; v++)
 		printf(" %s=%" PRIu64, tp_verdict_name(v), st->verdict_pkts[v]);

@@ -26,6 +26,7 @@ pool_create(void)
 		    FWD_MAX_STREAMS * FWD_MAX_BURST / 4 + 8192;
 	}
 	fwd.pool = rte_pktmbuf_pool_create("tagpipe_fwd", n, FWD_POOL_CACHE, 0,
+					   fwd.opt.mbuf_size ? fwd.opt.mbuf_size :
 					   RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
 	if (fwd.pool == NULL) {
 		fwd_err("mbuf pool of %u mbufs: %s", n, rte_strerror(rte_errno));
@@ -74,6 +75,17 @@ port_setup(uint16_t port)
 	conf.txmode.offloads = info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	/* What the host sends its interfaces in 64 KiB: the NIC's TSO. */
 	conf.txmode.offloads |= fwd_host_if_tx_offloads(port_index_of(port), info.tx_offload_capa);
+	if (fwd.opt.max_pkt_len != 0) {
+		/* testpmd's --max-pkt-len: the MTU without Ethernet header and
+		 * CRC; frames beyond one mbuf are received in several, where the
+		 * port can (a program that is not xdp.frags is then refused at
+		 * start, pipeline_ctl.c) */
+		uint32_t room = rte_pktmbuf_data_room_size(fwd.pool) - RTE_PKTMBUF_HEADROOM;
+
+		conf.rxmode.mtu = fwd.opt.max_pkt_len - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
+		if (fwd.opt.max_pkt_len > room)
+			conf.rxmode.offloads |= info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER;
+	}
 	rc = rte_eth_dev_configure(port, fwd.opt.nb_rxq, fwd.opt.nb_txq, &conf);
 	if (rc != 0)
 		return rc;

@@ -123,6 +123,7 @@ do_help(void *res, struct cmdline *cl, void *data)
 	       "set fwd %s\n", fwd_engine_list(modes, sizeof(modes), '|'));
 	printf("show pipeline stats\n"
 	       "show host-if\n"
+	       "show verdict\n"
 	       "set verdict PROG\n"
 	       "set gro on|off\n"
 	       "set verbose 0|1|2|3 (off, received, sent, both)\n"
@@ -171,6 +172,15 @@ do_show_pipeline(void *res, struct cmdline *cl, void *data)
 	fwd_pipeline_show_stats();
 }
 
+
+static void
+do_show_verdict(void *res, struct cmdline *cl, void *data)
+{
+	RTE_SET_USED(res);
+	RTE_SET_USED(cl);
+	RTE_SET_USED(data);
+	fwd_pipeline_show_verdict();
+}
 
 static void
 do_clear(void *res, struct cmdline *cl, void *data)
@@ -250,6 +260,9 @@ INST(c_set_fwd, do_set_fwd, NULL, "set fwd MODE", (void *)&tk_set, (void *)&tk_f
      (void *)&tk_mode);
 INST(c_show_pipeline, do_show_pipeline, NULL, "show pipeline stats",
      (void *)&tk_show, (void *)&tk_pipeline, (void *)&tk_stats2);
+INST(c_show_verdict, do_show_verdict, NULL,
+     "show verdict: the verdict program and how an XDP object runs",
+     (void *)&tk_show, (void *)&tk_verdict);
 INST(c_set_verdict, do_set_verdict, NULL, "set verdict PROG", (void *)&tk_set,
      (void *)&tk_verdict, (void *)&tk_prog);
 INST(c_set_gro, do_set_gro, NULL, "set gro on|off", (void *)&tk_set, (void *)&tk_gro,
@@ -266,7 +279,7 @@ INST(c_bpf_arg, do_bpf_map, NULL,
 static cmdline_parse_ctx_t commands[] = {
 	&c_start, &c_stop, &c_quit, &c_help, &c_show_port_n, &c_show_port_all,
 	&c_clear, &c_set_fwd,
-	&c_show_pipeline, &c_set_verdict, &c_set_gro, &c_set_verbose, &c_bpf_list,
+	&c_show_pipeline, &c_show_verdict, &c_set_verdict, &c_set_gro, &c_set_verbose, &c_bpf_list,
 	&c_bpf_arg,
 	&fwd_cmd_show_host_if,
 	/* testpmd's everyday commands (prompt_testpmd.c) */

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/bpf.h>
+
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -55,13 +57,23 @@ tx_tail_reserve(void)
 
 static uint32_t replay_tail_reserve;
 
+/* With an XDP object as the verdict, a frame's first mbuf is laid out as
+ * the kernel lays out an XDP frame (BPF_PROG_TEST_RUN's, and drivers' of a
+ * page per frame: net/bpf/test_run.c, include/net/xdp.h): XDP_PACKET_HEADROOM
+ * (256) in front and room for a frame of 4096 - 256 - 320 bytes, the page
+ * less the headroom and the kernel's skb_shared_info. So
+ * bpf_xdp_adjust_head and bpf_xdp_adjust_tail reach exactly as far as in
+ * the kernel (docs/xdp.md). */
+#define REPLAY_XDP_FRAME 3520u
+static uint16_t replay_headroom = RTE_PKTMBUF_HEADROOM;
+
 /* One mbuf holds the largest input frame, as a NIC configured for that MTU
  * would deliver it (GRO merges single-segment frames only, tp_gro.h), plus
- * the TX tail reserve; a frame beyond one mbuf's 64 KiB is chained, every
- * segment keeping the reserve. The pool shrinks to stay within
- * REPLAY_POOL_BYTES. */
+ * the TX tail reserve, and for an XDP object the kernel's frame (above); a
+ * frame beyond one mbuf's 64 KiB is chained, every segment keeping the
+ * reserve. The pool shrinks to stay within REPLAY_POOL_BYTES. */
 static struct rte_mempool *
-pool_create(const struct replay_input *in)
+pool_create(const struct replay_input *in, bool xdp)
 {
 	uint32_t maxlen = RTE_MBUF_DEFAULT_DATAROOM;
 	uint32_t room, elt;
@@ -69,7 +81,11 @@ pool_create(const struct replay_input *in)
 	replay_tail_reserve = tx_tail_reserve();
 	for (uint32_t i = 0; i < in->nb_frames; i++)
 		maxlen = RTE_MAX(maxlen, in->frames[i].len + replay_tail_reserve);
-	room = RTE_MIN(maxlen + RTE_PKTMBUF_HEADROOM, (uint32_t)UINT16_MAX);
+	if (xdp) {
+		replay_headroom = XDP_PACKET_HEADROOM;
+		maxlen = RTE_MAX(maxlen, REPLAY_XDP_FRAME);
+	}
+	room = RTE_MIN(maxlen + replay_headroom, (uint32_t)UINT16_MAX);
 	elt = room + (uint32_t)sizeof(struct rte_mbuf) + 64;
 	replay_pool_size = RTE_MIN((uint32_t)REPLAY_POOL_MAX, REPLAY_POOL_BYTES / elt);
 	return rte_pktmbuf_pool_create("replay_pool", replay_pool_size, 256, 0,
@@ -95,6 +111,8 @@ frame_to_mbuf(struct rte_mempool *mp, const struct replay_frame *f)
 			rte_pktmbuf_free(head);
 			return NULL;
 		}
+		if (head == NULL)
+			seg->data_off = replay_headroom;
 		n = RTE_MIN(f->len - off,
 			    (uint32_t)rte_pktmbuf_tailroom(seg) - replay_tail_reserve);
 		memcpy(rte_pktmbuf_append(seg, (uint16_t)n), f->data + off, n);
@@ -372,7 +390,15 @@ main(int argc, char **argv)
 			   rte_strerror(rte_errno));
 		return 1;
 	}
-	mp = pool_create(&in);
+	{
+		bool xdp = false;
+#ifdef TP_HAS_BPF
+		struct tp_bpf_exec_info xi;
+
+		xdp = tp_prog_bpf_exec_info(o.prog, &xi) == 0;
+#endif
+		mp = pool_create(&in, xdp);
+	}
 	if (mp == NULL) {
 		replay_err("cannot create the mbuf pool: %s", rte_strerror(rte_errno));
 		return quit(1, &o, &in);
@@ -414,6 +440,10 @@ main(int argc, char **argv)
 		rc = run_dpdk_gro(&o, &in, mp, &c);
 	replay_port_close(port);
 	c.mbufs_in_use_end = rte_mempool_in_use_count(mp);
+	c.verdict_spec = o.verdict;
+#ifdef TP_HAS_BPF
+	c.xdp = tp_prog_bpf_exec_info(o.prog, &c.xdp_info) == 0;
+#endif
 	if (rc < 0) {
 		replay_out_abort(&out);
 		return 1;

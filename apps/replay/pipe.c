@@ -276,6 +276,7 @@ replay_tp_counters(struct replay_tp *t, struct replay_counters *c)
 	c->tp.in = c->gro_in;
 	c->tp.out = c->gro_out;
 	c->held_in_gro = st.held_in_gro;
+	c->copies = st.copies;
 	c->cycles = t->cycles;
 }
 

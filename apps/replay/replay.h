@@ -18,7 +18,7 @@
 
 #include <rte_mbuf.h>
 
-#include "tp_pipeline.h"
+#include "tagpipe.h"
 
 #define REPLAY_MAX_INPUTS 16
 #define REPLAY_MAX_BPF_MAPS 64 /* --bpf-map options, and --bpf-route options */
@@ -222,6 +222,12 @@ struct replay_counters {
 	uint64_t port_cycles;                  /* --via-port: TX+RX through the port */
 	uint64_t port_lost;                    /* --via-port: sent, never came back */
 	uint64_t held_in_gro;
+	uint64_t copies;                       /* made for broadcast redirects */
+	const char *verdict_spec;              /* the --verdict spec */
+	bool xdp;                              /* it is an XDP object: */
+#ifdef TP_HAS_BPF
+	struct tp_bpf_exec_info xdp_info;      /* how it runs */
+#endif
 	unsigned int mbufs_in_use_end;
 	struct replay_named drop_reasons[REPLAY_MAX_NAMED];
 	unsigned int nb_drop_reasons;

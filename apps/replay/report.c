@@ -114,6 +114,53 @@ replay_meta_abort(struct replay_meta *mf)
 	meta_free(mf);
 }
 
+/* s as a JSON string (RFC 8259 section 7: quote, backslash and control
+ * characters escaped). */
+static void
+json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s != NULL && *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* "verdict": the program, and for an XDP object how it runs
+ * (tp_prog_bpf_exec_info). */
+static void
+verdict_json(FILE *f, const struct replay_counters *c)
+{
+	fputs(",\"verdict\":{\"program\":", f);
+	json_str(f, c->verdict_spec);
+#ifdef TP_HAS_BPF
+	const struct tp_bpf_exec_info *x = &c->xdp_info;
+
+	if (c->xdp) {
+		fputs(",\"path\":", f);
+		json_str(f, x->path);
+		fputs(",\"section\":", f);
+		json_str(f, x->section);
+		fputs(",\"function\":", f);
+		json_str(f, x->function);
+		fprintf(f, ",\"frags\":%s,\"verified_by\":", x->frags ? "true" : "false");
+		json_str(f, x->verified_by);
+		fputs(",\"execution\":", f);
+		json_str(f, x->execution);
+		fputs(",\"checks\":", f);
+		json_str(f, x->checks);
+		fputs(",\"reason\":", f);
+		json_str(f, x->reason);
+	}
+#endif
+	fputc('}', f);
+}
+
 static void
 stats_json(FILE *f, const void *arg)
 {
@@ -133,6 +180,8 @@ stats_json(FILE *f, const void *arg)
 	replay_json_named(f, c->drop_reasons, c->nb_drop_reasons, true);
 	fprintf(f, ",\"gro\":{\"in\":%lu,\"out\":%lu}", c->gro_in, c->gro_out);
 	fprintf(f, ",\"held_in_gro\":%lu", c->held_in_gro);
+	fprintf(f, ",\"copies\":%lu", c->copies);
+	verdict_json(f, c);
 	fprintf(f, ",\"cycles\":%lu,\"mbufs_in_use_end\":%u}\n", c->cycles,
 		c->mbufs_in_use_end);
 }

@@ -26,9 +26,12 @@
 #include <time.h>
 
 #include <rte_byteorder.h>
+#include <rte_ethdev.h>
+#include <rte_ether.h>
 #include <rte_random.h>
 
 #include "bpf_priv.h"
+#include "tp_pipeline.h"   /* TP_PIPELINE_MAX_PORTS: the ports a pipeline serves */
 
 static inline bool
 in_range(uint64_t addr, uint32_t size, uint64_t base, uint64_t len)
@@ -242,26 +245,53 @@ h_redirect(struct bpf_run *rs, uint64_t ifindex, uint64_t flags)
 	return XDP_REDIRECT;
 }
 
-/* bpf_redirect_map: a miss returns the fallback action in the low 2 bits
- * of flags; broadcast (BPF_F_BROADCAST) is not supported -> ABORTED. */
+/* bpf_redirect_map (net/core/filter.c __bpf_xdp_redirect_map): flags
+ * beyond the fallback action (the low 2 bits) and the map type's own give
+ * XDP_ABORTED -- BPF_F_BROADCAST and BPF_F_EXCLUDE_INGRESS are DEVMAP and
+ * DEVMAP_HASH flags (kernel/bpf/devmap.c), CPUMAP and XSKMAP have none. A
+ * miss returns the fallback and forgets an earlier target, as the kernel
+ * clears its redirect state.
+ *   - BPF_F_BROADCAST: every entry of the map, but the ingress port's with
+ *     BPF_F_EXCLUDE_INGRESS; the key is not looked up. The run's key
+ *     names the map (TP_REDIRECT_KEY_MULTI); the pipeline expands it
+ *     after the run (tp_prog_redirect_targets), as the kernel does in
+ *     xdp_do_redirect.
+ *   - CPUMAP: the key is the CPU, the entry {qsize, prog} is set when
+ *     qsize is not 0; the target is redirect key TP_BPF_CPUMAP_KEY_BASE +
+ *     the CPU (an lcore's worker ring or port, as the application points
+ *     that entry).
+ *   - DEVMAP, DEVMAP_HASH, XSKMAP: the entry's ifindex N, redirect key N - 1. */
 static uint64_t
 h_redirect_map(struct bpf_run *rs, uint64_t r1, uint64_t key, uint64_t flags)
 {
 	struct tp_bpf_map *m = map_of(rs, r1);
-	uint32_t k = (uint32_t)key, ifindex;
+	uint32_t k = (uint32_t)key, word;
+	uint64_t allowed = 3;
 	const void *v;
 
 	if (m == NULL || !bpf_map_is_redirect(m->type))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
-	if (flags & ~(uint64_t)3)
+	if (m->type == BPF_MAP_TYPE_DEVMAP || m->type == BPF_MAP_TYPE_DEVMAP_HASH)
+		allowed |= BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS;
+	if (flags & ~allowed)
 		return XDP_ABORTED;
+	if (flags & BPF_F_BROADCAST) {
+		rs->redirect_key = TP_REDIRECT_KEY_MULTI |
+				   ((flags & BPF_F_EXCLUDE_INGRESS) ? BPF_RKEY_EXCLUDE : 0) |
+				   (uint32_t)(m - rs->prog->maps);
+		return XDP_REDIRECT;
+	}
 	if (key > UINT32_MAX || (v = bpf_map_lookup(m, &k, 0)) == NULL)
-		return flags & 3;
-	memcpy(&ifindex, v, 4);
-	if (ifindex == 0)
-		return flags & 3;
-	rs->redirect_key = ifindex - 1;
+		goto miss;
+	memcpy(&word, v, 4);
+	if (word == 0)
+		goto miss;
+	rs->redirect_key = m->type == BPF_MAP_TYPE_CPUMAP ? TP_BPF_CPUMAP_KEY_BASE + k :
+			   word - 1;
 	return XDP_REDIRECT;
+miss:
+	rs->redirect_key = UINT32_MAX;
+	return flags & 3;
 }
 
 /* bpf_csum_diff: one's-complement sum of ~from and to words plus seed,
@@ -352,6 +382,66 @@ h_xfer_bytes(struct bpf_run *rs, uint64_t off, uint64_t buf, uint64_t len,
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	return (uint64_t)(int64_t)tp_xdp_edit_xfer(rs->m, off, (void *)(uintptr_t)buf,
 					       len, store);
+}
+
+/* The MTU of tagpipe port `port`: the ethdev's (rte_eth_dev_get_mtu) when
+ * the port is an ethdev of this process, else BPF_DEFAULT_MTU. */
+static uint32_t
+port_mtu(uint16_t port)
+{
+	uint16_t mtu;
+
+	if (rte_eth_dev_is_valid_port(port) && rte_eth_dev_get_mtu(port, &mtu) == 0)
+		return mtu;
+	return BPF_DEFAULT_MTU;
+}
+
+/* bpf_check_mtu for XDP (net/core/filter.c bpf_xdp_check_mtu): ifindex 0
+ * is the ingress port, N the port N - 1 (outside 1..TP_PIPELINE_MAX_PORTS:
+ * -ENODEV); any flag is -EINVAL (BPF_MTU_CHK_SEGS is for skbs). The length
+ * checked is *mtu_len + ETH_HLEN when *mtu_len is not 0 (an L3 length, as
+ * tot_len), else the first segment's, as the kernel's linear part, plus
+ * len_diff; above MTU + ETH_HLEN it is FRAG_NEEDED. *mtu_len gets the MTU;
+ * after an error it is left as it was (as Linux 6.18 leaves it). Lengths
+ * in the kernel's int arithmetic. */
+static uint64_t
+h_check_mtu(struct bpf_run *rs, uint64_t ifindex, uint64_t mtu_len, uint64_t len_diff,
+	    uint64_t flags)
+{
+	uint32_t idx = (uint32_t)ifindex, in, mtu;
+	int64_t ret = BPF_MTU_CHK_RET_SUCCESS;
+
+	if (!mem_ok(rs, mtu_len, 4, true))
+		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	memcpy(&in, (const void *)(uintptr_t)mtu_len, 4);
+	if (flags != 0)
+		return (uint64_t)-EINVAL;
+	if (idx > TP_PIPELINE_MAX_PORTS)
+		return (uint64_t)-ENODEV;
+	{
+		uint32_t port = idx != 0 ? idx - 1 : rs->ctx.ingress_ifindex - 1;
+		int32_t len = in != 0 ? (int32_t)(in + RTE_ETHER_HDR_LEN) :
+			      (int32_t)(rs->ctx.data_end - rs->ctx.data);
+
+		mtu = port_mtu((uint16_t)port);
+		len = (int32_t)((uint32_t)len + (uint32_t)len_diff);
+		if (len > (int32_t)(mtu + RTE_ETHER_HDR_LEN))
+			ret = BPF_MTU_CHK_RET_FRAG_NEEDED;
+	}
+	memcpy((void *)(uintptr_t)mtu_len, &mtu, 4);
+	return (uint64_t)ret;
+}
+
+/* bpf_skc_lookup_tcp (99), bpf_sk_lookup_tcp (84), bpf_sk_lookup_udp (85):
+ * tagpipe has no sockets, so a lookup finds none and returns NULL, the
+ * kernel's answer when no socket matches the tuple (net/core/filter.c
+ * __bpf_skc_lookup). The tuple (tuple_size bytes) must be readable. */
+static uint64_t
+h_sk_lookup(struct bpf_run *rs, uint64_t tuple, uint64_t size)
+{
+	if (size == 0 || size > UINT32_MAX || !mem_ok(rs, tuple, (uint32_t)size, false))
+		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	return 0;
 }
 
 /* bpf_tail_call's target: entry pc, or -1 to fall through (order of the
@@ -468,6 +558,11 @@ bpf_helper_nargs(int32_t id)
 	case BPF_FUNC_ringbuf_query: return 2;
 	case BPF_FUNC_loop: return 4;
 	case BPF_FUNC_fib_lookup: return 4;
+	case BPF_FUNC_check_mtu: return 5;
+	case BPF_FUNC_sk_lookup_tcp: return 5;
+	case BPF_FUNC_sk_lookup_udp: return 5;
+	case BPF_FUNC_skc_lookup_tcp: return 5;
+	case BPF_FUNC_sk_release: return 1;
 	default: return -1;
 	}
 }
@@ -479,7 +574,9 @@ bpf_helper_takes_ctx(int32_t id)
 	       id == BPF_FUNC_xdp_adjust_head || id == BPF_FUNC_xdp_adjust_meta ||
 	       id == BPF_FUNC_xdp_adjust_tail || id == BPF_FUNC_xdp_get_buff_len ||
 	       id == BPF_FUNC_xdp_load_bytes || id == BPF_FUNC_xdp_store_bytes ||
-	       id == BPF_FUNC_fib_lookup;
+	       id == BPF_FUNC_fib_lookup || id == BPF_FUNC_check_mtu ||
+	       id == BPF_FUNC_sk_lookup_tcp || id == BPF_FUNC_sk_lookup_udp ||
+	       id == BPF_FUNC_skc_lookup_tcp;
 }
 
 static uint64_t
@@ -510,6 +607,14 @@ call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r)
 	case BPF_FUNC_ringbuf_discard: return bpf_h_ringbuf_commit(rs, r[1], r[2], true);
 	case BPF_FUNC_ringbuf_query: return bpf_h_ringbuf_query(rs, r[1], r[2]);
 	case BPF_FUNC_fib_lookup: return bpf_h_fib_lookup(rs, r[2], r[3], r[4]);
+	case BPF_FUNC_check_mtu: return h_check_mtu(rs, r[2], r[3], r[4], r[5]);
+	case BPF_FUNC_sk_lookup_tcp:
+	case BPF_FUNC_sk_lookup_udp:
+	case BPF_FUNC_skc_lookup_tcp: return h_sk_lookup(rs, r[2], r[3]);
+	/* Only what a lookup returned may be released, and none ever
+	 * returns a socket: the kernel's verifier refuses any other
+	 * argument, tagpipe stops the run. */
+	case BPF_FUNC_sk_release: return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	default: return fault(rs, BPF_CNT_BAD_HELPER_ARG); /* refused at load */
 	}
 }

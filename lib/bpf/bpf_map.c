@@ -30,8 +30,12 @@
  *     lcore index that bpf_perf_event_output fills (bpf_exec.c) and the
  *     control plane drains (tp_prog_bpf_perf_read). max_entries 0 means
  *     one per CPU, as libbpf sizes it at load.
- *   - DEVMAP / DEVMAP_HASH / CPUMAP / XSKMAP: redirect targets, value =
- *     tagpipe ifindex (redirect-map key + 1, see tp_prog.h), 0 = empty.
+ *   - DEVMAP / DEVMAP_HASH / XSKMAP: redirect targets, value = tagpipe
+ *     ifindex (redirect-map key + 1, see tp_prog.h), 0 = empty.
+ *   - CPUMAP: key = the CPU (lcore index), value = struct bpf_cpumap_val
+ *     {qsize, prog}: qsize 0 is an empty entry and above 16384 is
+ *     -EOVERFLOW (kernel/bpf/cpumap.c cpu_map_update_elem); a redirect to
+ *     CPU c is redirect-map key TP_BPF_CPUMAP_KEY_BASE + c.
  *   - RINGBUF: no keys or values; one ring shared by all lcores, filled by
  *     the bpf_ringbuf_* helpers, drained by tp_prog_bpf_ringbuf_consume
  *     (bpf_ringbuf.c). Element calls are -EOPNOTSUPP, as the kernel's
@@ -506,6 +510,9 @@ bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 			return -E2BIG;
 		if (flags == BPF_NOEXIST)
 			return -EEXIST;
+		if (m->type == BPF_MAP_TYPE_CPUMAP &&
+		    *(const uint32_t *)value > BPF_CPUMAP_QSIZE_MAX)
+			return -EOVERFLOW;
 		rte_spinlock_lock(&m->lock);
 		put_value(m, k, value, cpu, all_cpus);
 		rte_spinlock_unlock(&m->lock);

@@ -41,6 +41,20 @@
  * include/linux/bpf.h), taken here as the same order of magnitude. */
 #define BPF_LOOP_BUDGET 1000000u
 
+/* bpf_check_mtu: a port that is not an ethdev of this process has
+ * Ethernet's MTU (RFC 894). */
+#define BPF_DEFAULT_MTU 1500u
+
+/* CPUMAP: the kernel's sanity limit on an entry's qsize
+ * (kernel/bpf/cpumap.c cpu_map_update_elem). */
+#define BPF_CPUMAP_QSIZE_MAX 16384u
+
+/* Redirect keys of bpf_redirect_map with BPF_F_BROADCAST:
+ * TP_REDIRECT_KEY_MULTI | (BPF_F_EXCLUDE_INGRESS ? BPF_RKEY_EXCLUDE : 0) |
+ * the DEVMAP's index (tp_prog_redirect_targets expands it). */
+#define BPF_RKEY_EXCLUDE 0x40000000u
+#define BPF_RKEY_MAP_MASK 0xffffu
+
 /* Metadata tagpipe leaves in front of the packet (data_meta..data). */
 #define BPF_TP_META_LEN ((uint32_t)sizeof(struct tp_xdp_meta))
 /* Kernel limit on metadata: bpf_xdp_adjust_meta, net/core/filter.c. */
@@ -115,6 +129,9 @@ enum bpf_counter {
 	BPF_CNT_OOB,              /* memory access outside every region */
 	BPF_CNT_BAD_HELPER_ARG,   /* helper refused its arguments at run time */
 	BPF_CNT_INSN_LIMIT,       /* loop budget (BPF_LOOP_BUDGET) exhausted */
+	BPF_CNT_LINEARIZED,       /* chained frames made one buffer for a program
+				   * that is not xdp.frags */
+	BPF_CNT_MULTIBUF_DROP,    /* ... that did not fit one: dropped unrun */
 	BPF_NB_COUNTERS,
 };
 
@@ -175,6 +192,7 @@ struct tp_bpf {
 	bpf_compiled_fn compiled; /* NULL: interpreter */
 	struct bpf_jit *jit;      /* the JIT's image (bpf_jit_x86.c), or NULL */
 	char mode_note[BPF_ERR_LEN + 16]; /* why the interpreter runs, when it does */
+	bool interp_asked;        /* "bpf-interp": the interpreter by choice */
 	char verify_note[BPF_ERR_LEN + 32]; /* what the kernel verifier said */
 	struct tp_bpf_map maps[BPF_MAX_MAPS];
 	uint32_t nb_maps;         /* user maps, then global data sections */
@@ -293,6 +311,14 @@ void bpf_ringbuf_abandon(struct bpf_run *rs);
  * or libbpf reads the file otherwise than tagpipe (err: why). */
 int bpf_kernel_verify(const struct tp_bpf *p, const struct bpf_insn *loaded, char *err,
 		      size_t errlen);
+
+/* bpf_printk.c: log type tagpipe.bpf (trace_printk lines, open and
+ * fallback reports). */
+extern int tp_bpf_logtype;
+
+/* prog_bpf.c: the word for how compiled programs run ("jit"), in
+ * every report (tp_prog_bpf_describe, tp_prog_bpf_exec_info). */
+const char *bpf_exec_word(void);
 
 /* bpf_jit_x86.c: translate to x86-64 machine code in memory (p->compiled,
  * p->jit). 0, or negative with err saying why (the caller falls back to

@@ -19,7 +19,11 @@
  * 3. Registers: a data-flow pass (meet over all paths) gives each
  *    register and 8-byte stack slot a kind: unset, scalar/pointer, the
  *    context, or "context on some paths". Reading an unset register is
- *    refused, as the kernel's check_reg_arg does.
+ *    refused, as the kernel's check_reg_arg does. r0 must be set at the
+ *    exits of the program and of bpf_loop callbacks only: a BPF-to-BPF
+ *    callee may return nothing, and its caller then may not read r0
+ *    (kernel/bpf/verifier.c prepare_func_exit, check_return_code). A byte
+ *    swap (BPF_END) reads only its destination register.
  * 4. The context: programs read struct xdp_md with 4-byte loads at
  *    offsets 0..20 (net/core/filter.c xdp_is_valid_access). Each such load
  *    from a register holding the context -- followed through moves, stack
@@ -69,6 +73,7 @@ struct verifier {
 	uint8_t *cb;           /* pc starts a bpf_loop callback */
 	uint8_t *loops;        /* function (start pc) calls bpf_loop */
 	uint8_t *tails;        /* function (start pc) makes a tail call */
+	uint8_t *ret_unset;    /* function (start pc) may return with r0 unset */
 	char *err;
 	size_t errlen;
 };
@@ -146,10 +151,15 @@ check_alu(struct verifier *v, const struct bpf_insn *i, uint32_t pc)
 			return verr(v, pc, "bad neg opcode 0x%02x", i->code);
 		break;
 	case BPF_END:
+		/* The source bit is the byte order (BPF_TO_LE / BPF_TO_BE), not
+		 * a register operand; src_reg must be 0 (kernel/bpf/verifier.c
+		 * check_alu_op: "BPF_END uses reserved fields"). */
 		if (cls == BPF_ALU64)
 			return verr(v, pc, "bswap (eBPF v4) is not supported");
 		if (i->imm != 16 && i->imm != 32 && i->imm != 64)
 			return verr(v, pc, "byte swap of %d bits", i->imm);
+		if (i->src_reg != 0)
+			return verr(v, pc, "byte swap with src_reg %u (reserved)", i->src_reg);
 		break;
 	default:
 		return verr(v, pc, "unknown ALU opcode 0x%02x", i->code);
@@ -542,6 +552,36 @@ ctx_field(uint32_t off, uint8_t *size, int16_t *noff)
 	}
 }
 
+/* BPF_EXIT: the main program and bpf_loop callbacks must return a value
+ * (kernel/bpf/verifier.c: check_return_code at the outermost exit, "R0
+ * not a scalar value" for a callback), a BPF-to-BPF callee need not:
+ * clang drops a callee's return value that no caller uses, and the kernel
+ * then gives the caller an unset r0, which it may not read. So a callee
+ * exit with r0 unset marks the function, and its call sites are visited
+ * again with r0 unset after the call. */
+static int
+exit_r0(struct verifier *v, uint32_t pc, const struct vstate *s, bool final)
+{
+	uint32_t f = (uint32_t)v->func[pc];
+
+	if (f == v->entry || v->cb[f])
+		return use(v, pc, s, BPF_REG_0, final);
+	if (final || s->reg[BPF_REG_0] != K_U || v->ret_unset[f])
+		return 0;
+	v->ret_unset[f] = 1;
+	for (uint32_t c = 0; c < v->n; c++) {
+		const struct bpf_insn *ci = &v->p->insns[c];
+
+		if (v->st[c].seen && ci->code == (BPF_JMP | BPF_CALL) &&
+		    ci->src_reg == BPF_PSEUDO_CALL && (int64_t)c + ci->imm + 1 == f &&
+		    !v->queued[c]) {
+			v->queued[c] = 1;
+			v->work[v->nwork++] = c;
+		}
+	}
+	return 0;
+}
+
 /* Apply insn pc to state s. final: report errors and rewrite. */
 static int
 transfer(struct verifier *v, uint32_t pc, struct vstate *s, bool final)
@@ -679,7 +719,7 @@ transfer(struct verifier *v, uint32_t pc, struct vstate *s, bool final)
 	if (BPF_OP(i->code) == BPF_JA)
 		return 0;
 	if (BPF_OP(i->code) == BPF_EXIT)
-		return use(v, pc, s, BPF_REG_0, final);
+		return exit_r0(v, pc, s, final);
 	if (BPF_OP(i->code) == BPF_CALL) {
 		if (i->src_reg == BPF_PSEUDO_CALL) {
 			struct vstate c;
@@ -691,6 +731,13 @@ transfer(struct verifier *v, uint32_t pc, struct vstate *s, bool final)
 			c.reg[BPF_REG_10] = K_S;
 			if (!final)
 				flow_into(v, t, &c);
+			/* what the callee leaves in r0: unset if some exit of
+			 * it leaves it so (prepare_func_exit hands the caller
+			 * the callee's r0 as it is) */
+			s->reg[BPF_REG_0] = v->ret_unset[t] ? K_U : K_S;
+			for (int r = 1; r <= 5; r++)
+				s->reg[r] = K_U;
+			return 0;
 		} else {
 			int na = bpf_helper_nargs(i->imm);
 
@@ -778,8 +825,9 @@ verify_one(struct tp_bpf *p, uint32_t entry, const uint8_t *prev, char *err,
 	v.cb = calloc(v.n, 1);
 	v.loops = calloc(v.n, 1);
 	v.tails = calloc(v.n, 1);
+	v.ret_unset = calloc(v.n, 1);
 	if (!v.func || !v.second || !v.st || !v.work || !v.queued || !v.cb || !v.loops ||
-	    !v.tails) {
+	    !v.tails || !v.ret_unset) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -805,6 +853,7 @@ out:
 	free(v.cb);
 	free(v.loops);
 	free(v.tails);
+	free(v.ret_unset);
 	return rc;
 }
 

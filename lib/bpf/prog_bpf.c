@@ -19,6 +19,7 @@
 
 #include <rte_common.h>
 #include <rte_lcore.h>
+#include <rte_telemetry.h>
 
 #include "bpf_priv.h"
 
@@ -98,6 +99,61 @@ split_spec(const char *arg, char *path, size_t plen, char *sel, size_t slen)
 }
 
 static enum tp_bpf_verify verify_mode = TP_BPF_VERIFY_AUTO;
+
+const char *
+bpf_exec_word(void)
+{
+	return "jit";
+}
+
+/* How p runs, for every report (tp_prog.h, struct tp_bpf_exec_info). */
+static void
+exec_info(const struct tp_bpf *p, struct tp_bpf_exec_info *in)
+{
+	bool nobody = p->has_loops && !p->kernel_ok;
+	size_t n;
+
+	memset(in, 0, sizeof(*in));
+	snprintf(in->path, sizeof(in->path), "%s", p->path);
+	snprintf(in->section, sizeof(in->section), "%s", p->section);
+	snprintf(in->function, sizeof(in->function), "%s", p->func);
+	in->frags = p->frags;
+	in->verified_by = p->kernel_ok ? "kernel" : nobody ? "nobody" : "tagpipe";
+	in->execution = p->compiled != NULL ? bpf_exec_word() : "interpreter";
+	in->checks = p->kernel_ok && p->compiled != NULL ? "proven" : "checked";
+	n = (size_t)snprintf(in->reason, sizeof(in->reason), "%s",
+			     p->kernel_ok ? "the kernel's verifier accepted it" : p->verify_note);
+	if (nobody && n < sizeof(in->reason))
+		n += (size_t)snprintf(in->reason + n, sizeof(in->reason) - n,
+				      "; a loop (pc %u) nobody proved finite runs under a "
+				      "budget of %u backward jumps", p->loop_pc, BPF_LOOP_BUDGET);
+	if (n >= sizeof(in->reason))
+		return;
+	if (p->compiled != NULL && p->kernel_ok)
+		snprintf(in->reason + n, sizeof(in->reason) - n, "; %s code runs its memory "
+			 "accesses unchecked, as the kernel's JIT does", bpf_exec_word());
+	else if (p->compiled != NULL)
+		snprintf(in->reason + n, sizeof(in->reason) - n, "; every memory access is "
+			 "checked at run time");
+	else if (p->interp_asked)
+		snprintf(in->reason + n, sizeof(in->reason) - n, "; bpf-interp: the "
+			 "interpreter checks every memory access");
+	else
+		snprintf(in->reason + n, sizeof(in->reason) - n, "; not %s (%s): the "
+			 "interpreter checks every memory access", bpf_exec_word(),
+			 p->mode_note + strlen("interpreted: "));
+}
+
+static int
+exec_line(const struct tp_bpf *p, char *buf, size_t len)
+{
+	struct tp_bpf_exec_info in;
+
+	exec_info(p, &in);
+	return snprintf(buf, len, "%s (section %s, function %s): verified by %s, "
+			"execution %s, memory checks %s: %s", in.path, in.section,
+			in.function, in.verified_by, in.execution, in.checks, in.reason);
+}
 
 int
 tp_prog_bpf_set_verify(enum tp_bpf_verify mode)
@@ -241,13 +297,15 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 	if (compile) {
 		char why[BPF_ERR_LEN];
 
-		rc = bpf_compile(p, why, sizeof(why));
-		if (rc == -ENOTSUP) /* the reason names the interpreter */
-			snprintf(p->mode_note, sizeof(p->mode_note), "%s", why);
-		else if (rc < 0)
+		if (bpf_compile(p, why, sizeof(why)) < 0) {
 			snprintf(p->mode_note, sizeof(p->mode_note),
 				 "interpreted: %s", why);
+			rte_log(RTE_LOG_WARNING, tp_bpf_logtype, "tagpipe: %s (%s): not %s, "
+				"the interpreter runs it: %s\n", p->path, p->section,
+				bpf_exec_word(), why);
+		}
 	} else {
+		p->interp_asked = true;
 		snprintf(p->mode_note, sizeof(p->mode_note), "interpreted");
 	}
 	for (uint32_t i = 0; i < p->nb_maps; i++) {
@@ -258,6 +316,12 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 		p->nb_regions++;
 	}
 	*priv = p;
+	{
+		char line[BPF_ERR_LEN * 3];
+
+		exec_line(p, line, sizeof(line));
+		rte_log(RTE_LOG_INFO, tp_bpf_logtype, "tagpipe: XDP object %s\n", line);
+	}
 	return 0;
 }
 
@@ -356,6 +420,10 @@ conclude(struct bpf_run *rs, uint64_t r0, uint64_t *cnt, uint8_t *verdict,
 	*key = rk;
 }
 
+static void frames_only(const struct tp_bpf *p, const struct tp_prog_env *env,
+			struct bpf_run *rs, struct rte_mbuf **pkts, uint16_t n,
+			uint8_t *verdict, uint32_t *key, uint64_t *cnt);
+
 /* The burst on idle slots rs[0..CHUNK) (fewer when n is smaller). */
 static inline void
 run_on_slots(const struct tp_bpf *p, const struct tp_prog_env *env, struct bpf_run *rs,
@@ -364,16 +432,25 @@ run_on_slots(const struct tp_bpf *p, const struct tp_prog_env *env, struct bpf_r
 {
 	uint64_t r0[CHUNK];
 
-	cnt[BPF_CNT_RUNS] += n;
 	for (uint16_t at = 0; at < n; at += CHUNK) {
-		uint16_t k = RTE_MIN((uint16_t)(n - at), (uint16_t)CHUNK);
+		uint16_t k = RTE_MIN((uint16_t)(n - at), (uint16_t)CHUNK), segs = 0;
 
+		/* nb_segs shares the cache line prepare reads anyway */
 		if (p->has_loops || p->reads_meta)
-			for (uint16_t i = 0; i < k; i++)
+			for (uint16_t i = 0; i < k; i++) {
 				prepare(&rs[i], env, pkts[at + i]);
+				segs |= (uint16_t)(pkts[at + i]->nb_segs - 1);
+			}
 		else
-			for (uint16_t i = 0; i < k; i++)
+			for (uint16_t i = 0; i < k; i++) {
 				prepare_ctx(&rs[i], pkts[at + i]);
+				segs |= (uint16_t)(pkts[at + i]->nb_segs - 1);
+			}
+		if (unlikely(segs != 0) && !p->frags) {
+			frames_only(p, env, rs, pkts + at, k, verdict + at, key + at, cnt);
+			continue;
+		}
+		cnt[BPF_CNT_RUNS] += k;
 		if (p->compiled != NULL) {
 			/* one call per chunk; runs are sequential (one stack) */
 			p->compiled(rs, k, r0, &bpf_cg_ops);
@@ -383,6 +460,38 @@ run_on_slots(const struct tp_bpf *p, const struct tp_prog_env *env, struct bpf_r
 		}
 		for (uint16_t i = 0; i < k; i++)
 			conclude(&rs[i], r0[i], cnt, &verdict[at + i], &key[at + i]);
+	}
+}
+
+/* Frames of several buffers for a program that is not xdp.frags, which
+ * the kernel never gives one (drivers refuse such a program where frames
+ * may span buffers): each is made one buffer when it fits the first
+ * segment's (rte_pktmbuf_linearize), counted; one that does not fit is
+ * dropped without a run, counted. The others run in stretches, on the
+ * same idle slots (the chunk that found them was prepared, not run). */
+static __rte_noinline void
+frames_only(const struct tp_bpf *p, const struct tp_prog_env *env, struct bpf_run *rs,
+	    struct rte_mbuf **pkts, uint16_t n, uint8_t *verdict, uint32_t *key,
+	    uint64_t *cnt)
+{
+	uint16_t from = 0;
+
+	for (uint16_t i = 0; i <= n; i++) {
+		if (i < n && pkts[i]->nb_segs == 1)
+			continue;
+		if (i < n && rte_pktmbuf_linearize(pkts[i]) == 0) {
+			cnt[BPF_CNT_LINEARIZED]++;
+			continue;
+		}
+		if (i > from)
+			run_on_slots(p, env, rs, pkts + from, (uint16_t)(i - from),
+				     verdict + from, key + from, cnt);
+		if (i < n) {
+			cnt[BPF_CNT_MULTIBUF_DROP]++;
+			verdict[i] = TP_DROP;
+			key[i] = UINT32_MAX;
+		}
+		from = (uint16_t)(i + 1);
 	}
 }
 
@@ -418,6 +527,10 @@ bpf_burst(const struct tp_prog_env *env, struct rte_mbuf **pkts, uint16_t n,
 }
 
 static bool bpf_frames_only(const void *priv);
+static unsigned int bpf_redirect_targets(const void *priv, uint32_t key,
+					 uint16_t ingress_port, uint32_t *pos,
+					 uint32_t *keys, unsigned int max);
+static void bpf_telemetry_fields(const void *priv, struct rte_tel_data *d);
 
 const struct tp_prog_ops tp_prog_bpf = {
 	.name = "bpf",
@@ -427,6 +540,8 @@ const struct tp_prog_ops tp_prog_bpf = {
 	.burst = bpf_burst,
 	.file_suffix = ".o",
 	.frames_only = bpf_frames_only,
+	.redirect_targets = bpf_redirect_targets,
+	.telemetry = bpf_telemetry_fields,
 };
 
 const struct tp_prog_ops tp_prog_bpf_interp = {
@@ -436,6 +551,8 @@ const struct tp_prog_ops tp_prog_bpf_interp = {
 	.fini = bpf_fini,
 	.burst = bpf_burst,
 	.frames_only = bpf_frames_only,
+	.redirect_targets = bpf_redirect_targets,
+	.telemetry = bpf_telemetry_fields,
 };
 
 /* The two kinds join lib/prog's registry when this library is loaded
@@ -456,6 +573,40 @@ bpf_of(const struct tp_prog *p)
 	       tp_prog_priv(p) : NULL;
 }
 
+/* ops->redirect_targets (tp_prog.h, tp_prog_redirect_targets): the
+ * broadcast DEVMAP's set entries (ifindex N: key N - 1) in map order,
+ * without the ingress port's under BPF_F_EXCLUDE_INGRESS
+ * (net/core/filter.c, kernel/bpf/devmap.c dev_map_enqueue_multi). */
+static unsigned int
+bpf_redirect_targets(const void *priv, uint32_t key, uint16_t ingress_port,
+		     uint32_t *pos, uint32_t *keys, unsigned int max)
+{
+	const struct tp_bpf *b = priv;
+	const struct tp_bpf_map *m;
+	uint32_t idx = key & BPF_RKEY_MAP_MASK, nslots;
+	unsigned int n = 0;
+
+	if (b == NULL || pos == NULL || !(key & TP_REDIRECT_KEY_MULTI) || idx >= b->nb_maps)
+		return 0;
+	m = &b->maps[idx];
+	if (m->type != BPF_MAP_TYPE_DEVMAP && m->type != BPF_MAP_TYPE_DEVMAP_HASH)
+		return 0;
+	nslots = m->state != NULL ? m->slots : m->max_entries;
+	for (; *pos < nslots && n < max; (*pos)++) {
+		uint32_t ifindex;
+
+		if (m->state != NULL &&
+		    __atomic_load_n(&m->state[*pos], __ATOMIC_ACQUIRE) != BPF_SLOT_USED)
+			continue;
+		memcpy(&ifindex, m->values + (size_t)*pos * m->ncpu * m->stride, 4);
+		if (ifindex == 0 ||
+		    ((key & BPF_RKEY_EXCLUDE) && ifindex == (uint32_t)ingress_port + 1))
+			continue;
+		keys[n++] = ifindex - 1;
+	}
+	return n;
+}
+
 /* ops->frames_only: a program outside xdp.frags takes one-buffer frames
  * only (tp_prog.h). */
 static bool
@@ -464,6 +615,23 @@ bpf_frames_only(const void *priv)
 	const struct tp_bpf *b = priv;
 
 	return !b->frags;
+}
+
+/* ops->telemetry: how the object runs, in /tagpipe/verdict. */
+static void
+bpf_telemetry_fields(const void *priv, struct rte_tel_data *d)
+{
+	struct tp_bpf_exec_info xi;
+
+	exec_info(priv, &xi);
+	rte_tel_data_add_dict_string(d, "path", xi.path);
+	rte_tel_data_add_dict_string(d, "section", xi.section);
+	rte_tel_data_add_dict_string(d, "function", xi.function);
+	rte_tel_data_add_dict_u64(d, "frags", xi.frags);
+	rte_tel_data_add_dict_string(d, "verified_by", xi.verified_by);
+	rte_tel_data_add_dict_string(d, "execution", xi.execution);
+	rte_tel_data_add_dict_string(d, "checks", xi.checks);
+	rte_tel_data_add_dict_string(d, "reason", xi.reason);
 }
 
 static struct tp_bpf_map *
@@ -994,6 +1162,8 @@ tp_prog_bpf_stats(const struct tp_prog *p, struct tp_bpf_stats *st)
 		st->aborted_oob += b->counters[c][BPF_CNT_OOB];
 		st->aborted_helper += b->counters[c][BPF_CNT_BAD_HELPER_ARG];
 		st->aborted_loop += b->counters[c][BPF_CNT_INSN_LIMIT];
+		st->linearized += b->counters[c][BPF_CNT_LINEARIZED];
+		st->multibuf_dropped += b->counters[c][BPF_CNT_MULTIBUF_DROP];
 	}
 	return 0;
 }
@@ -1007,5 +1177,26 @@ tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len)
 		return -EINVAL;
 	return snprintf(buf, len, "%s (section %s, function %s, %u insns, %u maps, %s, %s)",
 			b->path, b->section, b->func, b->nb_insns, b->nb_maps,
-			b->compiled ? "jit" : b->mode_note, b->verify_note);
+			b->compiled ? bpf_exec_word() : b->mode_note, b->verify_note);
+}
+
+int
+tp_prog_bpf_exec_info(const struct tp_prog *p, struct tp_bpf_exec_info *info)
+{
+	const struct tp_bpf *b = bpf_of(p);
+
+	if (b == NULL || info == NULL)
+		return -EINVAL;
+	exec_info(b, info);
+	return 0;
+}
+
+int
+tp_prog_bpf_exec_line(const struct tp_prog *p, char *buf, size_t len)
+{
+	const struct tp_bpf *b = bpf_of(p);
+
+	if (b == NULL)
+		return -EINVAL;
+	return exec_line(b, buf, len);
 }

@@ -44,11 +44,19 @@
  *                          kernel ifindex);
  *       rx_queue_index     the RX queue of the burst;
  *       egress_ifindex     refused (devmap egress programs only).
+ *   - packets of several buffers: only a program in an xdp.frags section
+ *     gets them (after GRO: merged packets too), as in the kernel. Any
+ *     other runs before GRO on frames, and a chained frame is made one
+ *     buffer when it fits its first (rte_pktmbuf_linearize), else it is
+ *     TP_DROP without a run (tp_bpf_stats linearized, multibuf_dropped).
  *   - redirects: tagpipe ifindex N names redirect-map key N - 1.
- *     bpf_redirect(N, 0) and a DEVMAP/DEVMAP_HASH/CPUMAP/XSKMAP entry whose
+ *     bpf_redirect(N, 0) and a DEVMAP/DEVMAP_HASH/XSKMAP entry whose
  *     value (first 4 bytes) is N give TP_REDIRECT with key N - 1; an entry
- *     of 0 is empty (redirect_map returns its fallback flags & 3).
- *     BPF_F_BROADCAST is not supported (XDP_ABORTED).
+ *     of 0 is empty (redirect_map returns its fallback flags & 3). A
+ *     CPUMAP's key is the CPU (lcore index), its value {qsize, prog} set
+ *     when qsize is not 0: key TP_BPF_CPUMAP_KEY_BASE + CPU. DEVMAP
+ *     broadcast (BPF_F_BROADCAST, BPF_F_EXCLUDE_INGRESS) gives a
+ *     TP_REDIRECT_KEY_MULTI key: a copy to every entry.
  *   - helpers (kernel IDs): map_lookup/update/delete_elem (1-3),
  *     ktime_get_ns (5), trace_printk (6: to log type tagpipe.bpf at INFO,
  *     the kernel's format rules), get_prandom_u32 (7), get_smp_processor_id (8, the
@@ -56,11 +64,16 @@
  *     tp_prog_bpf_perf_read), tail_call (12: up to 33 per run, as the kernel's
  *     MAX_TAIL_CALL_CNT; targets are the object's other programs, see
  *     tp_prog_bpf_prog_find), redirect (23), csum_diff (28), xdp_adjust_head (44),
- *     redirect_map (51), xdp_adjust_meta (54), xdp_adjust_tail (65, one-
- *     segment packets), xdp_get_buff_len (188), xdp_load_bytes (189),
+ *     redirect_map (51), xdp_adjust_meta (54), xdp_adjust_tail (65, up to
+ *     the end of the (last) buffer; merged packets refuse it), xdp_get_buff_len (188), xdp_load_bytes (189),
  *     xdp_store_bytes (190), loop (181: the callback is a function of
  *     the object, at most 1 << 23 iterations, no tail call inside),
  *     fib_lookup (69, against the program's routes: tp_prog_bpf_route_add),
+ *     check_mtu (163: ifindex 0 the ingress port, N port N - 1; a port's
+ *     MTU is its ethdev's, 1500 for a port that is no ethdev; flags are
+ *     -EINVAL, as for XDP in the kernel), sk_lookup_tcp/udp (84, 85) and
+ *     skc_lookup_tcp (99: NULL, tagpipe has no sockets), sk_release (86:
+ *     accepted for the kernel's verifier, never given a socket),
  *     ringbuf_output/reserve/submit/discard/query
  *     (130-134, to a ring read with tp_prog_bpf_ringbuf_consume, waited
  *     on with tp_prog_bpf_ringbuf_poll or _fd; a run
@@ -71,12 +84,16 @@
  *     error naming the pc and what is unsupported. Other loops run only
  *     when the kernel verified the object or verification is OFF, and a
  *     run stops (TP_ABORTED, counted) after 1,000,000 backward jumps.
- *   - safety: registers must be set before use and the context used only
+ *   - safety: registers must be set before use (r0 at the program's and
+ *     bpf_loop callbacks' exits, not a BPF-to-BPF callee's) and the context used only
  *     as xdp_md allows (checked at open); the kernel's verifier is asked
  *     too when it can be (tp_prog_bpf_set_verify); every memory access
  *     is checked at run time against the packet, the stack, the context and map
  *     values. A run that steps outside returns TP_ABORTED and is counted
  *     (tp_prog_bpf_stats).
+ *   - how it runs (verified by kernel / tagpipe / nobody, execution,
+ *     memory checks proven / checked, why): tp_prog_bpf_exec_info, logged
+ *     at INFO when opened (a fall back to the interpreter at WARNING).
  *   - execution: "bpf" runs the program with tagpipe's x86-64 JIT
  *     (bpf_jit_x86.c): machine code written into this process's memory at
  *     open, then made read-only and executable; no compiler, file or other
@@ -94,6 +111,7 @@
  * and its version.map lists these names (GCC manual, Visibility Pragmas). */
 #pragma GCC visibility push(default)
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -115,6 +133,13 @@ struct tp_xdp_meta {
 	uint8_t switch_device;
 	uint8_t nb_vlan;          /* 0, 1 or 2 stripped tags */
 };
+
+/* An XDP object's CPUMAP redirect to CPU c (the map's key; tagpipe's CPUs
+ * are lcore indexes) gives redirect-map key TP_BPF_CPUMAP_KEY_BASE + c,
+ * which the application points at that lcore's worker ring
+ * (tp_redirect_map_set_ring) or anywhere else; DEVMAP ifindexes give keys
+ * below it. */
+#define TP_BPF_CPUMAP_KEY_BASE 256u
 
 /* The built-in program kinds for XDP objects (their ops, to recognise
  * opened ones): "bpf" compiles (falls back to the interpreter when no C
@@ -291,6 +316,10 @@ struct tp_bpf_stats {
 	uint64_t aborted_oob;     /* runs stopped: memory access out of bounds */
 	uint64_t aborted_helper;  /* runs stopped: bad helper argument */
 	uint64_t aborted_loop;    /* runs stopped: loop budget spent */
+	/* Frames of several buffers (chained mbufs) given to a program that is
+	 * not xdp.frags, which the kernel never gives one: */
+	uint64_t linearized;      /* made one buffer (they fit the first's) */
+	uint64_t multibuf_dropped; /* did not fit: TP_DROP without a run */
 };
 /* Sum over lcores. 0 or -EINVAL. */
 int tp_prog_bpf_stats(const struct tp_prog *p, struct tp_bpf_stats *st);
@@ -299,6 +328,46 @@ int tp_prog_bpf_stats(const struct tp_prog *p, struct tp_bpf_stats *st);
  * is not an object. Without a JIT for the architecture the mode reads
  * "no JIT for this architecture: interpreter". */
 int tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len);
+
+/* How an opened XDP object runs: what proved it safe, what executes it,
+ * whether its memory accesses are checked while it runs, and why. The
+ * words are fixed (tests and tools compare them):
+ *   verified_by  "kernel"   the running kernel's verifier accepted it, as
+ *                           tagpipe reads the file (tp_prog_bpf_set_verify);
+ *                "tagpipe"  the kernel was not asked or could not be, and
+ *                           tagpipe's load-time checks passed (structure,
+ *                           termination, registers, context use);
+ *                "nobody"   as "tagpipe", but with a loop neither proved
+ *                           finite (--bpf-unverified): it runs under the
+ *                           backward-jump budget;
+ *   execution    "compiled" translated to machine code (bpf_compile.c);
+ *                "interpreter" the reference interpreter (bpf-interp, or
+ *                           a fallback: reason says why);
+ *   checks       "proven"   memory accesses run unchecked, the kernel
+ *                           having proved them (kernel + compiled);
+ *                "checked"  every access is checked at run time.
+ * reason says it in words: the kernel verifier's outcome, then what the
+ * execution does. The same facts are logged at INFO (log type
+ * tagpipe.bpf) when the object is opened; a fallback to the interpreter
+ * is logged at WARNING. */
+struct tp_bpf_exec_info {
+	char path[256];
+	char section[64];
+	char function[64];
+	bool frags;               /* xdp.frags: given packets of several buffers */
+	const char *verified_by;
+	const char *execution;
+	const char *checks;
+	char reason[512];
+};
+/* 0, or -EINVAL when p is not an XDP object (or info is NULL). */
+__rte_experimental
+int tp_prog_bpf_exec_info(const struct tp_prog *p, struct tp_bpf_exec_info *info);
+/* The same as one line, snprintf semantics (-EINVAL when not an object):
+ * "PATH (section S, function F): verified by V, execution E, memory checks
+ * C: REASON". */
+__rte_experimental
+int tp_prog_bpf_exec_line(const struct tp_prog *p, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

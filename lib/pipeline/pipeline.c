@@ -260,7 +260,7 @@ scratch_size(uint16_t b)
 {
 	size_t e = 2u * b;
 
-	return e * (4 * sizeof(struct rte_mbuf *) + 5 * sizeof(uint32_t) +
+	return e * (7 * sizeof(struct rte_mbuf *) + 11 * sizeof(uint32_t) +
 		    sizeof(uint64_t) + 3 * sizeof(uint16_t) + 2 * sizeof(uint8_t)) +
 	       TP_EGRESS_MAX_SEGS * (3 * sizeof(struct rte_mbuf *) + 2 * sizeof(uint32_t) +
 				     sizeof(uint8_t));
@@ -281,6 +281,9 @@ scratch_carve(struct tp_pipeline *pl, uint8_t *p)
 	CARVE(drops, e);
 	CARVE(grp, e);
 	CARVE(rgrp, e);
+	CARVE(bc, e);
+	CARVE(bm, e);
+	CARVE(bx, e);
 	CARVE(gword, e);
 	CARVE(eg, g);
 	CARVE(eg_orig, g);
@@ -290,6 +293,12 @@ scratch_carve(struct tp_pipeline *pl, uint8_t *p)
 	CARVE(rwt, e);
 	CARVE(rkey, e);
 	CARVE(key, e);
+	CARVE(bcwt, e);
+	CARVE(bckey, e);
+	CARVE(bmwt, e);
+	CARVE(bmkey, e);
+	CARVE(bxwt, e);
+	CARVE(bxkey, e);
 	CARVE(eg_len, g);
 	CARVE(eg_w, g);
 	CARVE(gidx, e);

@@ -92,6 +92,11 @@ struct tp_pipeline {
 	uint16_t *gof;
 	uint8_t *verdict;
 	uint8_t *why;                     /* library drop reason of drops[j] */
+	/* REDIRECT with multi-target keys (pipeline_rx.c redirect_action):
+	 * single-target packets, then one key's packets (bc), the multi-target
+	 * ones waiting (bm), one target's copies (bx) */
+	struct rte_mbuf **bc, **bm, **bx;
+	uint32_t *bcwt, *bckey, *bmwt, *bmkey, *bxwt, *bxkey;
 
 	/* Egress scratch: one chunk (a merged packet may split into up to
 	 * TP_EGRESS_MAX_SEGS frames); touched only by TX / REDIRECT. */

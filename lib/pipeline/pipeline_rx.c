@@ -209,6 +209,119 @@ redirect_groups(struct tp_pipeline *pl, struct rte_mbuf **pkts,
 			  wsum(pl->rwt + nhit, nmiss));
 }
 
+/* Redirect keys asked of the program per call in a broadcast. */
+#define PL_MULTI_BATCH 32
+
+/* REDIRECT of pkts[0..n) (weights wt), all with multi-target key `key`
+ * (TP_REDIRECT_KEY_MULTI): the program names the targets
+ * (tp_prog_redirect_targets); every target but the last gets a copy of
+ * each packet (rte_pktmbuf_copy: the egress of one target re-tags its
+ * packet in place, so the copies cannot share data), the last one the
+ * packets themselves, as the kernel's dev_map_enqueue_multi gives the
+ * frame itself to the last device. Copies are counted (copies) and go
+ * through redirect_groups like any redirected packet. No target: the
+ * packets are dropped as redirect_no_target. */
+static void
+redirect_multi(struct tp_pipeline *pl, uint16_t port, struct rte_mbuf **pkts,
+	       const uint32_t *wt, uint16_t n, uint32_t key)
+{
+	uint32_t a[PL_MULTI_BATCH], b[PL_MULTI_BATCH], *cur = a, *next = b, pos = 0;
+	unsigned int na, nb;
+
+	na = tp_prog_redirect_targets(pl->prog, key, port, &pos, cur, PL_MULTI_BATCH);
+	if (na == 0) {
+		pl_drop_w(pl, TP_DROP_NO_TARGET, pkts, n, wsum(wt, n));
+		return;
+	}
+	for (;;) {
+		nb = tp_prog_redirect_targets(pl->prog, key, port, &pos, next, PL_MULTI_BATCH);
+		for (unsigned int t = 0; t < na; t++) {
+			bool last = nb == 0 && t == na - 1;
+			uint16_t c = 0;
+			uint64_t lost = 0;
+
+			for (uint16_t i = 0; i < n; i++) {
+				struct rte_mbuf *m = pkts[i];
+
+				if (!last) {
+					m = rte_pktmbuf_copy(pkts[i], pl->conf.seg_pool != NULL ?
+							     pl->conf.seg_pool : pkts[i]->pool,
+							     0, UINT32_MAX);
+					pl_cnt_add(&pl->st.copies, wt[i]);
+					if (m == NULL) {
+						lost += wt[i];
+						continue;
+					}
+				}
+				pl->bx[c] = m;
+				pl->bxwt[c] = wt[i];
+				pl->bxkey[c] = cur[t];
+				c++;
+			}
+			if (lost > 0) {
+				/* copies the pool had no mbuf for */
+				pl_cnt_add(&pl->st.drop_reason[TP_DROP_NO_MBUF], lost);
+				pl_cnt_add(&pl->st.drop, lost);
+			}
+			if (c > 0)
+				redirect_groups(pl, pl->bx, pl->bxwt, pl->bxkey, c);
+		}
+		if (nb == 0)
+			return;
+		cur = cur == a ? b : a;
+		next = next == a ? b : a;
+		na = nb;
+	}
+}
+
+/* REDIRECT: single targets grouped by key (redirect_groups), then each
+ * multi-target key's packets together (redirect_multi). */
+static void
+redirect_action(struct tp_pipeline *pl, uint16_t port, struct rte_mbuf **pkts,
+		const uint32_t *wt, const uint32_t *keys, uint16_t n)
+{
+	uint32_t any = 0;
+	uint16_t nu = 0, nm = 0;
+
+	for (uint16_t i = 0; i < n; i++)
+		any |= keys[i];
+	if (likely(!(any & TP_REDIRECT_KEY_MULTI))) {
+		redirect_groups(pl, pkts, wt, keys, n);
+		return;
+	}
+	for (uint16_t i = 0; i < n; i++) {
+		if (keys[i] & TP_REDIRECT_KEY_MULTI) {
+			pl->bm[nm] = pkts[i];
+			pl->bmwt[nm] = wt[i];
+			pl->bmkey[nm++] = keys[i];
+		} else {
+			pl->bc[nu] = pkts[i];
+			pl->bcwt[nu] = wt[i];
+			pl->bckey[nu++] = keys[i];
+		}
+	}
+	if (nu > 0)
+		redirect_groups(pl, pl->bc, pl->bcwt, pl->bckey, nu);
+	/* one key at a time: gather its packets at the front of bc */
+	while (nm > 0) {
+		uint32_t key = pl->bmkey[0];
+		uint16_t k = 0, rest = 0;
+
+		for (uint16_t i = 0; i < nm; i++) {
+			if (pl->bmkey[i] == key) {
+				pl->bc[k] = pl->bm[i];
+				pl->bcwt[k++] = pl->bmwt[i];
+			} else {
+				pl->bm[rest] = pl->bm[i];
+				pl->bmwt[rest] = pl->bmwt[i];
+				pl->bmkey[rest++] = pl->bmkey[i];
+			}
+		}
+		redirect_multi(pl, port, pl->bc, pl->bcwt, k, key);
+		nm = rest;
+	}
+}
+
 void
 pl_actions(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 	   struct rte_mbuf **pkts, uint16_t n, struct rte_mbuf **pass_out,
@@ -285,7 +398,7 @@ pl_actions(struct tp_pipeline *pl, uint16_t port, uint16_t queue,
 		pl_egress(pl, TP_TX, port, pl->conf.tx_queue, -1, grp + off[TP_TX],
 			  cnt[TP_TX]);
 	if (cnt[TP_REDIRECT] > 0)
-		redirect_groups(pl, grp + off[TP_REDIRECT], gwt + off[TP_REDIRECT],
+		redirect_action(pl, port, grp + off[TP_REDIRECT], gwt + off[TP_REDIRECT],
 				gkey + off[TP_REDIRECT], cnt[TP_REDIRECT]);
 }
 

@@ -114,6 +114,7 @@ h_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "drop", s.drop);
 	rte_tel_data_add_dict_u64(d, "aborted", s.aborted);
 	rte_tel_data_add_dict_u64(d, "held_in_gro", s.held_in_gro);
+	rte_tel_data_add_dict_u64(d, "copies", s.copies);
 	for (unsigned int v = 0; v < TP_NB_VERDICTS; v++) {
 		char k[40];
 
@@ -198,6 +199,46 @@ h_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* "/tagpipe/verdict[,NAME]": the verdict program of the first pipeline (or
+ * of NAME): its kind, and what the kind adds about how it runs
+ * (tp_prog_telemetry: an XDP object's verified_by, execution, checks...).
+ * Under the registry's lock: a pipeline leaves the list before its program
+ * can be closed. */
+struct verdict_arg {
+	struct rte_tel_data *d;
+	bool done;
+};
+
+static void
+put_verdict(const struct tp_pipeline *pl, uint32_t ports, void *arg)
+{
+	struct verdict_arg *a = arg;
+	const struct tp_prog *prog = tp_pipeline_prog(pl);
+
+	(void)ports;
+	if (a->done)
+		return;
+	a->done = true;
+	rte_tel_data_add_dict_string(a->d, "pipeline", tp_pipeline_name(pl));
+	rte_tel_data_add_dict_string(a->d, "program", tp_prog_ops_of(prog)->name);
+	tp_prog_telemetry(prog, a->d);
+}
+
+static int
+h_verdict(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct verdict_arg a = { .d = d };
+
+	(void)cmd;
+	rte_tel_data_start_dict(d);
+	pl_registry_foreach(params != NULL && *params != '\0' ? params : NULL, put_verdict,
+			    &a);
+	if (!a.done)
+		rte_tel_data_add_dict_string(d, "error", params != NULL && *params != '\0' ?
+					     "no such pipeline" : "no pipeline");
+	return 0;
+}
+
 int
 tp_telemetry_register(void)
 {
@@ -218,6 +259,9 @@ tp_telemetry_register(void)
 		  "Per port rx/tx/tx_full/tx_wire. Parameter: pipeline name (optional)" },
 		{ "/tagpipe/host_ifs", hif_telemetry,
 		  "Host interfaces (one per switch port) and their counters. No parameters" },
+		{ "/tagpipe/verdict", h_verdict,
+		  "The verdict program; for an XDP object how it runs. Parameter: pipeline "
+		  "name (optional)" },
 	};
 	static bool done;
 

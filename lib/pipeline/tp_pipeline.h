@@ -33,9 +33,11 @@
  *     any, read-only) and freed, counted by reason;
  *   - held by GRO until a later burst or tp_pipeline_flush().
  * Conservation holds after every call:
- *   rx = pass + tx + redirect + drop + aborted + held_in_gro
+ *   rx + copies = pass + tx + redirect + drop + aborted + held_in_gro
  * in frames as received (a merged packet of k frames counts k; tp_stats.h),
- * where drop counts every freed frame (stage drops, DROP verdicts, tx_full).
+ * where drop counts every freed frame (stage drops, DROP verdicts, tx_full)
+ * and copies the frames the pipeline copied for a redirect to several
+ * targets (TP_REDIRECT_KEY_MULTI: each target but the last gets a copy).
  *
  * What it does NOT do
  * -------------------
@@ -45,8 +47,9 @@
  *  - no check that (port, queue) targets exist as ethdev queues: a bad
  *    target in the conf or the map is the caller's configuration (with
  *    egress_cb set no ethdev is touched at all);
- *  - no copy of packets: a PASS packet is the received mbuf, possibly the
- *    head of a merged chain (RTE_MBUF_F_RX_LRO, tp_gro.h output format);
+ *  - no copy of packets but for a multi-target redirect: a PASS packet is
+ *    the received mbuf, possibly the head of a merged chain
+ *    (RTE_MBUF_F_RX_LRO, tp_gro.h output format);
  *  - no locking: one instance per lcore; maps and programs are shared
  *    read-only ("Redirect map" below says what the control plane may
  *    update live).

@@ -6,7 +6,8 @@
  * in from the wire: a merged packet of k segments that is transmitted,
  * redirected, passed or dropped adds k. So, after every tp_pipeline call,
  *
- *   rx = pass + tx + redirect + drop + aborted + held_in_gro      (frames)
+ *   rx + copies = pass + tx + redirect + drop + aborted + held_in_gro
+ *                                                               (frames)
  *
  * where drop is the sum of drop_reason[] (every frame freed for any reason
  * other than an ABORTED verdict) and aborted counts frames freed because the
@@ -15,7 +16,11 @@
  * (tp_pipeline_pass_drop: a PASS frame its TX queue refused is a tx_full
  * drop, as a TX verdict's is); segmented counts the merged packets split
  * by software GSO, the pipeline's own and the application's PASS ones
- * (tp_pipeline_pass_segment).
+ * (tp_pipeline_pass_segment). copies counts the frames the pipeline made
+ * itself: a packet redirected to k targets at once (TP_REDIRECT_KEY_MULTI,
+ * an XDP object's BPF_F_BROADCAST) is copied for all but one of them, and
+ * each copy then leaves or is dropped like any packet (a copy the pool had
+ * no mbufs for: drop reason no_mbuf).
  *
  * Drop reasons are ONE array with a fixed layout: each library has its own
  * range of slots (lib/dsa_tag's reasons, prefixed "dsa_", from
@@ -149,6 +154,7 @@ struct tp_pipeline_stats {
 	uint64_t drop;        /* = sum of drop_reason[] */
 	uint64_t aborted;
 	uint64_t held_in_gro;
+	uint64_t copies;      /* frames made for further redirect targets */
 	/* What the program said, frames and packets (merged counts once). */
 	uint64_t verdict[5];
 	uint64_t verdict_pkts[5];

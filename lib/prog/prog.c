@@ -218,3 +218,19 @@ tp_prog_frames_only(const struct tp_prog *p)
 {
 	return p->ops->frames_only != NULL && p->ops->frames_only(p->priv);
 }
+
+unsigned int
+tp_prog_redirect_targets(const struct tp_prog *p, uint32_t key, uint16_t ingress_port,
+			 uint32_t *pos, uint32_t *keys, unsigned int max)
+{
+	if (p == NULL || p->ops->redirect_targets == NULL)
+		return 0;
+	return p->ops->redirect_targets(p->priv, key, ingress_port, pos, keys, max);
+}
+
+void
+tp_prog_telemetry(const struct tp_prog *p, struct rte_tel_data *d)
+{
+	if (p != NULL && p->ops->telemetry != NULL)
+		p->ops->telemetry(p->priv, d);
+}

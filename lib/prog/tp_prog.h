@@ -64,6 +64,8 @@
 #include "tp_dsa_tag.h"
 #include "tp_gro.h"
 
+struct rte_tel_data;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -143,6 +145,14 @@ struct tp_prog_ops {
 	 * kernel never hands it a multi-buffer frame): the pipeline then
 	 * refuses a configuration whose packets may span buffers. */
 	bool (*frames_only)(const void *priv);
+	/* Optional: the targets of a multi-target redirect key (see
+	 * tp_prog_redirect_targets). */
+	unsigned int (*redirect_targets)(const void *priv, uint32_t key,
+					 uint16_t ingress_port, uint32_t *pos,
+					 uint32_t *keys, unsigned int max);
+	/* Optional: fields the kind adds to the telemetry of the pipelines
+	 * that run it (/tagpipe/verdict), into d, a started dict. */
+	void (*telemetry)(const void *priv, struct rte_tel_data *d);
 };
 
 /* Fill the context of packet m (inline: used inside burst functions). */
@@ -189,8 +199,13 @@ tp_xdp_md_fill(struct tp_xdp_md *c, const struct tp_prog_env *env,
  * first segment, which must keep at least ETH_HLEN (14) bytes. On a merged
  * packet (RX_LRO) they must stay inside its L2 header, whose length
  * (l2_len) follows, so each segment it is split into on egress carries the
- * edited header. Tail edits need a one-segment packet that is not merged:
- * otherwise -EOPNOTSUPP. load/store reach every segment.
+ * edited header. Tail edits, as the kernel's bpf_xdp_adjust_tail: a
+ * one-segment packet may end anywhere in its mbuf's buffer (the kernel
+ * keeps the end of its frame for skb_shared_info, an mbuf keeps nothing
+ * there); a chained one that is not merged grows inside its last
+ * segment's buffer and is cut across segments, freeing the emptied ones
+ * (the kernel's multi-buffer rule); a merged one (RX_LRO): -EOPNOTSUPP.
+ * load/store reach every segment.
  *
  * Tags the pipeline stripped (ctx->nb_vlan) are not in the frame: they
  * are put back outermost on egress (tp_vlan.h); push/pop act on the
@@ -205,8 +220,8 @@ __rte_experimental
 int tp_xdp_adjust_head(struct tp_xdp_md *ctx, int32_t delta);
 
 /* Move the frame's end by delta bytes: negative trims, positive grows into
- * the tailroom with zeroed bytes. 0, -EINVAL (more than the tailroom, fewer
- * than 14 bytes left), -EOPNOTSUPP (chained or merged packet). */
+ * the (last segment's) tailroom with zeroed bytes. 0, -EINVAL (more than
+ * that tailroom, fewer than 14 bytes left), -EOPNOTSUPP (merged packet). */
 __rte_experimental
 int tp_xdp_adjust_tail(struct tp_xdp_md *ctx, int32_t delta);
 
@@ -231,6 +246,13 @@ int tp_xdp_vlan_push(struct tp_xdp_md *ctx, uint16_t tpid, uint16_t tci);
  * and the EtherType after it are not in the first segment). */
 __rte_experimental
 int tp_xdp_vlan_pop(struct tp_xdp_md *ctx);
+
+/* A redirect key with this bit names several targets at once: an XDP
+ * object's bpf_redirect_map with BPF_F_BROADCAST. The pipeline sends a
+ * copy of the packet to each redirect key tp_prog_redirect_targets()
+ * gives for it (the packet itself to the last). Keys of single targets
+ * stay below TP_REDIRECT_MAP_MAX. */
+#define TP_REDIRECT_KEY_MULTI 0x80000000u
 
 /* Set the redirect target: per-packet return value for TP_REDIRECT to
  * redirect-map entry key (tp_pipeline.h, "Redirect map"; a key with no entry is dropped and
@@ -287,6 +309,23 @@ void *tp_prog_priv(const struct tp_prog *p);
 /* ops->frames_only of the opened program (false when it has none). */
 bool tp_prog_frames_only(const struct tp_prog *p);
 
+/* The targets of multi-target redirect key `key` (TP_REDIRECT_KEY_MULTI)
+ * that program p gave a packet from ingress_port (ops->redirect_targets;
+ * an XDP object: the broadcast DEVMAP's entries, less the ingress port's
+ * under BPF_F_EXCLUDE_INGRESS, as the kernel's dev_map_enqueue_multi).
+ * Writes up to max redirect keys from position *pos (start at 0) and
+ * moves *pos past them; returns how many it wrote, 0 when none is left
+ * (or p has no such key). Reads the targets as they are now, as the
+ * kernel does right after the run. */
+__rte_experimental
+unsigned int tp_prog_redirect_targets(const struct tp_prog *p, uint32_t key,
+				      uint16_t ingress_port, uint32_t *pos, uint32_t *keys,
+				      unsigned int max);
+
+/* ops->telemetry of the opened program into d (nothing when it has none). */
+__rte_experimental
+void tp_prog_telemetry(const struct tp_prog *p, struct rte_tel_data *d);
+
 /* ---- For tagpipe's own libraries (version node INTERNAL) ----------------
  *
  * Packet edits at the mbuf level: the one implementation behind both the
@@ -298,7 +337,10 @@ bool tp_prog_frames_only(const struct tp_prog *p);
  *   - head edits work on the first segment; at least TP_XDP_EDIT_MIN_FRAME
  *     bytes stay in it; a merged packet (RX_LRO) keeps l2_len in step, so
  *     its re-segmentation on egress copies the edited L2 header;
- *   - tail edits need a one-segment, unmerged packet (-EOPNOTSUPP).
+ *   - tail edits: a one-buffer packet may end anywhere in its buffer; a
+ *     chained one grows in its last segment's buffer and is cut across
+ *     segments (emptied ones freed), as the kernel's multi-buffer XDP
+ *     does; a merged (RX_LRO) packet refuses them (-EOPNOTSUPP).
  */
 
 /* Smallest frame an edit may leave: an Ethernet header, ETH_HLEN
@@ -311,8 +353,9 @@ bool tp_prog_frames_only(const struct tp_prog *p);
 __rte_internal
 int tp_xdp_edit_head(struct rte_mbuf *m, int32_t delta, uint32_t metalen);
 
-/* Move the end of a one-segment packet by delta bytes; grown bytes are
- * zeroed. 0, -EOPNOTSUPP (chained or merged), -EINVAL (tailroom, ETH_HLEN). */
+/* Move the end of the packet by delta bytes; grown bytes are zeroed.
+ * 0, -EOPNOTSUPP (merged), -EINVAL (more than the last segment's tailroom,
+ * fewer than ETH_HLEN bytes left). */
 __rte_internal
 int tp_xdp_edit_tail(struct rte_mbuf *m, int32_t delta);
 

@@ -43,12 +43,54 @@ tp_xdp_edit_head(struct rte_mbuf *m, int32_t delta, uint32_t metalen)
 	return 0;
 }
 
+/* A chained (multi-buffer) packet, as net/core/filter.c's
+ * bpf_xdp_frags_shrink_tail / bpf_xdp_frags_increase_tail treat one: a
+ * cut may free whole segments from the end and shorten the one it ends
+ * in (the packet keeps ETH_HLEN bytes); growth stays inside the last
+ * segment's buffer. */
+static int
+edit_tail_chain(struct rte_mbuf *m, int32_t delta)
+{
+	struct rte_mbuf *s, *last = rte_pktmbuf_lastseg(m);
+
+	if (delta >= 0) {
+		if ((uint32_t)delta > rte_pktmbuf_tailroom(last) || !RTE_MBUF_DIRECT(last) ||
+		    rte_mbuf_refcnt_read(last) != 1)
+			return -EINVAL;
+		memset(rte_pktmbuf_mtod_offset(last, uint8_t *, last->data_len), 0,
+		       (size_t)delta);
+		last->data_len = (uint16_t)(last->data_len + delta);
+		m->pkt_len += (uint32_t)delta;
+		return 0;
+	}
+	if ((int64_t)m->pkt_len + delta < TP_XDP_EDIT_MIN_FRAME)
+		return -EINVAL;
+	{
+		uint32_t keep = (uint32_t)((int64_t)m->pkt_len + delta), segs = 1;
+
+		/* the segment holding the new last byte */
+		for (s = m; keep > s->data_len; s = s->next, segs++)
+			keep -= s->data_len;
+		s->data_len = (uint16_t)keep;
+		rte_pktmbuf_free(s->next);
+		s->next = NULL;
+		m->nb_segs = (uint16_t)segs;
+		m->pkt_len = (uint32_t)((int64_t)m->pkt_len + delta);
+	}
+	return 0;
+}
+
 int
 tp_xdp_edit_tail(struct rte_mbuf *m, int32_t delta)
 {
-	if (m->nb_segs != 1 || m->next != NULL ||
-	    (m->ol_flags & RTE_MBUF_F_RX_LRO))
+	if (m->ol_flags & RTE_MBUF_F_RX_LRO)
 		return -EOPNOTSUPP;
+	if (m->next != NULL)
+		return edit_tail_chain(m, delta);
+	/* One buffer: the frame may end anywhere up to the buffer's end. The
+	 * kernel's limit is its frame's end less the room it keeps for
+	 * skb_shared_info (xdp_data_hard_end); an mbuf keeps that kind of
+	 * state outside its data buffer, so all of it is the frame's. */
 	if ((int64_t)m->data_len + delta < TP_XDP_EDIT_MIN_FRAME ||
 	    (delta > 0 && (uint32_t)delta > rte_pktmbuf_tailroom(m)))
 		return -EINVAL;

@@ -5,8 +5,8 @@ of them, built with scapy from the programs' documented behaviour
 
 usage: gen_bpf_frames.py OUTDIR
 Writes OUTDIR/in.pcap (frames 0..7), parse_out.pcap, push_out.pcap,
-pop_out.pcap, trim_out.pcap, tail_out.pcap, fib_out.pcap (one expected
-frame per input frame).
+pop_out.pcap, trim_out.pcap, tail_out.pcap, fib_out.pcap, lb_out.pcap
+(one expected frame per input frame).
 """
 import os
 import sys
@@ -36,6 +36,56 @@ def frames():
         Ether(src=A, dst=B) / Dot1Q(vlan=5) /
         IP(src="10.0.0.3", dst="192.168.1.1") / UDP(sport=5555, dport=9),
     ]
+
+
+# t_lb's configuration, as test_bpf.c and test_bpf_kernel.c set it: VIPs
+# 192.168.1.1:80/TCP (vip_num 0) and 192.168.1.2:9/UDP (vip_num 1); ring
+# slot i holds real i % 5; real r < 4 is 10.1.0.(10 + r) behind MAC
+# 02:00:00:00:01:0r, real 4 has address 0 (drop).
+LB_VIPS = {("192.168.1.1", 80, 6): 0, ("192.168.1.2", 9, 17): 1}
+LB_RING = 16
+
+
+def rol32(w, s):
+    return ((w << s) | (w >> (32 - s))) & 0xFFFFFFFF
+
+
+def jhash_3words(a, b, c, seed):
+    """Bob Jenkins' lookup3 final mix over three words (lookup3.c)."""
+    m = 0xFFFFFFFF
+    init = (0xDEADBEEF + (3 << 2) + seed) & m
+    a, b, c = (a + init) & m, (b + init) & m, (c + init) & m
+    c ^= b; c = (c - rol32(b, 14)) & m
+    a ^= c; a = (a - rol32(c, 11)) & m
+    b ^= a; b = (b - rol32(a, 25)) & m
+    c ^= b; c = (c - rol32(b, 16)) & m
+    a ^= c; a = (a - rol32(c, 4)) & m
+    b ^= a; b = (b - rol32(a, 14)) & m
+    c ^= b; c = (c - rol32(b, 24)) & m
+    return c
+
+
+def ip_word(a):
+    return int.from_bytes(bytes(int(x) for x in a.split(".")), "big")
+
+
+def lb_out(f):
+    """What t_lb's xdp_lb leaves of frame f (its file header)."""
+    if Ether not in f or f[Ether].type != 0x0800:
+        return bytes(f)
+    ip = f[IP]
+    l4 = ip[TCP] if TCP in ip else ip[UDP] if UDP in ip else None
+    vip = LB_VIPS.get((ip.dst, l4.dport, ip.proto)) if l4 is not None else None
+    if vip is None:
+        return bytes(f)
+    h = jhash_3words(ip_word(ip.src), ip_word(ip.dst), l4.sport << 16 | l4.dport,
+                     ip.proto)
+    real = (vip * LB_RING + h % LB_RING) % 5
+    if real == 4:
+        return bytes(f)
+    return bytes(Ether(src=f[Ether].dst, dst="02:00:00:00:01:%02x" % real) /
+                 IP(src="10.255.0.1", dst="10.1.0.%d" % (10 + real), proto=4, ttl=64,
+                    id=0, flags=0, tos=ip.tos) / ip)
 
 
 def main():
@@ -96,6 +146,9 @@ def main():
     f6[IPv6].hlim = 63
     fib[6] = bytes(f6)
     wrpcap(os.path.join(out, "fib_out.pcap"), [Raw(f) for f in fib], linktype=1)
+
+    wrpcap(os.path.join(out, "lb_out.pcap"), [Raw(lb_out(f)) for f in frames()],
+           linktype=1)
 
     # xdp_trim: longer than 60 bytes -> the first 60; else 4 zero bytes more.
     trim = [f[:60] if len(f) > 60 else f + bytes(4) for f in fs]

@@ -125,6 +125,37 @@ def case_unverified(tmp):
     assert (st["rx"], st["aborted"]) == (8, 8), st
 
 
+def case_kernel_frame(tmp):
+    """An XDP object gets frames laid out as the kernel's (256 bytes of
+    headroom, 3520 of frame): t_grow.o grows every frame to exactly 3520
+    bytes (zeros, then 0xab as the last byte) and not to 3521. The stats
+    say how the object runs, in tp_prog_bpf_exec_info's words."""
+    obj = os.path.join(BUILD, "t_grow.o:xdp_grow")
+    tx = os.path.join(tmp, "tx.pcap")
+    args = ["-i", IN, "--gro", "off", "--vlan", "keep", "--verdict", obj,
+            "--bpf-unverified", "--stats", "-"]
+    p = run(args + ["--bpf-map", "cfg:00000000=c00d0000", "--write", "tx=" + tx])
+    st = json.loads(next(l for l in p.stdout.splitlines() if l.startswith("{")))
+    assert (st["rx"], st["tx"]) == (8, 8), st
+    _, want = tpgen.read_pcap(IN)
+    _, out = tpgen.read_pcap(tx)
+    assert [len(f) for f in out] == [3520] * 8, [len(f) for f in out]
+    for f, w in zip(out, want):
+        assert f == w + bytes(3520 - len(w) - 1) + b"\xab", (f[:64], w)
+    assert st["verdict"] == {
+        "program": obj, "path": obj.rsplit(":", 1)[0], "section": "xdp",
+        "function": "xdp_grow", "frags": False, "verified_by": "tagpipe",
+        "execution": "jit", "checks": "checked",
+        "reason": "kernel verifier not asked; every memory access is checked at "
+                  "run time"}, st["verdict"]
+    p = run(args + ["--bpf-map", "cfg:00000000=c10d0000"])
+    st = json.loads(next(l for l in p.stdout.splitlines() if l.startswith("{")))
+    assert (st["rx"], st["drop"]) == (8, 8), st
+    p = run(["-i", IN, "--gro", "off", "--stats", "-"])
+    st = json.loads(next(l for l in p.stdout.splitlines() if l.startswith("{")))
+    assert st["verdict"] == {"program": "pass"}, st["verdict"]
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         globals()["case_" + CASE](tmp)

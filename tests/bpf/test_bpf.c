@@ -20,6 +20,9 @@
 
 #include <linux/bpf.h>
 
+#include <rte_dev.h>
+#include <rte_ethdev.h>
+
 #include "bpf_test.h"
 #include "pl_test.h"
 #include "tp_bpf.h"
@@ -331,6 +334,137 @@ test_trace_printk(void **state)
 	assert_non_null(strstr(logbuf, "bpf_trace_printk: src 192.0.2.2 len 154 tp\n"));
 	free(logbuf);
 	rte_pktmbuf_free(m);
+	tp_prog_close(p);
+}
+
+/* tp_prog_bpf_exec_info / _exec_line of path:sel opened now, and the INFO
+ * line the open logged: all three must say want_* exactly. */
+static void
+expect_exec(const char *path, const char *sel, const char *by, const char *checks,
+	    const char *reason)
+{
+	bool compiled = strcmp(mode, "bpf:") == 0;
+	char *logbuf = NULL, spec[600], err[256], line[1200], want[1200];
+	size_t loglen = 0;
+	FILE *logf = open_memstream(&logbuf, &loglen), *old = rte_log_get_stream();
+	struct tp_bpf_exec_info in;
+	struct tp_prog *p = NULL;
+	const char *file = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	assert_non_null(logf);
+	snprintf(spec, sizeof(spec), "%s%s:%s", mode, path, sel);
+	rte_openlog_stream(logf);
+	assert_int_equal(rte_log_set_level_pattern("tagpipe.bpf", RTE_LOG_INFO), 0);
+	if (tp_prog_open(spec, &p, err, sizeof(err)) != 0)
+		fail_msg("open %s: %s", spec, err);
+	assert_int_equal(rte_log_set_level_pattern("tagpipe.bpf", RTE_LOG_NOTICE), 0);
+	rte_openlog_stream(old);
+	fclose(logf);
+	assert_int_equal(tp_prog_bpf_exec_info(p, &in), 0);
+	assert_string_equal(in.path, path);
+	assert_string_equal(in.section, "xdp");
+	assert_string_equal(in.verified_by, by);
+	assert_string_equal(in.execution, compiled ? "jit" : "interpreter");
+	assert_string_equal(in.checks, checks);
+	assert_string_equal(in.reason, reason);
+	assert_false(in.frags);
+	snprintf(want, sizeof(want), "%s (section xdp, function %s): verified by %s, "
+		 "execution %s, memory checks %s: %s", path, in.function, by,
+		 compiled ? "jit" : "interpreter", checks, reason);
+	assert_int_equal(tp_prog_bpf_exec_line(p, line, sizeof(line)), (int)strlen(want));
+	assert_string_equal(line, want);
+	snprintf(line, sizeof(line), "tagpipe: XDP object %s\n", want);
+	if (strstr(logbuf, line) == NULL)
+		fail_msg("%s: log '%s' lacks '%s'", file, logbuf, line);
+	free(logbuf);
+	tp_prog_close(p);
+}
+
+/* What proved an object safe and how it runs, in the words every report
+ * uses: tagpipe's checks alone, a loop nobody proved finite, the kernel
+ * (where this process may ask it), a fall back to the interpreter. */
+static void
+test_exec_info(void **state)
+{
+	bool compiled = strcmp(mode, "bpf:") == 0;
+	const char *run = compiled ? "every memory access is checked at run time" :
+			  "bpf-interp: the interpreter checks every memory access";
+	struct tp_bpf_exec_info in;
+	struct tp_prog *p;
+	char reason[600], what[600];
+	unsigned int pc;
+
+	(void)state;
+	assert_int_equal(tp_prog_bpf_exec_info(NULL, &in), -EINVAL);
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF), 0);
+	snprintf(reason, sizeof(reason), "kernel verifier not asked; %s", run);
+	expect_exec(obj("t_parse.o"), "xdp_parse", "tagpipe", "checked", reason);
+	/* a loop, unverified: nobody proved it ends */
+	p = open_ok(obj("t_loop.o"), "xdp_xor");
+	assert_int_equal(tp_prog_bpf_exec_info(p, &in), 0);
+	tp_prog_close(p);
+	assert_int_equal(sscanf(in.reason, "kernel verifier not asked; a loop (pc %u)", &pc), 1);
+	snprintf(reason, sizeof(reason), "kernel verifier not asked; a loop (pc %u) nobody "
+		 "proved finite runs under a budget of 1000000 backward jumps; %s", pc, run);
+	expect_exec(obj("t_loop.o"), "xdp_xor", "nobody", "checked", reason);
+	assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
+
+	p = open_ok(obj("t_parse.o"), NULL);
+	tp_prog_bpf_describe(p, what, sizeof(what));
+	tp_prog_close(p);
+	if (strstr(what, "verified by the kernel") != NULL) {
+		snprintf(reason, sizeof(reason), "the kernel's verifier accepted it; %s",
+			 compiled ? "jit code runs its memory accesses unchecked, as "
+			 "the kernel's JIT does" : "bpf-interp: the interpreter checks every "
+			 "memory access");
+		expect_exec(obj("t_parse.o"), "xdp_parse", "kernel",
+			    compiled ? "proven" : "checked", reason);
+		expect_exec(obj("t_loop.o"), "xdp_xor", "kernel",
+			    compiled ? "proven" : "checked", reason);
+	} else {
+		print_message("kernel verifier unavailable here: %s\n", what);
+	}
+	if (compiled) {
+		/* no compiler: the interpreter, said at WARNING */
+		char *logbuf = NULL;
+		size_t loglen = 0;
+		FILE *logf = open_memstream(&logbuf, &loglen), *old = rte_log_get_stream();
+		const char *cc = getenv("CC");
+		char *saved = cc ? strdup(cc) : NULL, spec[600], err[256];
+
+		assert_non_null(logf);
+		assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_OFF), 0);
+		setenv("CC", "/nonexistent/cc", 1);
+		rte_openlog_stream(logf);
+		snprintf(spec, sizeof(spec), "bpf:%s", obj("t_parse.o"));
+		p = NULL;
+		assert_int_equal(tp_prog_open(spec, &p, err, sizeof(err)), 0);
+		rte_openlog_stream(old);
+		fclose(logf);
+		if (saved != NULL)
+			setenv("CC", saved, 1);
+		else
+			unsetenv("CC");
+		free(saved);
+		assert_int_equal(tp_prog_bpf_set_verify(TP_BPF_VERIFY_AUTO), 0);
+		assert_int_equal(tp_prog_bpf_exec_info(p, &in), 0);
+		assert_string_equal(in.execution, "interpreter");
+		assert_string_equal(in.checks, "checked");
+		assert_string_equal(in.reason, "kernel verifier not asked; not compiled (cannot "
+				    "run C compiler '/nonexistent/cc': No such file or directory): "
+				    "the interpreter checks every memory access");
+		snprintf(what, sizeof(what), "tagpipe: %s (xdp): not compiled, the interpreter "
+			 "runs it: cannot run C compiler '/nonexistent/cc': No such file or "
+			 "directory\n", obj("t_parse.o"));
+		if (strstr(logbuf, what) == NULL)
+			fail_msg("log '%s' lacks '%s'", logbuf, what);
+		free(logbuf);
+		tp_prog_close(p);
+	}
+	/* an xdp.frags program says so */
+	p = open_ok(obj("t_misc.o"), "xdp.frags");
+	assert_int_equal(tp_prog_bpf_exec_info(p, &in), 0);
+	assert_true(in.frags);
 	tp_prog_close(p);
 }
 
@@ -735,6 +869,256 @@ test_redirect(void **state)
 	tp_prog_close(p);
 }
 
+/* A pipeline on ports 0..3 (redirect key p -> port p, egress captured,
+ * GRO off) running program p. */
+static struct tp_pipeline *
+bcast_pipeline(struct tp_prog *p, struct tp_redirect_map *rm, struct pl_cap *cap)
+{
+	struct tp_pipeline_conf pc;
+	struct tp_pipeline *pl = NULL;
+	char err[256] = "";
+
+	tp_pipeline_conf_init(&pc);
+	for (unsigned int port = 0; port < 4; port++) {
+		pc.port[port].enabled = true;
+		assert_int_equal(tp_redirect_map_set_port(rm, port, (uint16_t)port, 0, -1), 0);
+	}
+	pc.gro.mode = TP_GRO_OFF;
+	pc.prog = p;
+	pc.redirect = rm;
+	pc.egress_cb = pl_cap_egress;
+	pc.egress_arg = cap;
+	if (tp_pipeline_create(&pc, &pl, err, sizeof(err)) != 0)
+		fail_msg("pipeline: %s", err);
+	return pl;
+}
+
+/* Frames 0..3 of in.pcap from port 1 through pipeline pl. */
+static void
+bcast_run(struct tp_pipeline *pl)
+{
+	struct rte_mbuf *m[8];
+
+	for (unsigned int i = 0; i < 4; i++)
+		m[i] = tp_test_mbuf_from_bytes(mp, in_f[i], in_l[i]);
+	assert_int_equal(tp_pipeline_rx_burst(pl, 1, 0, m, 4), 0);
+	pl_assert_conservation(pl);
+}
+
+/* cap holds, on each port of mask, frames 0..3 in order; no other port. */
+static void
+bcast_expect(const struct pl_cap *cap, unsigned int mask)
+{
+	unsigned int per[4] = { 0 };
+
+	for (unsigned int i = 0; i < cap->n; i++) {
+		uint16_t port = cap->port[i];
+
+		if (port >= 4 || !(mask & 1u << port))
+			fail_msg("a copy on port %u", port);
+		assert_int_equal(cap->verdict[i], TP_REDIRECT);
+		tp_test_assert_mbuf_bytes(cap->m[i], in_f[per[port]], in_l[per[port]]);
+		per[port]++;
+	}
+	for (unsigned int port = 0; port < 4; port++)
+		assert_int_equal(per[port], mask & 1u << port ? 4 : 0);
+}
+
+/* bpf_redirect_map with BPF_F_BROADCAST: the targets (the ingress port
+ * left out with BPF_F_EXCLUDE_INGRESS), then through the pipeline: a copy
+ * to each port, the packet itself to the last, exact bytes and counters;
+ * a DEVMAP_HASH of struct bpf_devmap_val with the ingress port kept and an
+ * entry the redirect map has no target for. */
+static void
+test_broadcast(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_bcast.o"), "xdp_bcast");
+	struct tp_redirect_map *rm = tp_redirect_map_create(4);
+	unsigned int start = tp_test_pool_in_use(mp);
+	struct tp_pipeline_stats st;
+	struct tp_pipeline *pl;
+	struct pl_cap *cap = calloc(1, sizeof(*cap));
+	struct rte_mbuf *m[NF];
+	uint32_t k[NF], keys[8], pos = 0;
+	uint8_t v[NF];
+
+	(void)state;
+	assert_non_null(rm);
+	assert_non_null(cap);
+	for (uint32_t key = 0; key < 4; key++) {
+		uint32_t ifindex = key + 1;
+
+		assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "ports"), &key, &ifindex,
+							0), 0);
+	}
+	load_frames(m);
+	run(p, 1, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++) {
+		assert_int_equal(v[i], XDP_REDIRECT);
+		assert_true(k[i] & TP_REDIRECT_KEY_MULTI);
+	}
+	assert_int_equal(tp_prog_redirect_targets(p, k[0], 1, &pos, keys, 8), 3);
+	assert_int_equal(keys[0], 0);
+	assert_int_equal(keys[1], 2);
+	assert_int_equal(keys[2], 3);
+	assert_int_equal(tp_prog_redirect_targets(p, k[0], 1, &pos, keys, 8), 0);
+	pos = 0; /* in batches, as the pipeline asks */
+	assert_int_equal(tp_prog_redirect_targets(p, k[0], 1, &pos, keys, 2), 2);
+	assert_int_equal(tp_prog_redirect_targets(p, k[0], 1, &pos, keys, 2), 1);
+	assert_int_equal(keys[0], 3);
+	free_all(m, NF);
+
+	pl = bcast_pipeline(p, rm, cap);
+	bcast_run(pl);
+	bcast_expect(cap, 1u << 0 | 1u << 2 | 1u << 3);
+	tp_pipeline_stats_get(pl, &st);
+	assert_int_equal(st.rx, 4);
+	assert_int_equal(st.verdict_pkts[TP_REDIRECT], 4);
+	assert_int_equal(st.copies, 8);
+	assert_int_equal(st.redirect, 12);
+	assert_int_equal(st.drop, 0);
+	pl_cap_free(cap);
+	/* an entry whose target the redirect map lacks: those copies are
+	 * dropped as having no target */
+	{
+		uint32_t key = 4, ifindex = 9;
+
+		assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "ports"), &key, &ifindex,
+							0), 0);
+	}
+	tp_pipeline_stats_reset(pl);
+	bcast_run(pl);
+	bcast_expect(cap, 1u << 0 | 1u << 2 | 1u << 3);
+	tp_pipeline_stats_get(pl, &st);
+	assert_int_equal(st.copies, 12);
+	assert_int_equal(st.redirect, 12);
+	assert_int_equal(st.drop_reason[TP_DROP_NO_TARGET], 4);
+	pl_cap_free(cap);
+	tp_pipeline_destroy(pl);
+	tp_prog_close(p);
+
+	/* DEVMAP_HASH (bpf_devmap_val values), the ingress port kept */
+	p = open_ok(obj("t_bcast.o"), "xdp_bcast_all");
+	{
+		uint32_t key = 10, val[2] = { 2, 0 };
+
+		assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "ports_hash"), &key, val, 0),
+				 0);
+		key = 20;
+		val[0] = 1;
+		assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "ports_hash"), &key, val, 0),
+				 0);
+	}
+	pl = bcast_pipeline(p, rm, cap);
+	bcast_run(pl);
+	bcast_expect(cap, 1u << 0 | 1u << 1);
+	tp_pipeline_stats_get(pl, &st);
+	assert_int_equal(st.copies, 4);
+	assert_int_equal(st.redirect, 8);
+	pl_cap_free(cap);
+	tp_pipeline_destroy(pl);
+	tp_prog_close(p);
+	tp_redirect_map_free(rm);
+	free(cap);
+	assert_int_equal(tp_test_pool_in_use(mp), start);
+}
+
+/* CPUMAP: the key is the CPU, an entry is set when its qsize is not 0, and
+ * the target is redirect key TP_BPF_CPUMAP_KEY_BASE + CPU (here a worker
+ * ring); broadcast on a CPUMAP is ABORTED; a miss forgets the target. */
+static void
+test_cpumap(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_bcast.o"), "xdp_cpu");
+	const uint32_t cpu2 = TP_BPF_CPUMAP_KEY_BASE + 2, cpu0 = TP_BPF_CPUMAP_KEY_BASE;
+	/* sources .1 (CPU 1, no entry: PASS), .2 (CPU 2), the rest CPU 0 */
+	static const uint8_t want[NF] = { XDP_PASS, XDP_PASS, XDP_REDIRECT, XDP_REDIRECT,
+					  XDP_REDIRECT, XDP_REDIRECT, XDP_REDIRECT,
+					  XDP_REDIRECT };
+	struct tp_redirect_map *rm = tp_redirect_map_create(TP_BPF_CPUMAP_KEY_BASE + 4);
+	struct rte_ring *ring = rte_ring_create("bpf_cpu2", 16, SOCKET_ID_ANY, 0);
+	unsigned int start = tp_test_pool_in_use(mp);
+	struct tp_pipeline_conf pc;
+	struct tp_pipeline_stats st;
+	struct tp_pipeline *pl = NULL;
+	struct rte_mbuf *m[NF];
+	uint32_t k[NF], cpu, val[2] = { 64, 0 };
+	uint8_t v[NF];
+	void *got[16];
+	char err[256];
+
+	(void)state;
+	assert_non_null(rm);
+	assert_non_null(ring);
+	cpu = 0;
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "cpus"), &cpu, val, 0), 0);
+	cpu = 2;
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "cpus"), &cpu, val, 0), 0);
+	cpu = 1;
+	val[0] = 16385; /* above the kernel's sanity limit */
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "cpus"), &cpu, val, 0),
+			 -EOVERFLOW);
+	val[0] = 0;     /* qsize 0: no entry */
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "cpus"), &cpu, val, 0), 0);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, want, NF);
+	assert_int_equal(k[2], cpu2);
+	assert_int_equal(k[3], cpu2);
+	for (unsigned int i = 4; i < NF; i++)
+		assert_int_equal(k[i], cpu0);
+	free_all(m, NF);
+
+	/* through a pipeline: CPU 2's frames on its worker ring, CPU 0 has
+	 * no target in the redirect map */
+	assert_int_equal(tp_redirect_map_set_ring(rm, cpu2, ring), 0);
+	tp_pipeline_conf_init(&pc);
+	pc.port[0].enabled = true;
+	pc.port[0].vlan = TP_VLAN_POLICY_KEEP;
+	pc.gro.mode = TP_GRO_OFF;
+	pc.prog = p;
+	pc.redirect = rm;
+	pc.pass_cb = pl_cap_pass;
+	{
+		struct pl_cap *cap = calloc(1, sizeof(*cap));
+
+		assert_non_null(cap);
+		pc.pass_arg = cap;
+		assert_int_equal(tp_pipeline_create(&pc, &pl, err, sizeof(err)), 0);
+		load_frames(m);
+		assert_int_equal(tp_pipeline_rx_burst(pl, 0, 0, m, NF), 0);
+		pl_assert_conservation(pl);
+		assert_int_equal(cap->n, 2);
+		pl_cap_free(cap);
+		free(cap);
+	}
+	assert_int_equal(rte_ring_dequeue_burst(ring, got, 16, NULL), 2);
+	tp_test_assert_mbuf_bytes(got[0], in_f[2], in_l[2]);
+	tp_test_assert_mbuf_bytes(got[1], in_f[3], in_l[3]);
+	rte_pktmbuf_free(got[0]);
+	rte_pktmbuf_free(got[1]);
+	tp_pipeline_stats_get(pl, &st);
+	assert_int_equal(st.redirect, 2);
+	assert_int_equal(st.drop_reason[TP_DROP_NO_TARGET], 4);
+	tp_pipeline_destroy(pl);
+	tp_prog_close(p);
+	tp_redirect_map_free(rm);
+	rte_ring_free(ring);
+
+	p = open_ok(obj("t_bcast.o"), "xdp_cpu_bcast");
+	load_frames(m);
+	run(p, 0, m, 1, v, k);
+	assert_int_equal(v[0], XDP_ABORTED);
+	tp_prog_close(p);
+	p = open_ok(obj("t_bcast.o"), "xdp_stale");
+	run(p, 0, m, 1, v, k);
+	assert_int_equal(v[0], XDP_REDIRECT);
+	assert_int_equal(k[0], UINT32_MAX);
+	free_all(m, NF);
+	tp_prog_close(p);
+	assert_int_equal(tp_test_pool_in_use(mp), start);
+}
+
 /* The routes fib_out.pcap was built for (gen_bpf_frames.py). */
 static const char *const fib_routes[] = {
 	"192.168.1.0/24 via 10.1.0.1 dev 2 lladdr 02:00:00:00:00:99 smac 02:00:00:00:00:aa "
@@ -835,6 +1219,262 @@ test_fib_lookup(void **state)
 	assert_int_equal((int64_t)u64_at(p, "args", 3, 0), -ENODEV);
 	free_all(m, NF);
 	tp_prog_close(p);
+}
+
+/* xdp_router: xdp_fib's router in BPF-to-BPF calls (one returns nothing),
+ * with bpf_check_mtu on the egress port before the redirect. Ports 1 and
+ * 2 are no ethdev here: MTU 1500, so the same bytes as xdp_fib. */
+static void
+test_router(void **state)
+{
+	static const uint8_t want[NF] = { XDP_REDIRECT, XDP_REDIRECT, XDP_PASS, XDP_DROP,
+					  XDP_PASS, XDP_PASS, XDP_REDIRECT, XDP_PASS };
+	struct tp_prog *p = open_ok(obj("t_fib.o"), "xdp_router");
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF];
+	char err[256];
+
+	(void)state;
+	for (unsigned int i = 0; i < RTE_DIM(fib_routes); i++)
+		assert_int_equal(tp_prog_bpf_route_add(p, fib_routes[i], err, sizeof(err)), 0);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, want, NF);
+	assert_int_equal(k[0], 2);
+	assert_int_equal(k[6], 1);
+	expect_bytes_from("tests/bpf/fib_out.pcap", m);
+	assert_int_equal(u64_at(p, "rcs", BPF_FIB_LKUP_RET_SUCCESS, 0), 3);
+	assert_int_equal(u64_at(p, "rcs", 13, 0), 1500); /* the MTU check_mtu said */
+	assert_int_equal(u64_at(p, "rcs", 14, 0), 0);    /* nothing too long */
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
+/* The results t_helpers.c's xdp_mtu stores, for a frame of len bytes on a
+ * port of MTU mtu (net/core/filter.c bpf_xdp_check_mtu). */
+static void
+expect_check_mtu(struct tp_prog *p, uint32_t mtu)
+{
+	static const int64_t rc[8] = {
+		BPF_MTU_CHK_RET_SUCCESS, BPF_MTU_CHK_RET_SUCCESS, BPF_MTU_CHK_RET_FRAG_NEEDED,
+		BPF_MTU_CHK_RET_SUCCESS, BPF_MTU_CHK_RET_FRAG_NEEDED, -EINVAL, -ENODEV,
+		BPF_MTU_CHK_RET_SUCCESS,
+	};
+
+	for (uint32_t s = 0; s < 8; s++) {
+		int64_t got = (int64_t)u64_at(p, "mtu", s, 0);
+		uint32_t out = (uint32_t)u64_at(p, "mtu", s, 8);
+
+		/* after an error mtu_len stays what the program put there */
+		uint32_t want = s == 5 ? 9 : s == 6 ? 7 : mtu;
+
+		if (got != rc[s] || out != want)
+			fail_msg("check_mtu case %u: rc %ld mtu_len %u, expected %ld %u", s,
+				 (long)got, out, (long)rc[s], want);
+	}
+}
+
+/* bpf_check_mtu on a port that is no ethdev (1500) and on one that is
+ * (net_null with its MTU set); the socket lookups find nothing. */
+#define NULL_VDEV "net_null_bpf_mtu"
+
+static void
+test_check_mtu_and_sockets(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_helpers.o"), "xdp_mtu");
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF];
+	uint32_t k[NF];
+	uint16_t port;
+
+	(void)state;
+	load_frames(m);
+	run(p, 7, m, 1, v, k);
+	assert_int_equal(v[0], XDP_PASS);
+	expect_check_mtu(p, 1500);
+	/* an ethdev's MTU is the port's (rte_eth_dev_get_mtu) */
+	if (rte_eth_dev_get_port_by_name(NULL_VDEV, &port) != 0) {
+		struct rte_eth_conf conf = { 0 };
+
+		assert_int_equal(rte_dev_probe(NULL_VDEV), 0);
+		assert_int_equal(rte_eth_dev_get_port_by_name(NULL_VDEV, &port), 0);
+		assert_int_equal(rte_eth_dev_configure(port, 1, 1, &conf), 0);
+	}
+	assert_int_equal(rte_eth_dev_set_mtu(port, 1400), 0);
+	run(p, port, m, 1, v, k);
+	expect_check_mtu(p, 1400);
+	free_all(m, NF);
+	tp_prog_close(p);
+
+	p = open_ok(obj("t_helpers.o"), "xdp_sk");
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	for (unsigned int i = 0; i < NF; i++)
+		assert_int_equal(v[i], XDP_PASS);
+	assert_int_equal(u64_at(p, "socks", 0, 0), 3 * NF);
+	assert_int_equal(u64_at(p, "socks", 1, 0), 0);
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
+static int
+lb_update(void *ctx, const char *map, const void *key, const void *value)
+{
+	struct tp_prog *p = ctx;
+
+	return tp_prog_bpf_map_update(p, map_idx(p, map), key, value, 0);
+}
+
+/* A Katran-style balancer (BPF-to-BPF calls, LRU connection table, jhash
+ * ring, IP-in-IP with adjust_head): the bytes gen_bpf_frames.py computed;
+ * then the connection table answers, and a real taken away drops. */
+static void
+test_lb(void **state)
+{
+	static const uint8_t want[NF] = { XDP_TX, XDP_PASS, XDP_TX, XDP_PASS,
+					  XDP_PASS, XDP_PASS, XDP_PASS, XDP_PASS };
+	struct tp_prog *p = open_ok(obj("t_lb.o"), NULL);
+	struct rte_mbuf *m[NF];
+	uint8_t v[NF], gone[12] = { 0 };
+	uint32_t k[NF], three = 3;
+
+	(void)state;
+	lb_configure(lb_update, p);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	expect_verdicts(v, want, NF);
+	expect_bytes_from("tests/bpf/lb_out.pcap", m);
+	assert_int_equal(u64_at(p, "stats", 0, 0), 2);
+	assert_int_equal(u64_at(p, "stats", 1, 0), in_l[0] + in_l[2]);
+	assert_int_equal(u64_at(p, "stats", 2, 0), 0);
+	free_all(m, NF);
+	/* frame 2 went to real 3 (lb_out.pcap): without it, a drop */
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "reals"), &three, gone, 0), 0);
+	load_frames(m);
+	run(p, 0, m, NF, v, k);
+	assert_int_equal(v[0], XDP_TX);
+	assert_int_equal(v[2], XDP_DROP);
+	assert_int_equal(u64_at(p, "stats", 2, 0), 2); /* both from conns */
+	assert_int_equal(u64_at(p, "stats", 3, 0), 1);
+	free_all(m, NF);
+	tp_prog_close(p);
+}
+
+/* t_grow's program sel asked for length want on packet m: its verdict,
+ * then rc and the length it saw in `out`, and (on success) the length, the
+ * grown bytes zero but the last (0xab), and nb_segs. */
+static void
+grow_case(struct tp_prog *p, struct rte_mbuf *m, uint32_t want, int64_t rc,
+	  uint16_t segs)
+{
+	uint32_t zero = 0, len0 = rte_pktmbuf_pkt_len(m), k;
+	uint8_t v, *buf;
+
+	assert_int_equal(tp_prog_bpf_map_update(p, map_idx(p, "cfg"), &zero, &want, 0), 0);
+	run(p, 0, &m, 1, &v, &k);
+	assert_int_equal((int64_t)u64_at(p, "out", 0, 0), rc);
+	if (rc != 0) {
+		assert_int_equal(v, XDP_DROP);
+		assert_int_equal(rte_pktmbuf_pkt_len(m), len0);
+		return;
+	}
+	assert_int_equal(v, XDP_TX);
+	assert_int_equal(u64_at(p, "out", 1, 0), want);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), want);
+	assert_int_equal(m->nb_segs, segs);
+	buf = malloc(want);
+	assert_non_null(buf);
+	assert_int_equal(tp_test_mbuf_to_bytes(m, buf, want), want);
+	assert_int_equal(buf[want - 1], 0xab);
+	for (uint32_t i = RTE_MIN(len0, want - 1); i < want - 1; i++)
+		if (buf[i] != 0)
+			fail_msg("grown byte %u is 0x%02x", i, buf[i]);
+	free(buf);
+}
+
+/* bpf_xdp_adjust_tail's limits, exact: a frame ends anywhere in its mbuf's
+ * buffer (DPDK's default: 2048 bytes after 128 of headroom; the kernel's
+ * test frame: 3520 after 256) and not a byte further; a chained packet
+ * (xdp.frags) grows in its last segment's buffer and is cut across
+ * segments, down to 14 bytes. */
+static void
+test_grow(void **state)
+{
+	struct tp_prog *p = open_ok(obj("t_grow.o"), "xdp_grow");
+	uint8_t *big = calloc(1, 8000);
+	struct rte_mbuf *m;
+
+	(void)state;
+	assert_non_null(big);
+	memcpy(big, in_f[2], in_l[2]);
+	m = tp_test_mbuf_from_bytes(mp, in_f[2], in_l[2]);
+	grow_case(p, m, 2049, -EINVAL, 1);
+	grow_case(p, m, 2048, 0, 1);
+	grow_case(p, m, 60, 0, 1);
+	grow_case(p, m, 13, -EINVAL, 1);
+	rte_pktmbuf_free(m);
+	m = kframe_mbuf(big, 128);
+	grow_case(p, m, KFRAME_DATA + 1, -EINVAL, 1);
+	grow_case(p, m, KFRAME_DATA, 0, 1);
+	rte_pktmbuf_free(m);
+	tp_prog_close(p);
+
+	p = open_ok(obj("t_grow.o"), "xdp_grow_frags");
+	m = kframe_mbuf(big, 5000); /* 3520 + 1480 */
+	assert_int_equal(m->nb_segs, 2);
+	/* the last segment has KFRAME_BUF - 128 - 1480 bytes of tailroom */
+	grow_case(p, m, 5000 + KFRAME_BUF - 128 - 1480 + 1, -EINVAL, 2);
+	grow_case(p, m, 5100, 0, 2);
+	grow_case(p, m, 4000, 0, 2);
+	grow_case(p, m, 3000, 0, 1); /* the second segment freed */
+	grow_case(p, m, 13, -EINVAL, 1);
+	rte_pktmbuf_free(m);
+	m = kframe_mbuf(big, 5000);
+	grow_case(p, m, 3520, 0, 1); /* exactly the first segment */
+	rte_pktmbuf_free(m);
+	tp_prog_close(p);
+	free(big);
+}
+
+/* A program that is not xdp.frags never sees a packet of several buffers:
+ * one that fits its first buffer is made one (counted), one that does not
+ * is dropped unrun (counted); an xdp.frags program gets the chain. */
+static void
+test_frames_only_linear(void **state)
+{
+	static const uint8_t want[NF] = { XDP_DROP, XDP_PASS, XDP_TX, XDP_PASS,
+					  XDP_PASS, XDP_ABORTED, XDP_PASS, XDP_PASS };
+	struct tp_prog *p = open_ok(obj("t_parse.o"), NULL);
+	uint8_t *big = calloc(1, 3000);
+	struct tp_bpf_stats st;
+	struct rte_mbuf *m[NF + 1];
+	uint8_t v[NF + 1];
+	uint32_t k[NF + 1];
+
+	(void)state;
+	assert_non_null(big);
+	memcpy(big, in_f[0], in_l[0]);
+	for (unsigned int i = 0; i < NF; i++)
+		m[i] = in_l[i] > 20 ? tp_test_mbuf_chain_from_bytes(mp, in_f[i], in_l[i], 20) :
+		       tp_test_mbuf_from_bytes(mp, in_f[i], in_l[i]);
+	/* 3000 bytes: more than a default mbuf's 2048 */
+	m[NF] = tp_test_mbuf_chain_from_bytes(mp, big, 3000, 2000);
+	run(p, 0, m, NF + 1, v, k);
+	expect_verdicts(v, want, NF);
+	assert_int_equal(v[NF], XDP_DROP);
+	assert_int_equal(k[NF], UINT32_MAX);
+	expect_bytes_from("tests/bpf/parse_out.pcap", m);
+	for (unsigned int i = 0; i < NF; i++)
+		assert_int_equal(m[i]->nb_segs, 1);
+	assert_int_equal(m[NF]->nb_segs, 2);
+	assert_int_equal(tp_prog_bpf_stats(p, &st), 0);
+	assert_int_equal(st.linearized, 7);
+	assert_int_equal(st.multibuf_dropped, 1);
+	assert_int_equal(st.runs, NF);
+	free_all(m, NF + 1);
+	tp_prog_close(p);
+	free(big);
 }
 
 /* adjust_head VLAN push (VID from tagpipe metadata) and pop, adjust_tail. */
@@ -1083,7 +1723,7 @@ test_bad(void **state)
 
 	open_fails(obj("t_bad.o"), "xdp_uninit", "r7 is read before it is set");
 	open_fails(obj("t_bad.o"), "xdp_ctxw", "write to the context");
-	open_fails(obj("t_bad.o"), "xdp_sk", "helper 84 is not supported");
+	open_fails(obj("t_bad.o"), "xdp_syncookie", "helper 204 is not supported");
 	open_fails(obj("t_bad.o"), "no_such", "no program 'no_such'");
 	open_fails(obj("missing.o"), NULL, "No such file");
 	{
@@ -2177,15 +2817,23 @@ main(void)
 		cmocka_unit_test(test_frags),
 		cmocka_unit_test(test_hook_by_section),
 		cmocka_unit_test(test_trace_printk),
+		cmocka_unit_test(test_exec_info),
 		cmocka_unit_test(test_libbpf_crash_refused),
 		cmocka_unit_test(test_legacy_maps),
 		cmocka_unit_test(test_hash_counter),
 		cmocka_unit_test(test_redirect),
+		cmocka_unit_test(test_broadcast),
+		cmocka_unit_test(test_cpumap),
 		cmocka_unit_test(test_fib_lookup),
+		cmocka_unit_test(test_router),
+		cmocka_unit_test(test_check_mtu_and_sockets),
+		cmocka_unit_test(test_lb),
 		cmocka_unit_test(test_lru),
 		cmocka_unit_test(test_lpm),
 		cmocka_unit_test(test_btf_text),
 		cmocka_unit_test(test_adjust),
+		cmocka_unit_test(test_grow),
+		cmocka_unit_test(test_frames_only_linear),
 		cmocka_unit_test(test_tail_calls),
 		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_bad),

@@ -2,15 +2,22 @@
 /*
  * tagpipe against the kernel on the same frames: each object runs in the
  * running kernel through BPF_PROG_TEST_RUN (libbpf bpf_prog_test_run_opts)
- * and in tagpipe (compiled), and the verdicts, the output bytes and the
- * map side effects must agree. Skipped where this process may not load BPF.
+ * and in tagpipe (compiled, then interpreted), and the verdicts, the output
+ * bytes and the map side effects must agree. Skipped where this process may not load BPF.
  * The 10-byte runt (frame 5) is left out: the kernel's test run refuses
- * input shorter than an Ethernet header.
+ * input shorter than an Ethernet header. The helpers that ask the device
+ * or the sockets run last, in a network namespace of the test's own
+ * (unshare(2)): no sockets, lo of MTU 1500 as a tagpipe port that is no
+ * ethdev, forwarding on.
  */
 #include <errno.h>
+#include <net/if.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -46,9 +53,13 @@ kload(const char *file, const char *func)
 	k.obj = bpf_object__open_file(file, NULL);
 	assert_non_null(k.obj);
 	bpf_object__for_each_program(p, k.obj) {
-		if (strcmp(bpf_program__name(p), func) == 0)
+		if (strcmp(bpf_program__name(p), func) == 0) {
 			bpf_program__set_type(p, BPF_PROG_TYPE_XDP);
-		else
+			/* what libbpf's "xdp.frags" section means */
+			if (strcmp(bpf_program__section_name(p), "xdp.frags") == 0)
+				bpf_program__set_flags(p, bpf_program__flags(p) |
+						       BPF_F_XDP_HAS_FRAGS);
+		} else
 			bpf_program__set_autoload(p, false);
 	}
 	bpf_object__for_each_map(m, k.obj)
@@ -58,13 +69,16 @@ kload(const char *file, const char *func)
 	return k;
 }
 
+/* "bpf:" (compiled) or "bpf-interp:": every comparison runs in both. */
+static const char *mode = "bpf:";
+
 static struct tp_prog *
 topen(const char *file, const char *sel)
 {
 	char spec[600], err[256] = "";
 	struct tp_prog *p = NULL;
 
-	snprintf(spec, sizeof(spec), "bpf:%s%s%s", file, sel ? ":" : "", sel ? sel : "");
+	snprintf(spec, sizeof(spec), "%s%s%s%s", mode, file, sel ? ":" : "", sel ? sel : "");
 	if (tp_prog_open(spec, &p, err, sizeof(err)) != 0)
 		fail_msg("open %s: %s", spec, err);
 	return p;
@@ -222,13 +236,269 @@ test_xdpfilt_same_as_kernel(void **state)
 	}
 }
 
+struct lb_both {
+	struct kprog *k;
+	struct tp_prog *t;
+};
+
+static int
+lb_update_both(void *ctx, const char *map, const void *key, const void *value)
+{
+	struct lb_both *b = ctx;
+	struct bpf_map *km = kmap(b->k, map);
+
+	assert_int_equal(bpf_map__update_elem(km, key, bpf_map__key_size(km), value,
+					      bpf_map__value_size(km), 0), 0);
+	return tp_prog_bpf_map_update(b->t, tp_prog_bpf_map_find(b->t, map), key, value, 0);
+}
+
+/* u64 slot of ARRAY map name, both sides equal; returns it. */
+static uint64_t
+same_u64(struct kprog *k, struct tp_prog *t, const char *name, uint32_t slot,
+	 unsigned int off)
+{
+	struct bpf_map *km = kmap(k, name);
+	uint8_t kv[64], tv[64];
+	uint64_t a, b;
+
+	assert_int_equal(bpf_map__lookup_elem(km, &slot, 4, kv, bpf_map__value_size(km), 0),
+			 0);
+	assert_int_equal(tp_prog_bpf_map_lookup(t, tp_prog_bpf_map_find(t, name), &slot, tv),
+			 0);
+	memcpy(&a, kv + off, 8);
+	memcpy(&b, tv + off, 8);
+	if (a != b)
+		fail_msg("%s[%u] +%u: kernel %llu, tagpipe %llu", name, slot, off,
+			 (unsigned long long)a, (unsigned long long)b);
+	return a;
+}
+
+/* The Katran-style balancer (BPF-to-BPF calls, one returning nothing;
+ * byte swaps before r0 is set; LRU, jhash, IP-in-IP): same verdicts,
+ * bytes and counters, twice (the second time from the connection table). */
+static void
+test_lb_same_as_kernel(void **state)
+{
+	struct kprog k = kload(obj("t_lb.o"), "xdp_lb");
+	struct tp_prog *t;
+	struct lb_both both;
+
+	(void)state;
+	if (k.fd < 0) {
+		bpf_object__close(k.obj);
+		skip();
+	}
+	t = topen(obj("t_lb.o"), NULL);
+	both = (struct lb_both){ &k, t };
+	lb_configure(lb_update_both, &both);
+	compare_runs(&k, t);
+	compare_runs(&k, t);
+	for (uint32_t s = 0; s < 4; s++)
+		same_u64(&k, t, "stats", s, 0);
+	assert_int_equal(same_u64(&k, t, "stats", 0, 0), 4);
+	assert_int_equal(same_u64(&k, t, "stats", 2, 0), 2);
+	tp_prog_close(t);
+	bpf_object__close(k.obj);
+}
+
+/* t_grow's function asks for each length of want[] on a fresh packet of
+ * len bytes (tagpipe's laid out as the kernel's test frame, kframe_mbuf):
+ * verdict, return code, length and bytes as the kernel's. */
+static void
+grow_same(const char *func, uint32_t len, const uint32_t *want, unsigned int n)
+{
+	struct kprog k = kload(obj("t_grow.o"), func);
+	uint8_t *in = calloc(1, len), *kout = malloc(16384), *tout = malloc(16384);
+	struct tp_prog *t;
+
+	assert_non_null(in);
+	assert_non_null(kout);
+	assert_non_null(tout);
+	if (k.fd < 0) {
+		bpf_object__close(k.obj);
+		free(in);
+		free(kout);
+		free(tout);
+		skip();
+	}
+	memcpy(in, in_f[0], in_l[0]);
+	t = topen(obj("t_grow.o"), func);
+	for (unsigned int i = 0; i < n; i++) {
+		struct tp_prog_env env = { .priv = tp_prog_priv(t) };
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in, .data_size_in = len,
+			    .data_out = kout, .data_size_out = 16384, .repeat = 1);
+		struct lb_both both = { &k, t };
+		uint32_t zero = 0, tl, key;
+		struct rte_mbuf *m;
+		uint8_t v;
+
+		assert_int_equal(lb_update_both(&both, "cfg", &zero, &want[i]), 0);
+		assert_int_equal(bpf_prog_test_run_opts(k.fd, &o), 0);
+		m = kframe_mbuf(in, len);
+		tp_prog_ops_of(t)->burst(&env, &m, 1, &v, &key);
+		if (v != o.retval)
+			fail_msg("%s, %u -> %u bytes: tagpipe verdict %u, kernel %u", func, len,
+				 want[i], v, o.retval);
+		same_u64(&k, t, "out", 0, 0);
+		same_u64(&k, t, "out", 1, 0);
+		tl = tp_test_mbuf_to_bytes(m, tout, 16384);
+		assert_int_equal(tl, o.data_size_out);
+		assert_memory_equal(tout, kout, tl);
+		rte_pktmbuf_free(m);
+	}
+	tp_prog_close(t);
+	bpf_object__close(k.obj);
+	free(in);
+	free(kout);
+	free(tout);
+}
+
+/* bpf_xdp_adjust_tail at the limits of the kernel's frame: a 128-byte
+ * frame grows to 3520 bytes and not one more; a 5000-byte one of two
+ * buffers grows in its last and is cut across them. */
+static void
+test_grow_same_as_kernel(void **state)
+{
+	static const uint32_t lin[] = { 3520, 3521, 200, 60, 14, 13 };
+	static const uint32_t frags[] = { 5100, 5000, 4000, 3520, 3000, 14, 13 };
+
+	(void)state;
+	grow_same("xdp_grow", 128, lin, RTE_DIM(lin));
+	grow_same("xdp_grow_frags", 5000, frags, RTE_DIM(frags));
+}
+
+/* Redirect maps: DEVMAP broadcast (BPF_F_BROADCAST, with and without
+ * BPF_F_EXCLUDE_INGRESS), CPUMAP by CPU, broadcast refused on a CPUMAP, a
+ * miss after a target. Entries name ifindex 1 (lo in the kernel, port 0
+ * in tagpipe) and CPU 0, which every machine has. */
+static void
+test_redirect_maps_same_as_kernel(void **state)
+{
+	static const char *const funcs[] = {
+		"xdp_bcast", "xdp_bcast_all", "xdp_cpu", "xdp_cpu_bcast", "xdp_stale",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < RTE_DIM(funcs); i++) {
+		struct kprog k = kload(obj("t_bcast.o"), funcs[i]);
+		uint32_t zero = 0, lo = 1, dv[2] = { 1, 0 }, cv[2] = { 64, 0 };
+		struct lb_both both;
+		struct tp_prog *t;
+
+		if (k.fd < 0) {
+			bpf_object__close(k.obj);
+			skip();
+		}
+		t = topen(obj("t_bcast.o"), funcs[i]);
+		both = (struct lb_both){ &k, t };
+		assert_int_equal(lb_update_both(&both, "ports", &zero, &lo), 0);
+		assert_int_equal(lb_update_both(&both, "ports_hash", &zero, dv), 0);
+		assert_int_equal(lb_update_both(&both, "cpus", &zero, cv), 0);
+		compare_runs(&k, t);
+		tp_prog_close(t);
+		bpf_object__close(k.obj);
+	}
+}
+
+/* Set the MTU of this network namespace's loopback device (SIOCSIFMTU). */
+static int
+lo_mtu(int mtu)
+{
+	struct ifreq ifr = { .ifr_mtu = mtu };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), rc;
+
+	if (fd < 0)
+		return -1;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+	rc = ioctl(fd, SIOCSIFMTU, &ifr);
+	close(fd);
+	return rc;
+}
+
+/* Write "1" to a sysctl file: 0 or -1. */
+static int
+sysctl_one(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (f == NULL)
+		return -1;
+	rc = fputs("1\n", f) < 0 ? -1 : 0;
+	return fclose(f) != 0 ? -1 : rc;
+}
+
+/* In a network namespace of its own (no sockets, lo of MTU 1500, so the
+ * kernel's test device matches a tagpipe port that is no ethdev):
+ * bpf_check_mtu's cases, the socket lookups, and the router with
+ * bpf_check_mtu (neither side has a route: both pass). */
+static void
+test_netns_helpers_same_as_kernel(void **state)
+{
+	static const struct { const char *file, *func, *sel; } c[] = {
+		{ "t_helpers.o", "xdp_mtu", "xdp_mtu" },
+		{ "t_helpers.o", "xdp_sk", "xdp_sk" },
+		{ "t_fib.o", "xdp_router", "xdp_router" },
+	};
+
+	(void)state;
+	/* forwarding on (a new namespace starts with it off: FWD_DISABLED,
+	 * which tagpipe's ports never answer) */
+	if (unshare(CLONE_NEWNET) != 0 || lo_mtu(1500) != 0 ||
+	    sysctl_one("/proc/sys/net/ipv4/ip_forward") != 0 ||
+	    sysctl_one("/proc/sys/net/ipv6/conf/all/forwarding") != 0) {
+		print_message("no network namespace of our own: %s\n", strerror(errno));
+		skip();
+	}
+	for (size_t i = 0; i < RTE_DIM(c); i++) {
+		struct kprog k = kload(obj(c[i].file), c[i].func);
+		struct tp_prog *t;
+
+		if (k.fd < 0) {
+			bpf_object__close(k.obj);
+			skip();
+		}
+		t = topen(obj(c[i].file), c[i].sel);
+		compare_runs(&k, t);
+		if (i == 0) {
+			for (uint32_t s = 0; s < 8; s++) {
+				same_u64(&k, t, "mtu", s, 0);
+				same_u64(&k, t, "mtu", s, 8);
+			}
+			assert_int_equal(same_u64(&k, t, "mtu", 0, 8) & 0xffffffff, 1500);
+			assert_int_equal((int64_t)same_u64(&k, t, "mtu", 2, 0),
+					 BPF_MTU_CHK_RET_FRAG_NEEDED);
+		} else if (i == 1) {
+			assert_int_equal(same_u64(&k, t, "socks", 0, 0), 3 * (NF - 1));
+			assert_int_equal(same_u64(&k, t, "socks", 1, 0), 0);
+		} else {
+			/* no route on either side: 5 IP frames NOT_FWDED */
+			for (uint32_t s = 0; s < 16; s++)
+				same_u64(&k, t, "rcs", s, 0);
+			assert_int_equal(same_u64(&k, t, "rcs", BPF_FIB_LKUP_RET_NOT_FWDED, 0), 5);
+		}
+		tp_prog_close(t);
+		bpf_object__close(k.obj);
+	}
+}
+
 int
 main(void)
 {
 	static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_as_kernel),
 		cmocka_unit_test(test_xdpfilt_same_as_kernel),
+		cmocka_unit_test(test_lb_same_as_kernel),
+		cmocka_unit_test(test_redirect_maps_same_as_kernel),
+		cmocka_unit_test(test_grow_same_as_kernel),
+		/* last: it moves the process into a network namespace (a new
+		 * one each time) */
+		cmocka_unit_test(test_netns_helpers_same_as_kernel),
 	};
+	int failed;
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	failed = cmocka_run_group_tests_name("compiled", tests, setup, teardown);
+	mode = "bpf-interp:";
+	failed += cmocka_run_group_tests_name("interpreted", tests, setup, teardown);
+	return failed;
 }

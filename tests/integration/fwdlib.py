@@ -232,7 +232,7 @@ def pipeline_segmented(text):
 _PL = re.compile(
     r'Pipeline statistics \((\d+) instances\)\s*#+\s*'
     r'RX-frames: (\d+)\s+Pass: (\d+)\s+TX: (\d+)\s+Redirect: (\d+)\s+'
-    r'Drop: (\d+)\s+Aborted: (\d+)\s+Held-in-GRO: (\d+)\s*'
+    r'Drop: (\d+)\s+Aborted: (\d+)\s+Held-in-GRO: (\d+)\s+Copies: (\d+)\s*'
     r'Verdict-packets:([^\n]*)\n\s*'
     r'GRO-in: (\d+)\s+GRO-out: (\d+)\s+Merge-ratio: ([\d.]+)')
 
@@ -244,11 +244,11 @@ def pipeline_stats(text):
         g = m.groups()
         d = {k: int(v) for k, v in zip(
             ('instances', 'rx', 'pass', 'tx', 'redirect', 'drop', 'aborted',
-             'held'), g[:8])}
+             'held', 'copies'), g[:9])}
         d['verdict_pkts'] = {k: int(v) for k, v in
-                             (x.split('=') for x in g[8].split())}
-        d['gro_in'], d['gro_out'] = int(g[9]), int(g[10])
-        d['merge_ratio'] = float(g[11])
+                             (x.split('=') for x in g[9].split())}
+        d['gro_in'], d['gro_out'] = int(g[10]), int(g[11])
+        d['merge_ratio'] = float(g[12])
         res.append(d)
     return res
 

@@ -265,8 +265,8 @@ pl_cap_free(struct pl_cap *c)
 	c->n = 0;
 }
 
-/* rx = pass + tx + redirect + drop + aborted + held_in_gro, and drop is the
- * sum of the reasons. */
+/* rx + copies = pass + tx + redirect + drop + aborted + held_in_gro, and
+ * drop is the sum of the reasons. */
 static inline void
 pl_assert_conservation(const struct tp_pipeline *pl)
 {
@@ -277,7 +277,7 @@ pl_assert_conservation(const struct tp_pipeline *pl)
 	for (unsigned int r = 0; r < TP_DROP_MAX; r++)
 		sum += st.drop_reason[r];
 	assert_int_equal(st.drop, sum);
-	assert_int_equal(st.rx, st.pass + st.tx + st.redirect + st.drop +
+	assert_int_equal(st.rx + st.copies, st.pass + st.tx + st.redirect + st.drop +
 			 st.aborted + st.held_in_gro);
 }
 

@@ -493,7 +493,9 @@ test_grow_shrink_exact(void **state)
 }
 
 /* A chain of 3 segments (60 + 60 + 30 bytes): load/store across the
- * boundaries, head edits on the first segment, tail edits refused. */
+ * boundaries, head edits on the first segment, tail edits as the kernel's
+ * multi-buffer XDP: growth in the last segment's buffer, cuts across
+ * segments (the emptied ones freed), at least 14 bytes left. */
 static void
 test_chained(void **state)
 {
@@ -514,8 +516,9 @@ test_chained(void **state)
 	assert_int_equal(tp_xdp_load_bytes(&c, 110, got, 40), 0);
 	assert_memory_equal(got, b + 110, 40);
 	snap_take(&sn, m, &c);
-	assert_int_equal(tp_xdp_adjust_tail(&c, -1), -EOPNOTSUPP);
-	assert_int_equal(tp_xdp_adjust_tail(&c, 1), -EOPNOTSUPP);
+	assert_int_equal(tp_xdp_adjust_tail(&c, -137), -EINVAL); /* 13 left */
+	assert_int_equal(tp_xdp_adjust_tail(&c, (int32_t)rte_pktmbuf_tailroom(
+		rte_pktmbuf_lastseg(m)) + 1), -EINVAL);
 	assert_int_equal(tp_xdp_adjust_head(&c, 60 - 13), -EINVAL);
 	assert_int_equal(tp_xdp_load_bytes(&c, 131, got, 20), -EINVAL);
 	snap_same(&sn, m, &c);
@@ -528,6 +531,21 @@ test_chained(void **state)
 	assert_int_equal(c.pkt_len, 148);
 	assert_int_equal(c.data_end - c.data, 58);
 	tp_test_assert_mbuf_bytes(m, b + 2, 148);
+	/* cut 31: the last segment freed, the middle one loses a byte */
+	assert_int_equal(tp_xdp_adjust_tail(&c, -31), 0);
+	assert_int_equal(m->nb_segs, 2);
+	assert_int_equal(c.pkt_len, 117);
+	tp_test_assert_mbuf_bytes(m, b + 2, 117);
+	/* grow 3 zero bytes in the (new) last segment */
+	assert_int_equal(tp_xdp_adjust_tail(&c, 3), 0);
+	memset(b + 2 + 117, 0, 3);
+	tp_test_assert_mbuf_bytes(m, b + 2, 120);
+	/* down to the first segment alone: 20 of its 58 bytes */
+	assert_int_equal(tp_xdp_adjust_tail(&c, -100), 0);
+	assert_int_equal(m->nb_segs, 1);
+	assert_null(m->next);
+	assert_int_equal(c.data_end - c.data, 20);
+	tp_test_assert_mbuf_bytes(m, b + 2, 20);
 	rte_pktmbuf_free(m);
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 }

@@ -94,6 +94,12 @@ test_endpoints(void **state)
 	assert_non_null(strstr(reply, "\"verdict\":{\"calls\":1,\"in\":3,\"out\":3"));
 	query("/tagpipe/ports", reply, sizeof(reply));
 	assert_non_null(strstr(reply, "\"0\":{\"rx\":3,\"tx\":0,\"tx_full\":0"));
+	/* a built-in program: its kind only (XDP objects: tests/bpf) */
+	query("/tagpipe/verdict", reply, sizeof(reply));
+	assert_string_equal(reply, "{\"/tagpipe/verdict\":{\"pipeline\":\"tel0\","
+			    "\"program\":\"drop\"}}");
+	query("/tagpipe/verdict,nosuch", reply, sizeof(reply));
+	assert_string_equal(reply, "{\"/tagpipe/verdict\":{\"error\":\"no such pipeline\"}}");
 	tp_pipeline_destroy(pl);
 	query("/tagpipe/pipelines", reply, sizeof(reply));
 	assert_string_equal(reply, "{\"/tagpipe/pipelines\":[]}");

@@ -10,10 +10,13 @@
  *    zero -> XDP_PASS, else XDP_DROP.
  *  prog_uninit ("xdp_uninit"): returns r7 never set: refused at open.
  *  xdp_ctx_write ("xdp_ctxw"): stores into xdp_md: refused at open.
- *  prog_sk ("xdp_sk"): calls bpf_sk_lookup_tcp (84), a helper XDP has
- *    in the kernel and tagpipe does not: refused at open.
+ *  prog_syncookie ("xdp_syncookie"): calls bpf_tcp_raw_gen_syncookie_ipv4
+ *    (204), a helper XDP has in the kernel and tagpipe does not: refused
+ *    at open.
  */
 #include <linux/bpf.h>
+#include <linux/ip.h>
+#include <linux/tcp.h>
 #include <bpf/bpf_helpers.h>
 
 SEC("xdp")
@@ -60,16 +63,14 @@ int xdp_ctx_write(struct xdp_md *ctx)
 	return XDP_PASS;
 }
 
-SEC("xdp_sk")
-int prog_sk(struct xdp_md *ctx)
+SEC("xdp_syncookie")
+int prog_syncookie(struct xdp_md *ctx)
 {
-	struct bpf_sock_tuple t = {};
-	struct bpf_sock *sk = bpf_sk_lookup_tcp(ctx, &t, sizeof(t.ipv4), -1, 0);
+	struct iphdr ip = {};
+	struct tcphdr th = {};
 
-	if (sk == NULL)
-		return XDP_PASS;
-	bpf_sk_release(sk);
-	return XDP_DROP;
+	(void)ctx;
+	return bpf_tcp_raw_gen_syncookie_ipv4(&ip, &th, sizeof(th)) < 0 ? XDP_PASS : XDP_DROP;
 }
 
 char _license[] SEC("license") = "GPL";
