@@ -309,7 +309,7 @@ parse_value(const struct btf *btf, uint32_t id, struct txt *x, uint8_t *out, int
 }
 
 int
-bpf_btf_parse(const struct btf *btf, uint32_t id, const char *s, size_t len,
+tpb_btf_parse(const struct btf *btf, uint32_t id, const char *s, size_t len,
 	      uint8_t *out, uint32_t size)
 {
 	struct txt x = { s, s + len };
@@ -448,12 +448,12 @@ print_value(const struct btf *btf, uint32_t id, const uint8_t *p, FILE *f, int d
 }
 
 int
-bpf_btf_print(const struct btf *btf, uint32_t id, const void *data, uint32_t size, FILE *f)
+tpb_btf_print(const struct btf *btf, uint32_t id, const void *data, uint32_t size, FILE *f)
 {
 	uint32_t rid = id;
 
 	if (btf == NULL || id == 0 || resolved(btf, &rid) == NULL ||
-	    btf__resolve_size(btf, rid) != (int)size || !bpf_btf_typed(btf, id))
+	    btf__resolve_size(btf, rid) != (int)size || !tpb_btf_typed(btf, id))
 		return -1;
 	print_value(btf, id, data, f, 0);
 	return 0;
@@ -486,9 +486,9 @@ typed_at(const struct btf *btf, uint32_t id, int depth)
 	return false;
 }
 
-/* Whether text can express this type (bpf_btf_parse takes it). */
+/* Whether text can express this type (tpb_btf_parse takes it). */
 bool
-bpf_btf_typed(const struct btf *btf, uint32_t id)
+tpb_btf_typed(const struct btf *btf, uint32_t id)
 {
 	return btf != NULL && id != 0 && typed_at(btf, id, 0);
 }

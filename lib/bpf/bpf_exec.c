@@ -126,30 +126,30 @@ cg_map_lookup(struct bpf_run *rs, uint64_t r1, uint64_t r2)
 }
 
 struct tp_bpf_map *
-bpf_run_map(struct bpf_run *rs, uint64_t r)
+tpb_run_map(struct bpf_run *rs, uint64_t r)
 {
 	return map_of(rs, r);
 }
 
 uint64_t
-bpf_run_fault(struct bpf_run *rs, enum bpf_counter why)
+tpb_run_fault(struct bpf_run *rs, enum bpf_counter why)
 {
 	return fault(rs, why);
 }
 
 bool
-bpf_run_mem_ok(const struct bpf_run *rs, uint64_t addr, uint32_t size)
+tpb_run_mem_ok(const struct bpf_run *rs, uint64_t addr, uint32_t size)
 {
 	return mem_ok(rs, addr, size, false);
 }
 
 bool
-bpf_run_mem_writable(const struct bpf_run *rs, uint64_t addr, uint32_t size)
+tpb_run_mem_writable(const struct bpf_run *rs, uint64_t addr, uint32_t size)
 {
 	return mem_ok(rs, addr, size, true);
 }
 
-const struct bpf_cg_ops bpf_cg_ops = {
+const struct bpf_cg_ops tpb_cg_ops = {
 	.helper = call_helper,
 	.mem_slow = cg_mem_slow,
 	.oob = cg_oob,
@@ -166,17 +166,17 @@ const struct bpf_cg_ops bpf_cg_ops = {
 static uint64_t
 map_lookup(struct bpf_run *rs, struct tp_bpf_map *m, const void *key)
 {
-	void *v = bpf_map_lookup(m, key, rs->cpu);
+	void *v = tpb_map_lookup(m, key, rs->cpu);
 	uint32_t in;
 
-	if (bpf_map_is_of_maps(m->type)) {
+	if (tpb_map_is_of_maps(m->type)) {
 		/* the inner map itself: a handle for the map helpers */
 		if (v == NULL)
 			return 0;
 		memcpy(&in, v, 4);
 		return in == 0 ? 0 : (uintptr_t)&rs->prog->maps[in - 1];
 	}
-	bpf_map_lru_touch(m, v);
+	tpb_map_lru_touch(m, v);
 	return (uintptr_t)v;
 }
 
@@ -201,11 +201,11 @@ h_map_update(struct bpf_run *rs, uint64_t r1, uint64_t r2, uint64_t r3,
 	    !mem_ok(rs, r3, m->value_size, false))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	if (m->type == BPF_MAP_TYPE_PROG_ARRAY || m->type == BPF_MAP_TYPE_RINGBUF ||
-	    bpf_map_is_of_maps(m->type))
+	    tpb_map_is_of_maps(m->type))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
-	if (bpf_map_is_redirect(m->type))
+	if (tpb_map_is_redirect(m->type))
 		return (uint64_t)-EOPNOTSUPP;
-	return (uint64_t)(int64_t)bpf_map_update(m, (const void *)(uintptr_t)r2,
+	return (uint64_t)(int64_t)tpb_map_update(m, (const void *)(uintptr_t)r2,
 						 (const void *)(uintptr_t)r3, r4,
 						 rs->cpu, false);
 }
@@ -218,11 +218,11 @@ h_map_delete(struct bpf_run *rs, uint64_t r1, uint64_t r2)
 	if (m == NULL || !mem_ok(rs, r2, m->key_size, false))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	if (m->type == BPF_MAP_TYPE_PROG_ARRAY || m->type == BPF_MAP_TYPE_RINGBUF ||
-	    bpf_map_is_of_maps(m->type))
+	    tpb_map_is_of_maps(m->type))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
-	if (bpf_map_is_redirect(m->type))
+	if (tpb_map_is_redirect(m->type))
 		return (uint64_t)-EOPNOTSUPP;
-	return (uint64_t)(int64_t)bpf_map_delete(m, (const void *)(uintptr_t)r2);
+	return (uint64_t)(int64_t)tpb_map_delete(m, (const void *)(uintptr_t)r2);
 }
 
 static uint64_t
@@ -269,7 +269,7 @@ h_redirect_map(struct bpf_run *rs, uint64_t r1, uint64_t key, uint64_t flags)
 	uint64_t allowed = 3;
 	const void *v;
 
-	if (m == NULL || !bpf_map_is_redirect(m->type))
+	if (m == NULL || !tpb_map_is_redirect(m->type))
 		return fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	if (m->type == BPF_MAP_TYPE_DEVMAP || m->type == BPF_MAP_TYPE_DEVMAP_HASH)
 		allowed |= BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS;
@@ -281,7 +281,7 @@ h_redirect_map(struct bpf_run *rs, uint64_t r1, uint64_t key, uint64_t flags)
 				   (uint32_t)(m - rs->prog->maps);
 		return XDP_REDIRECT;
 	}
-	if (key > UINT32_MAX || (v = bpf_map_lookup(m, &k, 0)) == NULL)
+	if (key > UINT32_MAX || (v = tpb_map_lookup(m, &k, 0)) == NULL)
 		goto miss;
 	memcpy(&word, v, 4);
 	if (word == 0)
@@ -528,7 +528,7 @@ h_perf_output(struct bpf_run *rs, uint64_t map, uint64_t flags, uint64_t data,
 }
 
 int
-bpf_helper_nargs(int32_t id)
+tpb_helper_nargs(int32_t id)
 {
 	switch (id) {
 	case BPF_FUNC_map_lookup_elem: return 2;
@@ -568,7 +568,7 @@ bpf_helper_nargs(int32_t id)
 }
 
 bool
-bpf_helper_takes_ctx(int32_t id)
+tpb_helper_takes_ctx(int32_t id)
 {
 	return id == BPF_FUNC_tail_call || id == BPF_FUNC_perf_event_output ||
 	       id == BPF_FUNC_xdp_adjust_head || id == BPF_FUNC_xdp_adjust_meta ||
@@ -587,7 +587,7 @@ call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r)
 	case BPF_FUNC_map_update_elem: return h_map_update(rs, r[1], r[2], r[3], r[4]);
 	case BPF_FUNC_map_delete_elem: return h_map_delete(rs, r[1], r[2]);
 	case BPF_FUNC_ktime_get_ns: return h_ktime();
-	case BPF_FUNC_trace_printk: return bpf_h_trace_printk(rs, r[1], r[2], r + 3);
+	case BPF_FUNC_trace_printk: return tpb_h_trace_printk(rs, r[1], r[2], r + 3);
 	case BPF_FUNC_get_prandom_u32: return (uint32_t)rte_rand();
 	case BPF_FUNC_get_smp_processor_id: return rs->cpu;
 	case BPF_FUNC_redirect: return h_redirect(rs, r[1], r[2]);
@@ -601,12 +601,12 @@ call_helper(struct bpf_run *rs, int32_t id, const uint64_t *r)
 	case BPF_FUNC_xdp_get_buff_len: return rs->m->pkt_len;
 	case BPF_FUNC_xdp_load_bytes: return h_xfer_bytes(rs, r[2], r[3], r[4], false);
 	case BPF_FUNC_xdp_store_bytes: return h_xfer_bytes(rs, r[2], r[3], r[4], true);
-	case BPF_FUNC_ringbuf_output: return bpf_h_ringbuf_output(rs, r[1], r[2], r[3], r[4]);
-	case BPF_FUNC_ringbuf_reserve: return bpf_h_ringbuf_reserve(rs, r[1], r[2], r[3]);
-	case BPF_FUNC_ringbuf_submit: return bpf_h_ringbuf_commit(rs, r[1], r[2], false);
-	case BPF_FUNC_ringbuf_discard: return bpf_h_ringbuf_commit(rs, r[1], r[2], true);
-	case BPF_FUNC_ringbuf_query: return bpf_h_ringbuf_query(rs, r[1], r[2]);
-	case BPF_FUNC_fib_lookup: return bpf_h_fib_lookup(rs, r[2], r[3], r[4]);
+	case BPF_FUNC_ringbuf_output: return tpb_h_ringbuf_output(rs, r[1], r[2], r[3], r[4]);
+	case BPF_FUNC_ringbuf_reserve: return tpb_h_ringbuf_reserve(rs, r[1], r[2], r[3]);
+	case BPF_FUNC_ringbuf_submit: return tpb_h_ringbuf_commit(rs, r[1], r[2], false);
+	case BPF_FUNC_ringbuf_discard: return tpb_h_ringbuf_commit(rs, r[1], r[2], true);
+	case BPF_FUNC_ringbuf_query: return tpb_h_ringbuf_query(rs, r[1], r[2]);
+	case BPF_FUNC_fib_lookup: return tpb_h_fib_lookup(rs, r[2], r[3], r[4]);
 	case BPF_FUNC_check_mtu: return h_check_mtu(rs, r[2], r[3], r[4], r[5]);
 	case BPF_FUNC_sk_lookup_tcp:
 	case BPF_FUNC_sk_lookup_udp:
@@ -630,7 +630,7 @@ d_map_lookup(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
 }
 
 uint64_t
-bpf_map_lookup_proven(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
+tpb_map_lookup_proven(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
 		      struct bpf_run *rs)
 {
 	(void)r3; (void)r4; (void)r5;
@@ -667,7 +667,7 @@ d_trace_printk(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
 {
 	const uint64_t args[3] = { r3, r4, r5 };
 
-	return bpf_h_trace_printk(rs, r1, r2, args);
+	return tpb_h_trace_printk(rs, r1, r2, args);
 }
 
 static uint64_t
@@ -762,7 +762,7 @@ d_rb_output(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
 	    struct bpf_run *rs)
 {
 	(void)r5;
-	return bpf_h_ringbuf_output(rs, r1, r2, r3, r4);
+	return tpb_h_ringbuf_output(rs, r1, r2, r3, r4);
 }
 
 static uint64_t
@@ -770,7 +770,7 @@ d_rb_reserve(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
 	     struct bpf_run *rs)
 {
 	(void)r4; (void)r5;
-	return bpf_h_ringbuf_reserve(rs, r1, r2, r3);
+	return tpb_h_ringbuf_reserve(rs, r1, r2, r3);
 }
 
 static uint64_t
@@ -778,7 +778,7 @@ d_rb_submit(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
 	    struct bpf_run *rs)
 {
 	(void)r3; (void)r4; (void)r5;
-	return bpf_h_ringbuf_commit(rs, r1, r2, false);
+	return tpb_h_ringbuf_commit(rs, r1, r2, false);
 }
 
 static uint64_t
@@ -786,7 +786,7 @@ d_rb_discard(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
 	     struct bpf_run *rs)
 {
 	(void)r3; (void)r4; (void)r5;
-	return bpf_h_ringbuf_commit(rs, r1, r2, true);
+	return tpb_h_ringbuf_commit(rs, r1, r2, true);
 }
 
 static uint64_t
@@ -794,7 +794,7 @@ d_rb_query(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
 	   struct bpf_run *rs)
 {
 	(void)r3; (void)r4; (void)r5;
-	return bpf_h_ringbuf_query(rs, r1, r2);
+	return tpb_h_ringbuf_query(rs, r1, r2);
 }
 
 static uint64_t
@@ -802,7 +802,7 @@ d_fib_lookup(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
 	     struct bpf_run *rs)
 {
 	(void)r1; (void)r5;
-	return bpf_h_fib_lookup(rs, r2, r3, r4);
+	return tpb_h_fib_lookup(rs, r2, r3, r4);
 }
 
 /* The same helpers as call_helper, each reached without its switch.
@@ -810,7 +810,7 @@ d_fib_lookup(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5,
  * handles itself, redirect_map, and any helper added to call_helper
  * later) go through the dispatcher. */
 bpf_helper_fn
-bpf_helper_direct(int32_t id)
+tpb_helper_direct(int32_t id)
 {
 	switch (id) {
 	case BPF_FUNC_map_lookup_elem: return d_map_lookup;
@@ -969,7 +969,7 @@ static uint64_t interp(struct bpf_run *rs, uint32_t pc, uint64_t r1, uint64_t r2
 		       uint64_t r10);
 
 int64_t
-bpf_loop_callback(const struct bpf_run *rs, uint64_t fn, uint64_t r10)
+tpb_loop_callback(const struct bpf_run *rs, uint64_t fn, uint64_t r10)
 {
 	const struct tp_bpf *p = rs->prog;
 	uint64_t pc = fn & ~BPF_FUNC_ADDR_TAG;
@@ -989,7 +989,7 @@ static uint64_t
 run_loop(struct bpf_run *rs, const uint64_t *reg)
 {
 	uint32_t n = (uint32_t)reg[BPF_REG_1];
-	int64_t pc = bpf_loop_callback(rs, reg[BPF_REG_2], reg[BPF_REG_10]);
+	int64_t pc = tpb_loop_callback(rs, reg[BPF_REG_2], reg[BPF_REG_10]);
 	uint64_t i;
 
 	if (pc < 0)
@@ -1011,7 +1011,7 @@ run_loop(struct bpf_run *rs, const uint64_t *reg)
 }
 
 uint64_t
-bpf_run(struct bpf_run *rs)
+tpb_run(struct bpf_run *rs)
 {
 	return interp(rs, rs->prog->entry, (uintptr_t)&rs->ctx, 0,
 		      (uintptr_t)rs->stack + BPF_STACK_SIZE);

@@ -51,12 +51,12 @@ struct bpf_fib {
 };
 
 void
-bpf_fib_free(struct tp_bpf *p)
+tpb_fib_free(struct tp_bpf *p)
 {
 	if (p->fib == NULL)
 		return;
-	bpf_map_fini(&p->fib->lpm[0]);
-	bpf_map_fini(&p->fib->lpm[1]);
+	tpb_map_fini(&p->fib->lpm[0]);
+	tpb_map_fini(&p->fib->lpm[1]);
 	free(p->fib);
 	p->fib = NULL;
 }
@@ -78,9 +78,9 @@ fib_create(struct tp_bpf *p, char *err, size_t errlen)
 		m->key_size = 4 + (v6 ? 16 : 4);
 		m->value_size = 4;
 		m->max_entries = FIB_MAX_ROUTES;
-		if (bpf_map_init(m, 1, err, errlen) < 0) {
+		if (tpb_map_init(m, 1, err, errlen) < 0) {
 			if (v6)
-				bpf_map_fini(&f->lpm[0]);
+				tpb_map_fini(&f->lpm[0]);
 			free(f);
 			return -ENOMEM;
 		}
@@ -129,7 +129,7 @@ parse_uint(const char *s, unsigned long max, unsigned long *v)
 #define FIB_MAX_WORDS 16
 
 int
-bpf_fib_add(struct tp_bpf *p, const char *spec, char *err, size_t errlen)
+tpb_fib_add(struct tp_bpf *p, const char *spec, char *err, size_t errlen)
 {
 	char buf[512], *w[FIB_MAX_WORDS], *save = NULL, *slash;
 	struct fib_route r = { .type = FIB_UNICAST, .mtu = FIB_DEFAULT_MTU };
@@ -223,7 +223,7 @@ bpf_fib_add(struct tp_bpf *p, const char *spec, char *err, size_t errlen)
 	p->fib->route[idx] = r;
 	/* the route is whole before a lookup can find its index */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
-	rc = bpf_map_update(&p->fib->lpm[fam == AF_INET6], key, &idx, BPF_ANY, 0, true);
+	rc = tpb_map_update(&p->fib->lpm[fam == AF_INET6], key, &idx, BPF_ANY, 0, true);
 	if (rc < 0) {
 		snprintf(err, errlen, "route '%s': %s", spec, strerror(-rc));
 		return rc;
@@ -243,7 +243,7 @@ v6_strict(const uint8_t *a)
 }
 
 uint64_t
-bpf_h_fib_lookup(struct bpf_run *rs, uint64_t params, uint64_t plen, uint64_t flags)
+tpb_h_fib_lookup(struct bpf_run *rs, uint64_t params, uint64_t plen, uint64_t flags)
 {
 	const uint64_t known = BPF_FIB_LOOKUP_DIRECT | BPF_FIB_LOOKUP_OUTPUT |
 			       BPF_FIB_LOOKUP_SKIP_NEIGH | BPF_FIB_LOOKUP_TBID |
@@ -257,8 +257,8 @@ bpf_h_fib_lookup(struct bpf_run *rs, uint64_t params, uint64_t plen, uint64_t fl
 	uint64_t ret = BPF_FIB_LKUP_RET_SUCCESS;
 
 	RTE_BUILD_BUG_ON(sizeof(q) != 64);
-	if (!bpf_run_mem_writable(rs, params, sizeof(q)))
-		return bpf_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	if (!tpb_run_mem_writable(rs, params, sizeof(q)))
+		return tpb_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	if ((int32_t)plen < (int32_t)sizeof(q) || (flags & ~known) != 0)
 		return (uint64_t)-EINVAL;
 	memcpy(&q, (const void *)(uintptr_t)params, sizeof(q));
@@ -280,7 +280,7 @@ bpf_h_fib_lookup(struct bpf_run *rs, uint64_t params, uint64_t plen, uint64_t fl
 	memset(key, 0, sizeof(key));
 	key[0] = v6 ? 128 : 32;
 	memcpy(key + 4, v6 ? (const void *)q.ipv6_dst : (const void *)&q.ipv4_dst, v6 ? 16 : 4);
-	hit = bpf_map_lookup((struct tp_bpf_map *)&fib->lpm[v6], key, 0);
+	hit = tpb_map_lookup((struct tp_bpf_map *)&fib->lpm[v6], key, 0);
 	if (hit == NULL)
 		return BPF_FIB_LKUP_RET_NOT_FWDED;
 	r = &fib->route[__atomic_load_n(hit, __ATOMIC_ACQUIRE)];

@@ -14,15 +14,15 @@
 #include "bpf_insns.h"
 
 void
-bpf_insns_close(struct tp_bpf *p)
+tpb_insns_close(struct tp_bpf *p)
 {
 	if (p == NULL)
 		return;
-	bpf_compiled_free(p);
-	bpf_fib_free(p);
+	tpb_compiled_free(p);
+	tpb_fib_free(p);
 	btf__free(p->btf);
 	for (uint32_t i = 0; i < p->nb_maps; i++)
-		bpf_map_fini(&p->maps[i]);
+		tpb_map_fini(&p->maps[i]);
 	free(p->lruns);
 	free(p->insns);
 	free(p->insn_flags);
@@ -45,8 +45,8 @@ add_maps(struct tp_bpf *p, const struct bpf_insns_spec *s, char *err, size_t err
 		m->key_size = d->key_size;
 		m->value_size = d->value_size;
 		m->max_entries = d->max_entries;
-		if (bpf_map_init(m, p->ncpu, err, errlen) < 0) {
-			bpf_map_fini(m);
+		if (tpb_map_init(m, p->ncpu, err, errlen) < 0) {
+			tpb_map_fini(m);
 			return -EINVAL;
 		}
 		p->nb_maps++;
@@ -104,7 +104,7 @@ resolve_maps(struct tp_bpf *p, char *err, size_t errlen)
 }
 
 int
-bpf_insns_open(const struct bpf_insns_spec *s, struct tp_bpf **out, char *err, size_t errlen)
+tpb_insns_open(const struct bpf_insns_spec *s, struct tp_bpf **out, char *err, size_t errlen)
 {
 	struct tp_bpf *p;
 	int rc;
@@ -138,7 +138,7 @@ bpf_insns_open(const struct bpf_insns_spec *s, struct tp_bpf **out, char *err, s
 		if (e->entry >= p->nb_insns) {
 			snprintf(err, errlen, "insns: program %u starts at pc %u (%u "
 				 "instructions)", k, e->entry, p->nb_insns);
-			bpf_insns_close(p);
+			tpb_insns_close(p);
 			return -EINVAL;
 		}
 		snprintf(e->name, sizeof(e->name), "prog%u", k);
@@ -148,16 +148,16 @@ bpf_insns_open(const struct bpf_insns_spec *s, struct tp_bpf **out, char *err, s
 	if (rc == 0)
 		rc = resolve_maps(p, err, errlen);
 	if (rc == 0)
-		rc = bpf_verify_and_rewrite(p, err, errlen);
+		rc = tpb_verify_and_rewrite(p, err, errlen);
 	if (rc < 0) {
-		bpf_insns_close(p);
+		tpb_insns_close(p);
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
 	snprintf(p->verify_note, sizeof(p->verify_note), "kernel verifier not asked");
 	snprintf(p->mode_note, sizeof(p->mode_note), "interpreted");
 	/* as prog_bpf.c: every map whose values a program may reach */
 	for (uint32_t i = 0; i < p->nb_maps; i++) {
-		if (bpf_map_is_opaque(p->maps[i].type))
+		if (tpb_map_is_opaque(p->maps[i].type))
 			continue;
 		p->regions[p->nb_regions].base = (uintptr_t)p->maps[i].values;
 		p->regions[p->nb_regions].len = p->maps[i].values_len;
@@ -166,7 +166,7 @@ bpf_insns_open(const struct bpf_insns_spec *s, struct tp_bpf **out, char *err, s
 	*out = p;
 	return 0;
 nomem_p:
-	bpf_insns_close(p);
+	tpb_insns_close(p);
 nomem:
 	snprintf(err, errlen, "insns: out of memory");
 	return -ENOMEM;

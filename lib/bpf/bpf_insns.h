@@ -15,7 +15,7 @@
  *     one-entry ARRAY (as the kernel's array_map_direct_value_addr).
  * Both become what bpf_load.c makes of an object's relocations (the
  * address of tagpipe's map, or of its value storage), then the program is
- * checked and rewritten by bpf_verify_and_rewrite() as an opened object is,
+ * checked and rewritten by tpb_verify_and_rewrite() as an opened object is,
  * in the --bpf-unverified reading: loops are allowed (the run-time budget
  * stops them), the kernel is not asked (kernel_ok stays false, so compiled
  * code keeps every run-time bounds check).
@@ -52,11 +52,11 @@ struct bpf_insns_spec {
 
 /* The program of s, loaded and checked. 0 and *out, or -EINVAL (bad
  * spec, bad map reference, refused by the checker: err says why, naming
- * the pc) or -ENOMEM. Not compiled: call bpf_compile() for that. */
-int bpf_insns_open(const struct bpf_insns_spec *s, struct tp_bpf **out, char *err,
+ * the pc) or -ENOMEM. Not compiled: call tpb_compile() for that. */
+int tpb_insns_open(const struct bpf_insns_spec *s, struct tp_bpf **out, char *err,
 		   size_t errlen);
 
 /* Everything of p (compiled code, maps, p itself); NULL is a no-op. */
-void bpf_insns_close(struct tp_bpf *p);
+void tpb_insns_close(struct tp_bpf *p);
 
 #endif /* TP_BPF_INSNS_H */

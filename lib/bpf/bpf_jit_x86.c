@@ -36,17 +36,17 @@
  * runs its accesses unchecked, as the kernel's JIT does. Any other keeps
  * the interpreter's check at every access that is not a rewritten context
  * load or an r10-relative access inside the frame: the packet inline (two
- * compares), then out of line the stack and, through bpf_cg_ops.mem_slow,
+ * compares), then out of line the stack and, through tpb_cg_ops.mem_slow,
  * the context and map regions; a failure faults at that access with the
  * interpreter's counter.
  *
- * Calls: helpers with an entry in bpf_helper_direct() are called directly;
- * any other through the dispatcher bpf_cg_ops.helper with r1..r5 stored
+ * Calls: helpers with an entry in tpb_helper_direct() are called directly;
+ * any other through the dispatcher tpb_cg_ops.helper with r1..r5 stored
  * on the x86 stack. bpf_map_lookup_elem on an ARRAY or PERCPU_ARRAY map
  * that the code loaded into r1 in the same basic block is inlined (index
  * bound, then base + index * stride, as the kernel's array_map_gen_lookup,
  * kernel/bpf/arraymap.c); other lookups of kernel-verified programs call
- * the lookup without argument checks, the map's own (bpf_map_lookup)
+ * the lookup without argument checks, the map's own (tpb_map_lookup)
  * when the code names the map and the helper adds nothing to it. Tail calls and bpf_loop call small
  * C functions below, which return the target or run the callbacks.
  *
@@ -323,7 +323,7 @@ check(struct jit *j, int base, int32_t off, unsigned int n, bool write,
 	bind(j, s->back);
 }
 
-/* The stubs: the stack inline, then the thunk (bpf_cg_ops.mem_slow). */
+/* The stubs: the stack inline, then the thunk (tpb_cg_ops.mem_slow). */
 static void
 emit_stubs(struct jit *j)
 {
@@ -637,7 +637,7 @@ static void
 call_helper(struct jit *j, int32_t id)
 {
 	struct xbuf *x = &j->x;
-	bpf_helper_fn fn = bpf_helper_direct(id);
+	bpf_helper_fn fn = tpb_helper_direct(id);
 
 	if (fn != NULL) {
 		x_mov_rr(x, true, X_R9, RS);
@@ -652,7 +652,7 @@ call_helper(struct jit *j, int32_t id)
 		x_mov_rr(x, true, X_RDI, RS);
 		x_mov_imm64(x, X_RSI, (uint32_t)id);
 		x_mov_rr(x, true, X_RDX, X_RSP);
-		call_abs(j, (const void *)(uintptr_t)bpf_cg_ops.helper);
+		call_abs(j, (const void *)(uintptr_t)tpb_cg_ops.helper);
 		x_alu_imm(x, XF_W, 0, X_RSP, 48);
 	}
 	after_call(j);
@@ -687,18 +687,18 @@ map_lookup(struct jit *j)
 		bind(j, l_null);
 		x_rr(x, 0, 0x31, X_RAX, X_RAX);
 		bind(j, l_done);
-	} else if (j->proven && m != NULL && !bpf_map_is_of_maps(m->type) && m->ref == NULL) {
+	} else if (j->proven && m != NULL && !tpb_map_is_of_maps(m->type) && m->ref == NULL) {
 		/* map and key proven, and the helper would add nothing to
 		 * the map's lookup (no inner map to resolve, no LRU mark):
-		 * bpf_map_lookup(m, key = r2, cpu), as the kernel calls a
+		 * tpb_map_lookup(m, key = r2, cpu), as the kernel calls a
 		 * hash map's own lookup from the program */
 		x_mov_imm64(x, X_RDI, (uint64_t)(uintptr_t)m);
 		x_load(x, false, X_RDX, RS, OFF_CPU);
-		call_abs(j, (const void *)(uintptr_t)bpf_map_lookup);
+		call_abs(j, (const void *)(uintptr_t)tpb_map_lookup);
 	} else if (j->proven) {
 		/* map and key proven: no checks, no fault, no packet change */
 		x_mov_rr(x, true, X_R9, RS);
-		call_abs(j, (const void *)(uintptr_t)bpf_map_lookup_proven);
+		call_abs(j, (const void *)(uintptr_t)tpb_map_lookup_proven);
 	} else {
 		call_helper(j, BPF_FUNC_map_lookup_elem);
 	}
@@ -1139,7 +1139,7 @@ image(struct jit *j)
 	x_ret(x);
 
 	/* thunk: r9 = address, r10 = size, r11 = write; ZF clear when
-	 * bpf_cg_ops.mem_slow allows it; r0..r5 kept, r10/r11 reloaded */
+	 * tpb_cg_ops.mem_slow allows it; r0..r5 kept, r10/r11 reloaded */
 	bind(j, j->l_thunk);
 	if (!j->proven) {
 		static const int keep[7] = { X_RAX, X_RDI, X_RSI, X_RDX, X_RCX, X_R8, X_R8 };
@@ -1150,7 +1150,7 @@ image(struct jit *j)
 		x_mov_rr(x, true, X_RSI, TMP);
 		x_mov_rr(x, false, X_RDX, PM);
 		x_mov_rr(x, false, X_RCX, PL);
-		call_abs(j, (const void *)(uintptr_t)bpf_cg_ops.mem_slow);
+		call_abs(j, (const void *)(uintptr_t)tpb_cg_ops.mem_slow);
 		x_mov_rr(x, false, TMP, X_RAX);
 		for (int k = 6; k >= 0; k--)
 			x_pop(x, keep[k]);
@@ -1175,12 +1175,12 @@ static uint64_t
 jit_tail(uint64_t r1, uint64_t map, uint64_t index, uint64_t r4, uint64_t r5,
 	 struct bpf_run *rs)
 {
-	struct tp_bpf_map *m = bpf_run_map(rs, map);
+	struct tp_bpf_map *m = tpb_run_map(rs, map);
 	uint32_t k = (uint32_t)index, v;
 
 	(void)r1; (void)r4; (void)r5;
 	if (m == NULL || m->type != BPF_MAP_TYPE_PROG_ARRAY)
-		return bpf_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);
+		return tpb_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	if (k >= m->max_entries || rs->tail_calls >= BPF_MAX_TAIL_CALLS)
 		return 0;
 	rs->tail_calls++;
@@ -1197,7 +1197,7 @@ jit_loop(uint64_t n64, uint64_t fn, uint64_t ctx, uint64_t flags, uint64_t r10,
 	 struct bpf_run *rs)
 {
 	const struct bpf_jit *jt = rs->prog->jit;
-	int64_t pc = bpf_loop_callback(rs, fn, r10);
+	int64_t pc = tpb_loop_callback(rs, fn, r10);
 	uint32_t n = (uint32_t)n64;
 	uintptr_t full = 0;
 	uint64_t i;
@@ -1206,7 +1206,7 @@ jit_loop(uint64_t n64, uint64_t fn, uint64_t ctx, uint64_t flags, uint64_t r10,
 		if (jt->cb[k].pc == (uint64_t)pc)
 			full = jt->cb[k].full;
 	if (full == 0)
-		return bpf_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);
+		return tpb_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	if (flags != 0)
 		return (uint64_t)-EINVAL;
 	if (n > BPF_LOOP_MAX_ITER)
@@ -1306,7 +1306,7 @@ translate(struct jit *j)
 }
 
 int
-bpf_compile(struct tp_bpf *p, char *err, size_t errlen)
+tpb_compile(struct tp_bpf *p, char *err, size_t errlen)
 {
 	struct jit j = { .p = p, .proven = p->kernel_ok };
 	struct bpf_jit *jt = NULL;
@@ -1378,7 +1378,7 @@ bpf_compile(struct tp_bpf *p, char *err, size_t errlen)
 }
 
 void
-bpf_compiled_free(struct tp_bpf *p)
+tpb_compiled_free(struct tp_bpf *p)
 {
 	if (p->jit != NULL) {
 		munmap(p->jit->image, p->jit->size);
@@ -1392,7 +1392,7 @@ bpf_compiled_free(struct tp_bpf *p)
 #else /* !__x86_64__ */
 
 int
-bpf_compile(struct tp_bpf *p, char *err, size_t errlen)
+tpb_compile(struct tp_bpf *p, char *err, size_t errlen)
 {
 	(void)p;
 	snprintf(err, errlen, "no JIT for this architecture: interpreter");
@@ -1400,7 +1400,7 @@ bpf_compile(struct tp_bpf *p, char *err, size_t errlen)
 }
 
 void
-bpf_compiled_free(struct tp_bpf *p)
+tpb_compiled_free(struct tp_bpf *p)
 {
 	p->jit = NULL;
 	p->compiled = NULL;

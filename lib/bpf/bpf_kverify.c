@@ -126,7 +126,7 @@ reading_differs(const struct tp_bpf *p, const struct bpf_insn *loaded, struct bp
 }
 
 int
-bpf_kernel_verify(const struct tp_bpf *p, const struct bpf_insn *loaded, char *err,
+tpb_kernel_verify(const struct tp_bpf *p, const struct bpf_insn *loaded, char *err,
 		  size_t errlen)
 {
 	libbpf_print_fn_t old;
@@ -142,7 +142,7 @@ bpf_kernel_verify(const struct tp_bpf *p, const struct bpf_insn *loaded, char *e
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	old = libbpf_set_print(bpf_libbpf_quiet);
+	old = libbpf_set_print(tpb_libbpf_quiet);
 	obj = bpf_object__open_file(p->path, NULL);
 	if (obj == NULL) {
 		rc = -errno;

@@ -229,8 +229,8 @@ add_map(struct tp_bpf *p, const char *name, uint32_t type, uint32_t ks,
 	m->key_size = ks;
 	m->value_size = vs;
 	m->max_entries = max;
-	if (bpf_map_init(m, p->ncpu, err, errlen) < 0) {
-		bpf_map_fini(m);
+	if (tpb_map_init(m, p->ncpu, err, errlen) < 0) {
+		tpb_map_fini(m);
 		return -EINVAL;
 	}
 	p->nb_maps++;
@@ -270,7 +270,7 @@ btf_values_off(const struct btf *btf, const char *name)
 }
 
 int
-bpf_libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+tpb_libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	(void)level;
 	(void)fmt;
@@ -305,7 +305,7 @@ libbpf_probe(const char *path, char *err, size_t errlen)
 		 * a fuzzer's) must not take over the child */
 		for (unsigned int i = 0; i < RTE_DIM(fatal); i++)
 			signal(fatal[i], SIG_DFL);
-		libbpf_set_print(bpf_libbpf_quiet);
+		libbpf_set_print(tpb_libbpf_quiet);
 		obj = bpf_object__open_file(path, NULL);
 		_exit(obj != NULL ? 0 : 2);     /* no close, no atexit: just the verdict */
 	}
@@ -373,7 +373,7 @@ load_btf_maps(struct tp_bpf *p, struct elf_obj *o, char *err, size_t errlen)
 		p->maps[p->nb_maps - 1].btf_value = bpf_map__btf_value_type_id(bm);
 		o->values_off[p->nb_maps - 1] =
 			bpf_map__type(bm) == BPF_MAP_TYPE_PROG_ARRAY ||
-			bpf_map_is_of_maps(bpf_map__type(bm)) ?
+			tpb_map_is_of_maps(bpf_map__type(bm)) ?
 			btf_values_off(bpf_object__btf(obj), bpf_map__name(bm)) : -1;
 	}
 	if (rc == 0 && bpf_object__btf(obj) != NULL) {
@@ -733,7 +733,7 @@ init_inner_slot(struct tp_bpf *p, struct elf_obj *o, struct tp_bpf_map *m,
 		return fail(err, errlen, -EINVAL, "map '%s': initial slot %lu -> '%s' "
 			    "(max_entries %u)", m->name, (unsigned long)slot,
 			    sym_name(o, sym), m->max_entries);
-	rc = bpf_map_inner_ok(m, &p->maps[in], err, errlen);
+	rc = tpb_map_inner_ok(m, &p->maps[in], err, errlen);
 	if (rc < 0)
 		return rc;
 	v = (uint32_t)in + 1;
@@ -799,7 +799,7 @@ init_prog_arrays(struct tp_bpf *p, struct elf_obj *o, char *err, size_t errlen)
 }
 
 int
-bpf_load_object(struct tp_bpf *p, const char *path, const char *sel,
+tpb_load_object(struct tp_bpf *p, const char *path, const char *sel,
 		char *err, size_t errlen)
 {
 	struct elf_obj o;

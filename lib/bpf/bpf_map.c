@@ -66,7 +66,7 @@
 #define SLOT_DELETED BPF_SLOT_DELETED
 
 bool
-bpf_map_is_percpu(uint32_t type)
+tpb_map_is_percpu(uint32_t type)
 {
 	return type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH ||
 	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
@@ -79,21 +79,21 @@ is_lru(uint32_t type)
 }
 
 bool
-bpf_map_is_opaque(uint32_t type)
+tpb_map_is_opaque(uint32_t type)
 {
-	return bpf_map_is_redirect(type) || type == BPF_MAP_TYPE_PROG_ARRAY ||
+	return tpb_map_is_redirect(type) || type == BPF_MAP_TYPE_PROG_ARRAY ||
 	       type == BPF_MAP_TYPE_PERF_EVENT_ARRAY || type == BPF_MAP_TYPE_RINGBUF ||
-	       bpf_map_is_of_maps(type);
+	       tpb_map_is_of_maps(type);
 }
 
 bool
-bpf_map_is_of_maps(uint32_t type)
+tpb_map_is_of_maps(uint32_t type)
 {
 	return type == BPF_MAP_TYPE_ARRAY_OF_MAPS || type == BPF_MAP_TYPE_HASH_OF_MAPS;
 }
 
 int
-bpf_map_inner_ok(const struct tp_bpf_map *outer, const struct tp_bpf_map *inner,
+tpb_map_inner_ok(const struct tp_bpf_map *outer, const struct tp_bpf_map *inner,
 		 char *err, size_t errlen)
 {
 	if (inner->type != outer->inner.type || inner->key_size != outer->inner.key_size ||
@@ -111,7 +111,7 @@ bpf_map_inner_ok(const struct tp_bpf_map *outer, const struct tp_bpf_map *inner,
 }
 
 bool
-bpf_map_is_redirect(uint32_t type)
+tpb_map_is_redirect(uint32_t type)
 {
 	return type == BPF_MAP_TYPE_DEVMAP || type == BPF_MAP_TYPE_DEVMAP_HASH ||
 	       type == BPF_MAP_TYPE_CPUMAP || type == BPF_MAP_TYPE_XSKMAP;
@@ -160,7 +160,7 @@ u32_values(const struct tp_bpf_map *m, char *err, size_t errlen)
 }
 
 int
-bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
+tpb_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 {
 	uint64_t copies;
 
@@ -197,11 +197,11 @@ bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 		break;
 	case BPF_MAP_TYPE_RINGBUF:
 		rte_spinlock_init(&m->lock);
-		return bpf_ringbuf_create(m, err, errlen);
+		return tpb_ringbuf_create(m, err, errlen);
 	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
 	case BPF_MAP_TYPE_HASH_OF_MAPS:
 		/* kernel/bpf/map_in_map.c bpf_map_meta_alloc: no nesting */
-		if (m->inner.type == 0 || bpf_map_is_of_maps(m->inner.type) ||
+		if (m->inner.type == 0 || tpb_map_is_of_maps(m->inner.type) ||
 		    m->inner.type == BPF_MAP_TYPE_PROG_ARRAY) {
 			snprintf(err, errlen, "map '%s': %s needs an inner map "
 				 "definition (BTF __array(values, ...)) of a plain map "
@@ -245,8 +245,8 @@ bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen)
 			 m->name, type_name(m->type), m->key_size);
 		return -EINVAL;
 	}
-	m->ncpu = bpf_map_is_percpu(m->type) ? ncpu : 1;
-	m->stride = bpf_map_is_percpu(m->type) ? (m->value_size + 7u) & ~7u :
+	m->ncpu = tpb_map_is_percpu(m->type) ? ncpu : 1;
+	m->stride = tpb_map_is_percpu(m->type) ? (m->value_size + 7u) & ~7u :
 		    m->value_size;
 	m->slots = m->max_entries;
 	if (is_hash(m->type)) {
@@ -279,7 +279,7 @@ nomem:
 }
 
 void
-bpf_map_fini(struct tp_bpf_map *m)
+tpb_map_fini(struct tp_bpf_map *m)
 {
 	free(m->values);
 	free(m->state);
@@ -287,7 +287,7 @@ bpf_map_fini(struct tp_bpf_map *m)
 	free(m->ref);
 	free(m->plen_count);
 	free(m->rings);
-	bpf_ringbuf_destroy(m);
+	tpb_ringbuf_destroy(m);
 	m->rings = NULL;
 	m->ref = NULL;
 	m->plen_count = NULL;
@@ -405,7 +405,7 @@ lpm_find(const struct tp_bpf_map *m, const uint8_t *key)
 }
 
 void *
-bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu)
+tpb_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu)
 {
 	int64_t s;
 
@@ -417,7 +417,7 @@ bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu)
 		memcpy(&k, key, 4);
 		if (k >= m->max_entries)
 			return NULL;
-		if (bpf_map_is_opaque(m->type)) {
+		if (tpb_map_is_opaque(m->type)) {
 			uint32_t v;
 
 			memcpy(&v, slot_value(m, k, 0), 4);
@@ -432,7 +432,7 @@ bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu)
 }
 
 void
-bpf_map_lru_touch(struct tp_bpf_map *m, const void *value)
+tpb_map_lru_touch(struct tp_bpf_map *m, const void *value)
 {
 	size_t slot;
 
@@ -481,7 +481,7 @@ put_value(struct tp_bpf_map *m, uint64_t slot, const void *value, uint32_t cpu,
 }
 
 int
-bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
+tpb_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 	       uint64_t flags, uint32_t cpu, bool all_cpus)
 {
 	uint32_t h, mask, k, plen = 0;
@@ -497,7 +497,7 @@ bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 			return -EINVAL;
 		key = mk;
 	}
-	if (bpf_map_is_redirect(m->type) && m->value_size == 8) {
+	if (tpb_map_is_redirect(m->type) && m->value_size == 8) {
 		uint32_t prog;
 
 		memcpy(&prog, (const uint8_t *)value + 4, 4);
@@ -559,7 +559,7 @@ bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 }
 
 int
-bpf_map_delete(struct tp_bpf_map *m, const void *key)
+tpb_map_delete(struct tp_bpf_map *m, const void *key)
 {
 	uint8_t mk[4 + 256];
 	uint32_t plen = 0;
@@ -575,7 +575,7 @@ bpf_map_delete(struct tp_bpf_map *m, const void *key)
 	if (!is_hash(m->type)) {
 		uint32_t k;
 
-		if (!bpf_map_is_opaque(m->type))
+		if (!tpb_map_is_opaque(m->type))
 			return -EINVAL;
 		memcpy(&k, key, 4);
 		if (k >= m->max_entries)

@@ -58,7 +58,7 @@ read_str(const struct bpf_run *rs, uint64_t addr, char *s)
 	size_t i;
 
 	for (i = 0; i < PRINTK_STR_MAX; i++) {
-		if (!bpf_run_mem_ok(rs, addr + i, 1))
+		if (!tpb_run_mem_ok(rs, addr + i, 1))
 			return -EINVAL;
 		s[i] = *(const char *)(uintptr_t)(addr + i);
 		if (s[i] == '\0')
@@ -69,7 +69,7 @@ read_str(const struct bpf_run *rs, uint64_t addr, char *s)
 }
 
 uint64_t
-bpf_h_trace_printk(struct bpf_run *rs, uint64_t fmt_addr, uint64_t fmt_size,
+tpb_h_trace_printk(struct bpf_run *rs, uint64_t fmt_addr, uint64_t fmt_size,
 		   const uint64_t args[PRINTK_ARGS])
 {
 	char out[PRINTK_BUF], spec[24], str[PRINTK_STR_MAX + 1];
@@ -78,7 +78,7 @@ bpf_h_trace_printk(struct bpf_run *rs, uint64_t fmt_addr, uint64_t fmt_size,
 	size_t len = 0;
 
 	if (fmt_size == 0 || fmt_size > PRINTK_BUF ||
-	    !bpf_run_mem_ok(rs, fmt_addr, (uint32_t)fmt_size) ||
+	    !tpb_run_mem_ok(rs, fmt_addr, (uint32_t)fmt_size) ||
 	    memchr(fmt, '\0', fmt_size) == NULL)
 		return (uint64_t)-EINVAL;
 	out[0] = '\0';
@@ -128,7 +128,7 @@ bpf_h_trace_printk(struct bpf_run *rs, uint64_t fmt_addr, uint64_t fmt_size,
 			if ((fmt[i + 1] == 'i' || fmt[i + 1] == 'I') && fmt[i + 2] == '4') {
 				const uint8_t *a = (const uint8_t *)(uintptr_t)args[nargs];
 
-				if (!bpf_run_mem_ok(rs, args[nargs++], 4))
+				if (!tpb_run_mem_ok(rs, args[nargs++], 4))
 					return (uint64_t)-EINVAL;
 				put(out, &len, "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
 				i += 2;

@@ -152,12 +152,12 @@ struct bpf_run;
 struct bpf_cg_ops;
 struct bpf_jit;
 struct bpf_ringbuf;
-/* Reservations one run may hold at once (bpf_ringbuf_reserve gives NULL
+/* Reservations one run may hold at once (tpb_ringbuf_reserve gives NULL
  * beyond): a tagpipe limit, the kernel's is its verifier's. */
 #define BPF_RB_MAX_OPEN 4
 /* A compiled program (the JIT, bpf_jit_x86.c): runs rs[0..n) one after
  * the other, r0 of each into r0[]. The JIT's code calls the functions of
- * bpf_cg_ops that it found at translation; ops is not read. */
+ * tpb_cg_ops that it found at translation; ops is not read. */
 typedef void (*bpf_compiled_fn)(struct bpf_run *rs, uint16_t n, uint64_t *r0,
 				const struct bpf_cg_ops *ops);
 
@@ -238,14 +238,14 @@ struct bpf_cg_ops {
 	 * the kernel's verifier accepted */
 	uint64_t (*map_lookup)(struct bpf_run *rs, uint64_t map, uint64_t key);
 };
-extern const struct bpf_cg_ops bpf_cg_ops;
+extern const struct bpf_cg_ops tpb_cg_ops;
 
 /* bpf_load.c: a libbpf print callback that prints nothing (libbpf's own
  * messages would duplicate the errors tagpipe gives; libbpf_set_print). */
-int bpf_libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap);
+int tpb_libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap);
 
 /* bpf_load.c: ELF, maps, relocations. Fills p (zeroed by the caller). */
-int bpf_load_object(struct tp_bpf *p, const char *path, const char *sel,
+int tpb_load_object(struct tp_bpf *p, const char *path, const char *sel,
 		    char *err, size_t errlen);
 
 /* bpf_verify.c: structure, loops, registers, helper IDs, then the xdp_md
@@ -253,63 +253,63 @@ int bpf_load_object(struct tp_bpf *p, const char *path, const char *sel,
  * pc) and then every other program of p->progs (a failure only marks it
  * unusable as a tail-call target, with the reason in its note). Loops are
  * recorded in has_loops/loop_pc, not refused: the caller decides. */
-int bpf_verify_and_rewrite(struct tp_bpf *p, char *err, size_t errlen);
+int tpb_verify_and_rewrite(struct tp_bpf *p, char *err, size_t errlen);
 
 /* bpf_map.c */
-int bpf_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen);
-void bpf_map_fini(struct tp_bpf_map *m);
+int tpb_map_init(struct tp_bpf_map *m, uint32_t ncpu, char *err, size_t errlen);
+void tpb_map_fini(struct tp_bpf_map *m);
 /* Datapath lookups of LRU maps mark the element used (value: what
- * bpf_map_lookup returned); control-plane lookups do not, as in the
+ * tpb_map_lookup returned); control-plane lookups do not, as in the
  * kernel (htab_lru_map_lookup_elem_sys). */
-void bpf_map_lru_touch(struct tp_bpf_map *m, const void *value);
+void tpb_map_lru_touch(struct tp_bpf_map *m, const void *value);
 /* Datapath: pointer to the value (cpu's copy), NULL on a miss. */
-void *bpf_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu);
+void *tpb_map_lookup(struct tp_bpf_map *m, const void *key, uint32_t cpu);
 /* value: one copy (datapath) or ncpu copies (control plane, all_cpus). */
-int bpf_map_update(struct tp_bpf_map *m, const void *key, const void *value,
+int tpb_map_update(struct tp_bpf_map *m, const void *key, const void *value,
 		   uint64_t flags, uint32_t cpu, bool all_cpus);
-int bpf_map_delete(struct tp_bpf_map *m, const void *key);
-bool bpf_map_is_redirect(uint32_t type);
-bool bpf_map_is_of_maps(uint32_t type);
+int tpb_map_delete(struct tp_bpf_map *m, const void *key);
+bool tpb_map_is_redirect(uint32_t type);
+bool tpb_map_is_of_maps(uint32_t type);
 /* Map inner may sit in map-in-map outer: 0, or -EINVAL with err why. */
-int bpf_map_inner_ok(const struct tp_bpf_map *outer, const struct tp_bpf_map *inner,
+int tpb_map_inner_ok(const struct tp_bpf_map *outer, const struct tp_bpf_map *inner,
 		     char *err, size_t errlen);
-bool bpf_map_is_percpu(uint32_t type);
+bool tpb_map_is_percpu(uint32_t type);
 /* Maps whose values no program may read or write (redirect targets,
  * PROG_ARRAY): not a memory region, no pointer handed out. */
-bool bpf_map_is_opaque(uint32_t type);
+bool tpb_map_is_opaque(uint32_t type);
 
 /* bpf_ringbuf.c: the ring of a RINGBUF map (m->rb) and its helpers. */
-int bpf_ringbuf_create(struct tp_bpf_map *m, char *err, size_t errlen);
-void bpf_ringbuf_destroy(struct tp_bpf_map *m);
-void *bpf_ringbuf_reserve(struct bpf_ringbuf *rb, uint64_t size);
-void bpf_ringbuf_commit(void *sample, uint32_t size, bool discard, uint64_t flags);
-int bpf_ringbuf_fd(struct bpf_ringbuf *rb);
-void bpf_ringbuf_wake(struct bpf_ringbuf *rb);
-uint64_t bpf_ringbuf_query(const struct bpf_ringbuf *rb, uint64_t flags);
-int bpf_ringbuf_consume(struct bpf_ringbuf *rb, tp_bpf_ringbuf_fn fn, void *ctx);
-uint64_t bpf_h_ringbuf_output(struct bpf_run *rs, uint64_t map, uint64_t data,
+int tpb_ringbuf_create(struct tp_bpf_map *m, char *err, size_t errlen);
+void tpb_ringbuf_destroy(struct tp_bpf_map *m);
+void *tpb_ringbuf_reserve(struct bpf_ringbuf *rb, uint64_t size);
+void tpb_ringbuf_commit(void *sample, uint32_t size, bool discard, uint64_t flags);
+int tpb_ringbuf_fd(struct bpf_ringbuf *rb);
+void tpb_ringbuf_wake(struct bpf_ringbuf *rb);
+uint64_t tpb_ringbuf_query(const struct bpf_ringbuf *rb, uint64_t flags);
+int tpb_ringbuf_consume(struct bpf_ringbuf *rb, tp_bpf_ringbuf_fn fn, void *ctx);
+uint64_t tpb_h_ringbuf_output(struct bpf_run *rs, uint64_t map, uint64_t data,
 			      uint64_t size, uint64_t flags);
-uint64_t bpf_h_ringbuf_reserve(struct bpf_run *rs, uint64_t map, uint64_t size,
+uint64_t tpb_h_ringbuf_reserve(struct bpf_run *rs, uint64_t map, uint64_t size,
 			       uint64_t flags);
-uint64_t bpf_h_ringbuf_commit(struct bpf_run *rs, uint64_t sample, uint64_t flags,
+uint64_t tpb_h_ringbuf_commit(struct bpf_run *rs, uint64_t sample, uint64_t flags,
 			      bool discard);
-uint64_t bpf_h_ringbuf_query(struct bpf_run *rs, uint64_t map, uint64_t flags);
+uint64_t tpb_h_ringbuf_query(struct bpf_run *rs, uint64_t map, uint64_t flags);
 
 /* bpf_printk.c: bpf_trace_printk(fmt, fmt_size, args[0..2]) to the
  * tagpipe.bpf log type. */
-uint64_t bpf_h_trace_printk(struct bpf_run *rs, uint64_t fmt_addr, uint64_t fmt_size,
+uint64_t tpb_h_trace_printk(struct bpf_run *rs, uint64_t fmt_addr, uint64_t fmt_size,
 			    const uint64_t args[3]);
 /* End of a run that still holds reservations (a program the kernel would
  * refuse: "Unreleased reference", or one stopped midway): discards them
  * and faults the run if nothing else did. */
-void bpf_ringbuf_abandon(struct bpf_run *rs);
+void tpb_ringbuf_abandon(struct bpf_run *rs);
 
 /* bpf_kverify.c: load the selected program into the kernel once (verifier
- * only) and release it; loaded: p's instructions as bpf_load_object() left
+ * only) and release it; loaded: p's instructions as tpb_load_object() left
  * them, before the rewrite. 0 verified, -EINVAL rejected (err: the
  * verifier's last lines), other negative: the kernel could not be asked,
  * or libbpf reads the file otherwise than tagpipe (err: why). */
-int bpf_kernel_verify(const struct tp_bpf *p, const struct bpf_insn *loaded, char *err,
+int tpb_kernel_verify(const struct tp_bpf *p, const struct bpf_insn *loaded, char *err,
 		      size_t errlen);
 
 /* bpf_printk.c: log type tagpipe.bpf (trace_printk lines, open and
@@ -318,67 +318,67 @@ extern int tp_bpf_logtype;
 
 /* prog_bpf.c: the word for how compiled programs run ("jit"), in
  * every report (tp_prog_bpf_describe, tp_prog_bpf_exec_info). */
-const char *bpf_exec_word(void);
+const char *tpb_exec_word(void);
 
 /* bpf_jit_x86.c: translate to x86-64 machine code in memory (p->compiled,
  * p->jit). 0, or negative with err saying why (the caller falls back to
  * the interpreter): -ENOTSUP on other architectures. */
-int bpf_compile(struct tp_bpf *p, char *err, size_t errlen);
-void bpf_compiled_free(struct tp_bpf *p);
+int tpb_compile(struct tp_bpf *p, char *err, size_t errlen);
+void tpb_compiled_free(struct tp_bpf *p);
 
 /* bpf_exec.c, for the JIT: helpers with one fixed ABI, r1..r5 then the
  * run -- the order in which the x86-64 System V ABI passes arguments in
  * rdi, rsi, rdx, rcx, r8, r9, where the JIT keeps r1..r5 -- so a call
  * needs no argument moves. NULL: the helper has no direct entry; the
- * JIT then calls bpf_cg_ops.helper (the dispatcher). */
+ * JIT then calls tpb_cg_ops.helper (the dispatcher). */
 typedef uint64_t (*bpf_helper_fn)(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4,
 				  uint64_t r5, struct bpf_run *rs);
-bpf_helper_fn bpf_helper_direct(int32_t id);
+bpf_helper_fn tpb_helper_direct(int32_t id);
 /* bpf_map_lookup_elem for programs the kernel's verifier accepted: r1 is
  * one of the object's maps, r2 a readable key (no argument checks). */
-uint64_t bpf_map_lookup_proven(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4,
+uint64_t tpb_map_lookup_proven(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4,
 			       uint64_t r5, struct bpf_run *rs);
 
 /* bpf_exec.c: run the program on one packet; returns r0. */
-uint64_t bpf_run(struct bpf_run *rs);
+uint64_t tpb_run(struct bpf_run *rs);
 /* bpf_loop's callback: the pc of the callback function value fn names
  * when it names one and a frame is left below r10, else -1. */
-int64_t bpf_loop_callback(const struct bpf_run *rs, uint64_t fn, uint64_t r10);
+int64_t tpb_loop_callback(const struct bpf_run *rs, uint64_t fn, uint64_t r10);
 /* For helpers outside bpf_exec.c: the map handle r (NULL if none), a
  * fault (returns 0), the bounds check of a buffer the helper reads. */
-struct tp_bpf_map *bpf_run_map(struct bpf_run *rs, uint64_t r);
-uint64_t bpf_run_fault(struct bpf_run *rs, enum bpf_counter why);
-bool bpf_run_mem_ok(const struct bpf_run *rs, uint64_t addr, uint32_t size);
-bool bpf_run_mem_writable(const struct bpf_run *rs, uint64_t addr, uint32_t size);
+struct tp_bpf_map *tpb_run_map(struct bpf_run *rs, uint64_t r);
+uint64_t tpb_run_fault(struct bpf_run *rs, enum bpf_counter why);
+bool tpb_run_mem_ok(const struct bpf_run *rs, uint64_t addr, uint32_t size);
+bool tpb_run_mem_writable(const struct bpf_run *rs, uint64_t addr, uint32_t size);
 
 /* bpf_btf.c: keys and values as BTF types (integers, enums, bitfields,
  * char arrays as strings, nested structs and arrays of them). parse: 0,
  * or -1 when the text is not a value of type id of size bytes; print: 0,
  * or -1 when the type cannot be printed. */
-int bpf_btf_parse(const struct btf *btf, uint32_t id, const char *s, size_t len,
+int tpb_btf_parse(const struct btf *btf, uint32_t id, const char *s, size_t len,
 		  uint8_t *out, uint32_t size);
-int bpf_btf_print(const struct btf *btf, uint32_t id, const void *data, uint32_t size,
+int tpb_btf_print(const struct btf *btf, uint32_t id, const void *data, uint32_t size,
 		  FILE *f);
-bool bpf_btf_typed(const struct btf *btf, uint32_t id);
+bool tpb_btf_typed(const struct btf *btf, uint32_t id);
 
 /* bpf_fib.c: the route table of bpf_fib_lookup (tp_prog_bpf_route_add). */
 struct bpf_fib;
-int bpf_fib_add(struct tp_bpf *p, const char *spec, char *err, size_t errlen);
-void bpf_fib_free(struct tp_bpf *p);
-uint64_t bpf_h_fib_lookup(struct bpf_run *rs, uint64_t params, uint64_t plen,
+int tpb_fib_add(struct tp_bpf *p, const char *spec, char *err, size_t errlen);
+void tpb_fib_free(struct tp_bpf *p);
+uint64_t tpb_h_fib_lookup(struct bpf_run *rs, uint64_t params, uint64_t plen,
 			  uint64_t flags);
 /* Helpers known to the runtime: argument count, or -1 when unsupported. */
-int bpf_helper_nargs(int32_t id);
+int tpb_helper_nargs(int32_t id);
 /* 1 when helper id takes the context as its first argument. */
-bool bpf_helper_takes_ctx(int32_t id);
+bool tpb_helper_takes_ctx(int32_t id);
 
 /* prog_bpf.c: map index of b as "KEY=VALUE" hex lines (the text of
  * tp_prog_bpf_map_dump): the number of lines, or -EINVAL. */
-int bpf_obj_map_dump(const struct tp_bpf *b, int index, FILE *f);
+int tpb_obj_map_dump(const struct tp_bpf *b, int index, FILE *f);
 
 /* bpf_telemetry.c: the open objects the /tagpipe/bpf_map endpoint reads
  * (added once opened, removed before they are freed). */
-void bpf_telemetry_add(struct tp_bpf *b);
-void bpf_telemetry_del(struct tp_bpf *b);
+void tpb_telemetry_add(struct tp_bpf *b);
+void tpb_telemetry_del(struct tp_bpf *b);
 
 #endif /* TP_BPF_PRIV_H */

@@ -21,13 +21,13 @@
  *     consumer, or of the oldest record still reserved (pending_pos, the
  *     kernel's fix for CVE-2024-41009); the producer position is
  *     published with release order after the header is written;
- *   - commit (bpf_ringbuf_commit): the header's length word is rewritten
+ *   - commit (tpb_ringbuf_commit): the header's length word is rewritten
  *     without BUSY (with DISCARD for a discard) in one atomic store, so
  *     the consumer sees either a reserved or a finished record;
  *   - consumption follows libbpf's ringbuf_process_ring (tools/lib/bpf/
  *     ringbuf.c): from consumer_pos up to producer_pos, stop at the first
  *     BUSY record, skip DISCARDed ones, publish consumer_pos after each.
- *   - notification (bpf_ringbuf_commit): a commit wakes the consumer when
+ *   - notification (tpb_ringbuf_commit): a commit wakes the consumer when
  *     the consumer stands at this very record (it has read everything
  *     before it, so it may be asleep), unless BPF_RB_NO_WAKEUP; with
  *     BPF_RB_FORCE_WAKEUP always. The kernel queues an irq_work that
@@ -76,7 +76,7 @@ rec_len(uint32_t len)
 }
 
 int
-bpf_ringbuf_create(struct tp_bpf_map *m, char *err, size_t errlen)
+tpb_ringbuf_create(struct tp_bpf_map *m, char *err, size_t errlen)
 {
 	size_t size = m->max_entries, head = offsetof(struct bpf_ringbuf, data);
 	struct bpf_ringbuf *rb;
@@ -130,7 +130,7 @@ nomem:
 }
 
 void
-bpf_ringbuf_destroy(struct tp_bpf_map *m)
+tpb_ringbuf_destroy(struct tp_bpf_map *m)
 {
 	if (m->rb != NULL) {
 		if (m->rb->efd >= 0)
@@ -141,7 +141,7 @@ bpf_ringbuf_destroy(struct tp_bpf_map *m)
 }
 
 void *
-bpf_ringbuf_reserve(struct bpf_ringbuf *rb, uint64_t size)
+tpb_ringbuf_reserve(struct bpf_ringbuf *rb, uint64_t size)
 {
 	uint64_t cons, prod, pend, next;
 	uint8_t *hdr;
@@ -178,7 +178,7 @@ bpf_ringbuf_reserve(struct bpf_ringbuf *rb, uint64_t size)
 }
 
 int
-bpf_ringbuf_fd(struct bpf_ringbuf *rb)
+tpb_ringbuf_fd(struct bpf_ringbuf *rb)
 {
 	int fd = __atomic_load_n(&rb->efd, __ATOMIC_ACQUIRE), nfd;
 
@@ -193,13 +193,13 @@ bpf_ringbuf_fd(struct bpf_ringbuf *rb)
 		return fd;
 	}
 	/* a record committed before the fd existed woke nobody */
-	if (bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) != 0)
-		bpf_ringbuf_wake(rb);
+	if (tpb_ringbuf_query(rb, BPF_RB_AVAIL_DATA) != 0)
+		tpb_ringbuf_wake(rb);
 	return nfd;
 }
 
 void
-bpf_ringbuf_wake(struct bpf_ringbuf *rb)
+tpb_ringbuf_wake(struct bpf_ringbuf *rb)
 {
 	int fd = __atomic_load_n(&rb->efd, __ATOMIC_ACQUIRE);
 	uint64_t one = 1;
@@ -211,7 +211,7 @@ bpf_ringbuf_wake(struct bpf_ringbuf *rb)
 }
 
 void
-bpf_ringbuf_commit(void *sample, uint32_t size, bool discard, uint64_t flags)
+tpb_ringbuf_commit(void *sample, uint32_t size, bool discard, uint64_t flags)
 {
 	uint8_t *hdr = (uint8_t *)sample - BPF_RINGBUF_HDR_SZ;
 	struct bpf_ringbuf *rb;
@@ -226,15 +226,15 @@ bpf_ringbuf_commit(void *sample, uint32_t size, bool discard, uint64_t flags)
 	rb = (struct bpf_ringbuf *)(uintptr_t)(((uintptr_t)hdr & ~(uintptr_t)(RB_PAGE - 1)) -
 					       (uintptr_t)pg_off * RB_PAGE);
 	if (flags & BPF_RB_FORCE_WAKEUP)
-		bpf_ringbuf_wake(rb);
+		tpb_ringbuf_wake(rb);
 	else if (!(flags & BPF_RB_NO_WAKEUP) &&
 		 (__atomic_load_n(&rb->consumer_pos, __ATOMIC_ACQUIRE) & rb->mask) ==
 		 (uint64_t)(hdr - rb->data))
-		bpf_ringbuf_wake(rb);
+		tpb_ringbuf_wake(rb);
 }
 
 uint64_t
-bpf_ringbuf_query(const struct bpf_ringbuf *rb, uint64_t flags)
+tpb_ringbuf_query(const struct bpf_ringbuf *rb, uint64_t flags)
 {
 	uint64_t cons = __atomic_load_n(&rb->consumer_pos, __ATOMIC_ACQUIRE);
 	uint64_t prod = __atomic_load_n(&rb->producer_pos, __ATOMIC_ACQUIRE);
@@ -276,7 +276,7 @@ consume_to(struct bpf_ringbuf *rb, uint64_t cons, uint64_t prod,
 }
 
 int
-bpf_ringbuf_consume(struct bpf_ringbuf *rb, tp_bpf_ringbuf_fn fn, void *ctx)
+tpb_ringbuf_consume(struct bpf_ringbuf *rb, tp_bpf_ringbuf_fn fn, void *ctx)
 {
 	uint64_t cons, prod;
 	int n;
@@ -301,23 +301,23 @@ bpf_ringbuf_consume(struct bpf_ringbuf *rb, tp_bpf_ringbuf_fn fn, void *ctx)
 static struct bpf_ringbuf *
 ring_of(struct bpf_run *rs, uint64_t map)
 {
-	struct tp_bpf_map *m = bpf_run_map(rs, map);
+	struct tp_bpf_map *m = tpb_run_map(rs, map);
 
 	return m != NULL && m->type == BPF_MAP_TYPE_RINGBUF ? m->rb : NULL;
 }
 
-/* bpf_ringbuf_reserve: NULL when flags are set, the ring is full, or the
+/* tpb_ringbuf_reserve: NULL when flags are set, the ring is full, or the
  * run already holds BPF_RB_MAX_OPEN reservations (a tagpipe limit). */
 uint64_t
-bpf_h_ringbuf_reserve(struct bpf_run *rs, uint64_t map, uint64_t size, uint64_t flags)
+tpb_h_ringbuf_reserve(struct bpf_run *rs, uint64_t map, uint64_t size, uint64_t flags)
 {
 	struct bpf_ringbuf *rb = ring_of(rs, map);
 	void *s;
 
 	if (rb == NULL)
-		return bpf_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);
+		return tpb_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	if (flags != 0 || rs->rb_open == BPF_RB_MAX_OPEN ||
-	    (s = bpf_ringbuf_reserve(rb, size)) == NULL)
+	    (s = tpb_ringbuf_reserve(rb, size)) == NULL)
 		return 0;
 	rs->rb_rec[rs->rb_open].sample = s;
 	rs->rb_rec[rs->rb_open].size = (uint32_t)size;
@@ -328,57 +328,57 @@ bpf_h_ringbuf_reserve(struct bpf_run *rs, uint64_t map, uint64_t size, uint64_t 
 /* bpf_ringbuf_submit / discard: sample must be one this run reserved and
  * has not released (the kernel's verifier proves it; here it is checked). */
 uint64_t
-bpf_h_ringbuf_commit(struct bpf_run *rs, uint64_t sample, uint64_t flags, bool discard)
+tpb_h_ringbuf_commit(struct bpf_run *rs, uint64_t sample, uint64_t flags, bool discard)
 {
 	for (uint32_t k = 0; k < rs->rb_open; k++) {
 		if ((uintptr_t)rs->rb_rec[k].sample != sample)
 			continue;
-		bpf_ringbuf_commit(rs->rb_rec[k].sample, rs->rb_rec[k].size, discard, flags);
+		tpb_ringbuf_commit(rs->rb_rec[k].sample, rs->rb_rec[k].size, discard, flags);
 		rs->rb_rec[k] = rs->rb_rec[--rs->rb_open];
 		return 0;
 	}
-	return bpf_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	return tpb_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);
 }
 
 /* bpf_ringbuf_output: -EINVAL for flags other than the wakeup ones,
  * -EAGAIN when it does not fit (kernel/bpf/ringbuf.c bpf_ringbuf_output). */
 uint64_t
-bpf_h_ringbuf_output(struct bpf_run *rs, uint64_t map, uint64_t data, uint64_t size,
+tpb_h_ringbuf_output(struct bpf_run *rs, uint64_t map, uint64_t data, uint64_t size,
 		     uint64_t flags)
 {
 	struct bpf_ringbuf *rb = ring_of(rs, map);
 	void *s;
 
 	if (rb == NULL || size > RB_MAX_RECORD ||
-	    (size > 0 && !bpf_run_mem_ok(rs, data, (uint32_t)size)))
-		return bpf_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);
+	    (size > 0 && !tpb_run_mem_ok(rs, data, (uint32_t)size)))
+		return tpb_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);
 	if (flags & ~(uint64_t)(BPF_RB_NO_WAKEUP | BPF_RB_FORCE_WAKEUP))
 		return (uint64_t)-EINVAL;
-	s = bpf_ringbuf_reserve(rb, size);
+	s = tpb_ringbuf_reserve(rb, size);
 	if (s == NULL)
 		return (uint64_t)-EAGAIN;
 	memcpy(s, (const void *)(uintptr_t)data, size);
-	bpf_ringbuf_commit(s, (uint32_t)size, false, flags);
+	tpb_ringbuf_commit(s, (uint32_t)size, false, flags);
 	return 0;
 }
 
 uint64_t
-bpf_h_ringbuf_query(struct bpf_run *rs, uint64_t map, uint64_t flags)
+tpb_h_ringbuf_query(struct bpf_run *rs, uint64_t map, uint64_t flags)
 {
 	struct bpf_ringbuf *rb = ring_of(rs, map);
 
-	return rb == NULL ? bpf_run_fault(rs, BPF_CNT_BAD_HELPER_ARG) :
-	       bpf_ringbuf_query(rb, flags);
+	return rb == NULL ? tpb_run_fault(rs, BPF_CNT_BAD_HELPER_ARG) :
+	       tpb_ringbuf_query(rb, flags);
 }
 
 void
-bpf_ringbuf_abandon(struct bpf_run *rs)
+tpb_ringbuf_abandon(struct bpf_run *rs)
 {
 	while (rs->rb_open > 0) {
 		rs->rb_open--;
-		bpf_ringbuf_commit(rs->rb_rec[rs->rb_open].sample,
+		tpb_ringbuf_commit(rs->rb_rec[rs->rb_open].sample,
 				   rs->rb_rec[rs->rb_open].size, true, 0);
 	}
 	if (!rs->fault) /* a run stopped for another reason keeps it */
-		bpf_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);
+		tpb_run_fault(rs, BPF_CNT_BAD_HELPER_ARG);
 }

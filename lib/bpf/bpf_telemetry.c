@@ -26,7 +26,7 @@ static struct {
 } open_objects = { .lock = RTE_SPINLOCK_INITIALIZER };
 
 void
-bpf_telemetry_add(struct tp_bpf *b)
+tpb_telemetry_add(struct tp_bpf *b)
 {
 	rte_spinlock_lock(&open_objects.lock);
 	for (unsigned int i = 0; i < BPF_TEL_MAX_OBJECTS; i++)
@@ -39,7 +39,7 @@ bpf_telemetry_add(struct tp_bpf *b)
 }
 
 void
-bpf_telemetry_del(struct tp_bpf *b)
+tpb_telemetry_del(struct tp_bpf *b)
 {
 	rte_spinlock_lock(&open_objects.lock);
 	for (unsigned int i = 0; i < BPF_TEL_MAX_OBJECTS; i++)
@@ -64,7 +64,7 @@ dump_first(const char *name, const struct tp_bpf_map **shape, char **buf, size_t
 			f = open_memstream(buf, len);
 			if (f == NULL)
 				return -ENOMEM;
-			bpf_obj_map_dump(b, (int)m, f);
+			tpb_obj_map_dump(b, (int)m, f);
 			fclose(f);
 			*shape = &b->maps[m];
 			return 0;

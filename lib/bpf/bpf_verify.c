@@ -227,7 +227,7 @@ check_jmp(struct verifier *v, const struct bpf_insn *i, uint32_t pc)
 		if (i->src_reg != 0)
 			return verr(v, pc, "kfunc call (src_reg %u) is not supported",
 				    i->src_reg);
-		if (bpf_helper_nargs(i->imm) < 0)
+		if (tpb_helper_nargs(i->imm) < 0)
 			return verr(v, pc, "helper %d is not supported", i->imm);
 		return 0;
 	case BPF_EXIT:
@@ -739,7 +739,7 @@ transfer(struct verifier *v, uint32_t pc, struct vstate *s, bool final)
 				s->reg[r] = K_U;
 			return 0;
 		} else {
-			int na = bpf_helper_nargs(i->imm);
+			int na = tpb_helper_nargs(i->imm);
 
 			for (int r = 1; r <= na; r++)
 				if ((rc = use(v, pc, s, r, final)) < 0)
@@ -748,10 +748,10 @@ transfer(struct verifier *v, uint32_t pc, struct vstate *s, bool final)
 				if (final && s->reg[r] >= K_C)
 					return verr(v, pc, "context passed to helper %d as "
 						    "argument %d", i->imm, r);
-			if (final && bpf_helper_takes_ctx(i->imm) && s->reg[1] != K_C)
+			if (final && tpb_helper_takes_ctx(i->imm) && s->reg[1] != K_C)
 				return verr(v, pc, "helper %d needs the context in r1",
 					    i->imm);
-			if (final && !bpf_helper_takes_ctx(i->imm) && na >= 1 &&
+			if (final && !tpb_helper_takes_ctx(i->imm) && na >= 1 &&
 			    s->reg[1] >= K_C)
 				return verr(v, pc, "context passed to helper %d", i->imm);
 		}
@@ -858,7 +858,7 @@ out:
 }
 
 int
-bpf_verify_and_rewrite(struct tp_bpf *p, char *err, size_t errlen)
+tpb_verify_and_rewrite(struct tp_bpf *p, char *err, size_t errlen)
 {
 	size_t isz = p->nb_insns * sizeof(struct bpf_insn);
 	struct bpf_insn *save_insns = NULL;

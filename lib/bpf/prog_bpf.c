@@ -64,11 +64,11 @@ bpf_free(struct tp_bpf *p)
 	if (p == NULL)
 		return;
 	free(p->lruns);
-	bpf_fib_free(p);
+	tpb_fib_free(p);
 	btf__free(p->btf);
-	bpf_compiled_free(p);
+	tpb_compiled_free(p);
 	for (uint32_t i = 0; i < p->nb_maps; i++)
-		bpf_map_fini(&p->maps[i]);
+		tpb_map_fini(&p->maps[i]);
 	free(p->insns);
 	free(p->insn_flags);
 	free(p->counters);
@@ -101,7 +101,7 @@ split_spec(const char *arg, char *path, size_t plen, char *sel, size_t slen)
 static enum tp_bpf_verify verify_mode = TP_BPF_VERIFY_AUTO;
 
 const char *
-bpf_exec_word(void)
+tpb_exec_word(void)
 {
 	return "jit";
 }
@@ -119,7 +119,7 @@ exec_info(const struct tp_bpf *p, struct tp_bpf_exec_info *in)
 	snprintf(in->function, sizeof(in->function), "%s", p->func);
 	in->frags = p->frags;
 	in->verified_by = p->kernel_ok ? "kernel" : nobody ? "nobody" : "tagpipe";
-	in->execution = p->compiled != NULL ? bpf_exec_word() : "interpreter";
+	in->execution = p->compiled != NULL ? tpb_exec_word() : "interpreter";
 	in->checks = p->kernel_ok && p->compiled != NULL ? "proven" : "checked";
 	n = (size_t)snprintf(in->reason, sizeof(in->reason), "%s",
 			     p->kernel_ok ? "the kernel's verifier accepted it" : p->verify_note);
@@ -131,7 +131,7 @@ exec_info(const struct tp_bpf *p, struct tp_bpf_exec_info *in)
 		return;
 	if (p->compiled != NULL && p->kernel_ok)
 		snprintf(in->reason + n, sizeof(in->reason) - n, "; %s code runs its memory "
-			 "accesses unchecked, as the kernel's JIT does", bpf_exec_word());
+			 "accesses unchecked, as the kernel's JIT does", tpb_exec_word());
 	else if (p->compiled != NULL)
 		snprintf(in->reason + n, sizeof(in->reason) - n, "; every memory access is "
 			 "checked at run time");
@@ -140,7 +140,7 @@ exec_info(const struct tp_bpf *p, struct tp_bpf_exec_info *in)
 			 "interpreter checks every memory access");
 	else
 		snprintf(in->reason + n, sizeof(in->reason) - n, "; not %s (%s): the "
-			 "interpreter checks every memory access", bpf_exec_word(),
+			 "interpreter checks every memory access", tpb_exec_word(),
 			 p->mode_note + strlen("interpreted: "));
 }
 
@@ -176,7 +176,7 @@ kernel_check(struct tp_bpf *p, const struct bpf_insn *loaded, char *err, size_t 
 		snprintf(p->verify_note, sizeof(p->verify_note), "kernel verifier not asked");
 		return 0;
 	}
-	rc = bpf_kernel_verify(p, loaded, why, sizeof(why));
+	rc = tpb_kernel_verify(p, loaded, why, sizeof(why));
 	if (rc == 0) {
 		p->kernel_ok = true;
 		snprintf(p->verify_note, sizeof(p->verify_note), "%s", why);
@@ -270,9 +270,9 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 		run_slots_init(p->lruns[c].rs, CHUNK, p, c, p->lruns[c].stack, 0, 0);
 		p->lruns[c].port_queue = 0;
 	}
-	rc = bpf_load_object(p, path, sel[0] ? sel : NULL, err, errlen);
+	rc = tpb_load_object(p, path, sel[0] ? sel : NULL, err, errlen);
 	if (rc == 0) {
-		/* for bpf_kernel_verify: the instructions before the rewrite */
+		/* for tpb_kernel_verify: the instructions before the rewrite */
 		loaded = malloc(p->nb_insns * sizeof(*loaded));
 		if (loaded == NULL) {
 			snprintf(err, errlen, "bpf: out of memory");
@@ -282,7 +282,7 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 		}
 	}
 	if (rc == 0)
-		rc = bpf_verify_and_rewrite(p, err, errlen);
+		rc = tpb_verify_and_rewrite(p, err, errlen);
 	if (rc == 0)
 		rc = static_slots_check(p, err, errlen);
 	if (rc == 0)
@@ -297,19 +297,19 @@ bpf_open(const char *arg, bool compile, void **priv, char *err, size_t errlen)
 	if (compile) {
 		char why[BPF_ERR_LEN];
 
-		if (bpf_compile(p, why, sizeof(why)) < 0) {
+		if (tpb_compile(p, why, sizeof(why)) < 0) {
 			snprintf(p->mode_note, sizeof(p->mode_note),
 				 "interpreted: %s", why);
 			rte_log(RTE_LOG_WARNING, tp_bpf_logtype, "tagpipe: %s (%s): not %s, "
 				"the interpreter runs it: %s\n", p->path, p->section,
-				bpf_exec_word(), why);
+				tpb_exec_word(), why);
 		}
 	} else {
 		p->interp_asked = true;
 		snprintf(p->mode_note, sizeof(p->mode_note), "interpreted");
 	}
 	for (uint32_t i = 0; i < p->nb_maps; i++) {
-		if (bpf_map_is_opaque(p->maps[i].type))
+		if (tpb_map_is_opaque(p->maps[i].type))
 			continue; /* no value pointer is ever handed out */
 		p->regions[p->nb_regions].base = (uintptr_t)p->maps[i].values;
 		p->regions[p->nb_regions].len = p->maps[i].values_len;
@@ -331,7 +331,7 @@ bpf_init(const char *arg, void **priv, char *err, size_t errlen)
 	int rc = bpf_open(arg, true, priv, err, errlen);
 
 	if (rc == 0)
-		bpf_telemetry_add(*priv);
+		tpb_telemetry_add(*priv);
 	return rc;
 }
 
@@ -341,14 +341,14 @@ bpf_init_interp(const char *arg, void **priv, char *err, size_t errlen)
 	int rc = bpf_open(arg, false, priv, err, errlen);
 
 	if (rc == 0)
-		bpf_telemetry_add(*priv);
+		tpb_telemetry_add(*priv);
 	return rc;
 }
 
 static void
 bpf_fini(void *priv)
 {
-	bpf_telemetry_del(priv);
+	tpb_telemetry_del(priv);
 	bpf_free(priv);
 }
 
@@ -406,7 +406,7 @@ conclude(struct bpf_run *rs, uint64_t r0, uint64_t *cnt, uint8_t *verdict,
 
 	if ((rs->fault | rs->rb_open | rs->tail_calls | (rk ^ UINT32_MAX)) != 0) {
 		if (rs->rb_open != 0)
-			bpf_ringbuf_abandon(rs); /* leaves rb_open 0 */
+			tpb_ringbuf_abandon(rs); /* leaves rb_open 0 */
 		if (rs->fault) {
 			cnt[rs->why]++;
 			rs->fault = 0;
@@ -453,10 +453,10 @@ run_on_slots(const struct tp_bpf *p, const struct tp_prog_env *env, struct bpf_r
 		cnt[BPF_CNT_RUNS] += k;
 		if (p->compiled != NULL) {
 			/* one call per chunk; runs are sequential (one stack) */
-			p->compiled(rs, k, r0, &bpf_cg_ops);
+			p->compiled(rs, k, r0, &tpb_cg_ops);
 		} else {
 			for (uint16_t i = 0; i < k; i++)
-				r0[i] = bpf_run(&rs[i]);
+				r0[i] = tpb_run(&rs[i]);
 		}
 		for (uint16_t i = 0; i < k; i++)
 			conclude(&rs[i], r0[i], cnt, &verdict[at + i], &key[at + i]);
@@ -653,7 +653,7 @@ tp_prog_bpf_route_add(struct tp_prog *p, const char *spec, char *err, size_t err
 		snprintf(err, errlen, "no XDP object (--verdict FILE.o) to add a route to");
 		return -EINVAL;
 	}
-	return bpf_fib_add(b, spec, err, errlen);
+	return tpb_fib_add(b, spec, err, errlen);
 }
 
 int
@@ -706,8 +706,8 @@ tp_prog_bpf_map_lookup(const struct tp_prog *p, int index, const void *key,
 		return -EINVAL;
 	if (m->type == BPF_MAP_TYPE_RINGBUF)
 		return -EOPNOTSUPP;
-	if (m->type == BPF_MAP_TYPE_PROG_ARRAY || bpf_map_is_of_maps(m->type)) {
-		const uint8_t *v = bpf_map_lookup(m, key, 0);
+	if (m->type == BPF_MAP_TYPE_PROG_ARRAY || tpb_map_is_of_maps(m->type)) {
+		const uint8_t *v = tpb_map_lookup(m, key, 0);
 		uint32_t n;
 
 		if (v == NULL)
@@ -721,7 +721,7 @@ tp_prog_bpf_map_lookup(const struct tp_prog *p, int index, const void *key,
 	}
 	rte_spinlock_lock(&m->lock);
 	for (uint32_t c = 0; c < m->ncpu; c++) {
-		const uint8_t *v = bpf_map_lookup(m, key, c);
+		const uint8_t *v = tpb_map_lookup(m, key, c);
 
 		if (v == NULL) {
 			rte_spinlock_unlock(&m->lock);
@@ -749,19 +749,19 @@ tp_prog_bpf_map_update(const struct tp_prog *p, int index, const void *key,
 		if (n >= b->nb_progs || !b->progs[n].usable)
 			return -EINVAL;
 		n++;
-		return bpf_map_update(m, key, &n, flags, 0, true);
+		return tpb_map_update(m, key, &n, flags, 0, true);
 	}
-	if (bpf_map_is_of_maps(m->type)) {
+	if (tpb_map_is_of_maps(m->type)) {
 		char why[BPF_ERR_LEN];
 		uint32_t n;
 
 		memcpy(&n, value, 4);
-		if (n >= b->nb_maps || bpf_map_inner_ok(m, &b->maps[n], why, sizeof(why)) < 0)
+		if (n >= b->nb_maps || tpb_map_inner_ok(m, &b->maps[n], why, sizeof(why)) < 0)
 			return -EINVAL;
 		n++;
-		return bpf_map_update(m, key, &n, flags, 0, true);
+		return tpb_map_update(m, key, &n, flags, 0, true);
 	}
-	return bpf_map_update(m, key, value, flags, 0, true);
+	return tpb_map_update(m, key, value, flags, 0, true);
 }
 
 /* "0a00ff" -> bytes; exactly want bytes, else -1. */
@@ -790,14 +790,14 @@ text_bytes(const struct tp_prog *p, uint32_t id, const char *s, size_t len, uint
 	   uint32_t size)
 {
 	return hex_bytes(s, len, out, size) == 0 ||
-	       bpf_btf_parse(bpf_of(p)->btf, id, s, len, out, size) == 0 ? 0 : -1;
+	       tpb_btf_parse(bpf_of(p)->btf, id, s, len, out, size) == 0 ? 0 : -1;
 }
 
 /* What an error adds when a value of the map's type would do too. */
 static const char *
 typed_note(const struct tp_prog *p, uint32_t id)
 {
-	return bpf_btf_typed(bpf_of(p)->btf, id) ? " nor a value of its BTF type" : "";
+	return tpb_btf_typed(bpf_of(p)->btf, id) ? " nor a value of its BTF type" : "";
 }
 
 static int
@@ -898,7 +898,7 @@ tp_prog_bpf_map_update_text(const struct tp_prog *p, const char *spec,
 		int n = tp_prog_bpf_map_find(p, eq + 1);
 		char why[BPF_ERR_LEN];
 
-		if (n < 0 || bpf_map_inner_ok(map_at(p, idx), map_at(p, n), why,
+		if (n < 0 || tpb_map_inner_ok(map_at(p, idx), map_at(p, n), why,
 					      sizeof(why)) < 0) {
 			snprintf(err, errlen, "'%s': %s", spec, n < 0 ? "no such inner map" : why);
 			free(val);
@@ -952,7 +952,7 @@ static int
 ringbuf_dump(struct bpf_ringbuf *rb, FILE *f)
 {
 	struct rb_dump d = { .f = f };
-	int rc = bpf_ringbuf_consume(rb, rb_dump_one, &d);
+	int rc = tpb_ringbuf_consume(rb, rb_dump_one, &d);
 
 	return rc < 0 ? rc : d.lines;
 }
@@ -965,7 +965,7 @@ tp_prog_bpf_ringbuf_consume(const struct tp_prog *p, int index,
 
 	if (m == NULL || m->type != BPF_MAP_TYPE_RINGBUF || fn == NULL)
 		return -EINVAL;
-	return bpf_ringbuf_consume(m->rb, fn, ctx);
+	return tpb_ringbuf_consume(m->rb, fn, ctx);
 }
 
 int
@@ -975,7 +975,7 @@ tp_prog_bpf_ringbuf_fd(const struct tp_prog *p, int index)
 
 	if (m == NULL || m->type != BPF_MAP_TYPE_RINGBUF)
 		return -EINVAL;
-	return bpf_ringbuf_fd(m->rb);
+	return tpb_ringbuf_fd(m->rb);
 }
 
 int
@@ -1006,7 +1006,7 @@ static void
 bytes_out(const struct tp_bpf *b, bool typed, uint32_t id, const uint8_t *d, uint32_t n,
 	  FILE *f)
 {
-	if (!typed || !bpf_btf_typed(b->btf, id) || bpf_btf_print(b->btf, id, d, n, f) < 0)
+	if (!typed || !tpb_btf_typed(b->btf, id) || tpb_btf_print(b->btf, id, d, n, f) < 0)
 		hex_out(f, d, n);
 }
 
@@ -1045,7 +1045,7 @@ dump_lines(const struct tp_bpf *b, int index, FILE *f, bool typed)
 
 			memcpy(&n, v, 4);
 			fputs(n >= 1 && n <= b->nb_progs ? b->progs[n - 1].name : "?", f);
-		} else if (bpf_map_is_of_maps(m->type)) {
+		} else if (tpb_map_is_of_maps(m->type)) {
 			uint32_t n;
 
 			memcpy(&n, v, 4);
@@ -1072,7 +1072,7 @@ tp_prog_bpf_map_dump(const struct tp_prog *p, int index, FILE *f)
 }
 
 int
-bpf_obj_map_dump(const struct tp_bpf *b, int index, FILE *f)
+tpb_obj_map_dump(const struct tp_bpf *b, int index, FILE *f)
 {
 	return dump_lines(b, index, f, false);
 }
@@ -1146,7 +1146,7 @@ tp_prog_bpf_map_delete(const struct tp_prog *p, int index, const void *key)
 
 	if (m == NULL || key == NULL)
 		return -EINVAL;
-	return bpf_map_delete(m, key);
+	return tpb_map_delete(m, key);
 }
 
 int
@@ -1177,7 +1177,7 @@ tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len)
 		return -EINVAL;
 	return snprintf(buf, len, "%s (section %s, function %s, %u insns, %u maps, %s, %s)",
 			b->path, b->section, b->func, b->nb_insns, b->nb_maps,
-			b->compiled ? bpf_exec_word() : b->mode_note, b->verify_note);
+			b->compiled ? tpb_exec_word() : b->mode_note, b->verify_note);
 }
 
 int

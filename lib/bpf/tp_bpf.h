@@ -296,7 +296,7 @@ int tp_prog_bpf_ringbuf_consume(const struct tp_prog *p, int index,
 /* A file descriptor that becomes readable (poll, epoll: POLLIN) when the
  * RINGBUF map index has a record for a consumer that may be waiting:
  * as the kernel wakes epoll waiters on a ring's fd (kernel/bpf/ringbuf.c
- * bpf_ringbuf_commit), a submit or discard wakes when the consumer had
+ * tpb_ringbuf_commit), a submit or discard wakes when the consumer had
  * read up to that record, unless the program passed BPF_RB_NO_WAKEUP,
  * and always with BPF_RB_FORCE_WAKEUP. tp_prog_bpf_ringbuf_consume
  * clears it before it reads. Created on the first call (until then no
@@ -340,7 +340,7 @@ int tp_prog_bpf_describe(const struct tp_prog *p, char *buf, size_t len);
  *                "nobody"   as "tagpipe", but with a loop neither proved
  *                           finite (--bpf-unverified): it runs under the
  *                           backward-jump budget;
- *   execution    "compiled" translated to machine code (bpf_compile.c);
+ *   execution    "compiled" translated to machine code (tpb_compile.c);
  *                "interpreter" the reference interpreter (bpf-interp, or
  *                           a fallback: reason says why);
  *   checks       "proven"   memory accesses run unchecked, the kernel

@@ -268,11 +268,11 @@ bpf_diff_run(struct tp_bpf *p, bool compiled, struct rte_mbuf *m, uint32_t cpu,
 	for (size_t i = 0; i < sizeof(diff_stack); i++)
 		diff_stack[i] = (uint8_t)(0xa5 ^ (i * 7));
 	if (compiled)
-		p->compiled(&rs, 1, &r0, &bpf_cg_ops);
+		p->compiled(&rs, 1, &r0, &tpb_cg_ops);
 	else
-		r0 = bpf_run(&rs);
+		r0 = tpb_run(&rs);
 	if (rs.rb_open != 0)
-		bpf_ringbuf_abandon(&rs); /* as prog_bpf.c conclude() */
+		tpb_ringbuf_abandon(&rs); /* as prog_bpf.c conclude() */
 	o->r0 = r0;
 	o->fault = rs.fault;
 	o->why = rs.fault ? (uint32_t)rs.why : 0;

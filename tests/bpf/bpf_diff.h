@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Differential runs of one eBPF program (struct tp_bpf, lib/bpf/bpf_priv.h):
- * the interpreter (bpf_run, the reference semantics) and compiled code
- * (p->compiled, whatever bpf_compile() made) on the same frame, the same
+ * the interpreter (tpb_run, the reference semantics) and compiled code
+ * (p->compiled, whatever tpb_compile() made) on the same frame, the same
  * maps and the same stack, from the same state. Used by the xbpf fuzz
  * target (tests/fuzz/fuzz_xbpf.c) and the conformance test
  * (tests/bpf/test_bpf_conformance.c).
@@ -48,7 +48,7 @@ struct bpf_diff_out {
  * the data when the headroom has them; the stack filled with a fixed
  * pattern; cpu as the lcore index; a budget of `budget` backward jumps
  * for programs with loops (UINT32_MAX for the others, as prog_bpf.c
- * leaves it). compiled: p->compiled, which must be set; else bpf_run. */
+ * leaves it). compiled: p->compiled, which must be set; else tpb_run. */
 void bpf_diff_run(struct tp_bpf *p, bool compiled, struct rte_mbuf *m, uint32_t cpu,
 		  uint32_t budget, struct bpf_diff_out *o);
 

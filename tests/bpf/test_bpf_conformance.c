@@ -9,7 +9,7 @@
  * the old value, cmpxchg comparing with r0 and loading the old value into
  * r0, byte swaps, ld_imm64 with its 64-bit immediate) and from the
  * helpers' documentation (include/uapi/linux/bpf.h). Each runs
- *   - in tagpipe's interpreter and compiled (bpf_compile), from the same
+ *   - in tagpipe's interpreter and compiled (tpb_compile), from the same
  *     state, which must agree with each other (tests/bpf/bpf_diff.h) and
  *     with the results written here;
  *   - in the running kernel (BPF_PROG_TEST_RUN through libbpf), where this
@@ -612,7 +612,7 @@ run_tagpipe(const struct conf *c, const struct conf *eff)
 		s.entries = &tail_entry;
 		s.nb_entries = 1;
 	}
-	rc = bpf_insns_open(&s, &p, err, sizeof(err));
+	rc = tpb_insns_open(&s, &p, err, sizeof(err));
 	if (c->refused != NULL) {
 		if (rc == 0)
 			fail_msg("%s: the checker accepted it, expected '%s'", c->name, c->refused);
@@ -623,15 +623,15 @@ run_tagpipe(const struct conf *c, const struct conf *eff)
 	}
 	if (rc != 0)
 		fail_msg("%s: refused: %s", c->name, err);
-	assert_int_equal(bpf_map_update(&p->maps[M_ARR], &key, &one, 0, 0, true), 0);
+	assert_int_equal(tpb_map_update(&p->maps[M_ARR], &key, &one, 0, 0, true), 0);
 	if (c->insns == tail_calls) {
 		uint32_t slot = 0, prog1 = 1 + 1; /* program 1, stored + 1 */
 
 		assert_true(p->progs[1].usable);
-		assert_int_equal(bpf_map_update(&p->maps[M_JMP], &slot, &prog1, 0, 0, true), 0);
+		assert_int_equal(tpb_map_update(&p->maps[M_JMP], &slot, &prog1, 0, 0, true), 0);
 	}
-	if (bpf_compile(p, err, sizeof(err)) != 0)
-		fail_msg("%s: bpf_compile: %s", c->name, err);
+	if (tpb_compile(p, err, sizeof(err)) != 0)
+		fail_msg("%s: tpb_compile: %s", c->name, err);
 	m = tp_test_mbuf_from_bytes(mp, frame, FRAME_LEN);
 	if (bpf_diff_both(p, m, 0, 4096, &o, why, sizeof(why)) != 0)
 		fail_msg("%s: interpreter and compiled differ: %s", c->name, why);
@@ -643,7 +643,7 @@ run_tagpipe(const struct conf *c, const struct conf *eff)
 	wl = expected_frame(c, want);
 	tp_test_assert_mbuf_bytes(m, want, wl);
 	rte_pktmbuf_free(m);
-	bpf_insns_close(p);
+	tpb_insns_close(p);
 	free(ins);
 }
 

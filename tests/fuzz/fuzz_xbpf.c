@@ -4,10 +4,10 @@
  * Each input is a program (built by a structured generator, or a raw
  * instruction stream such as a tests/bpf object's, see gen_corpus.py) and
  * a few frames. The program is checked as an opened object is
- * (bpf_insns_open: tagpipe's checker, the --bpf-unverified reading), so
+ * (tpb_insns_open: tagpipe's checker, the --bpf-unverified reading), so
  * the checker is fuzzed too: whatever it gets, it refuses with a message
  * or accepts. An accepted program runs on each frame in the interpreter
- * (bpf_exec.c, the reference) and compiled (bpf_compile(), whatever
+ * (bpf_exec.c, the reference) and compiled (tpb_compile(), whatever
  * implements it) from the same state, and r0, the fault and its counter,
  * the redirect key, the tail calls, the loop budget, the packet's bytes
  * and geometry and every map must be the same (tests/bpf/bpf_diff.h).
@@ -25,7 +25,7 @@
  * ARRAY (for BPF_PSEUDO_MAP_IDX_VALUE), a DEVMAP, a PROG_ARRAY and an
  * LPM_TRIE, each with a few elements set before the first frame.
  *
- * Compiled runs cost what bpf_compile() costs. TP_FUZZ_XBPF_COMPILE=N
+ * Compiled runs cost what tpb_compile() costs. TP_FUZZ_XBPF_COMPILE=N
  * compares one accepted program in N (default 1: all; 0: none, the
  * interpreter alone, run twice from the same state as a check of this
  * harness). At exit the target prints how many programs the checker
@@ -795,17 +795,17 @@ fill_maps(struct tp_bpf *p)
 		v[1] = ~v[0];
 		v[2] = v[0] + 1;
 		v[3] = v[1] + 1;
-		FUZZ_CHECK(bpf_map_update(&p->maps[M_HASH], &key, v, 0, 0, true) == 0);
+		FUZZ_CHECK(tpb_map_update(&p->maps[M_HASH], &key, v, 0, 0, true) == 0);
 		if (key < 2)
-			FUZZ_CHECK(bpf_map_update(&p->maps[M_LRU], &k32, v, 0, 0, true) == 0);
-		FUZZ_CHECK(bpf_map_update(&p->maps[M_DEV], &k32, &slot, 0, 0, true) == 0);
+			FUZZ_CHECK(tpb_map_update(&p->maps[M_LRU], &k32, v, 0, 0, true) == 0);
+		FUZZ_CHECK(tpb_map_update(&p->maps[M_DEV], &k32, &slot, 0, 0, true) == 0);
 	}
 	{
 		/* 10.0.0.0/8 and 10.1.0.0/16 (key: prefix length, then data) */
 		uint8_t k1[8] = { 8, 0, 0, 0, 10, 0, 0, 0 }, k2[8] = { 16, 0, 0, 0, 10, 1, 0, 0 };
 
-		FUZZ_CHECK(bpf_map_update(&p->maps[M_LPM], k1, v, 0, 0, true) == 0);
-		FUZZ_CHECK(bpf_map_update(&p->maps[M_LPM], k2, v + 1, 0, 0, true) == 0);
+		FUZZ_CHECK(tpb_map_update(&p->maps[M_LPM], k1, v, 0, 0, true) == 0);
+		FUZZ_CHECK(tpb_map_update(&p->maps[M_LPM], k2, v + 1, 0, 0, true) == 0);
 	}
 	/* the tail program in slots 0 and 2 (prog_bpf.c stores number + 1) */
 	for (uint32_t prog = 1; prog < p->nb_progs && prog < 2; prog++) {
@@ -813,7 +813,7 @@ fill_maps(struct tp_bpf *p)
 
 		for (uint32_t slot = 0; slot < 4; slot += 2)
 			if (p->progs[prog].usable)
-				FUZZ_CHECK(bpf_map_update(&p->maps[M_JMP], &slot, &one, 0, 0,
+				FUZZ_CHECK(tpb_map_update(&p->maps[M_JMP], &slot, &one, 0, 0,
 							  true) == 0);
 	}
 }
@@ -870,12 +870,12 @@ xf_init(void)
 	st.compile_every = e != NULL && e[0] ? strtoull(e, NULL, 10) : 1;
 	/* Can this build compile at all? (no C compiler: an environment
 	 * problem, not a finding; then the interpreter alone is fuzzed) */
-	FUZZ_CHECK(bpf_insns_open(&s, &p, err, sizeof(err)) == 0);
-	st.compile_ok = bpf_compile(p, err, sizeof(err)) == 0 && p->compiled != NULL;
+	FUZZ_CHECK(tpb_insns_open(&s, &p, err, sizeof(err)) == 0);
+	st.compile_ok = tpb_compile(p, err, sizeof(err)) == 0 && p->compiled != NULL;
 	if (!st.compile_ok)
 		snprintf(st.compile_note, sizeof(st.compile_note), "compiled mode unavailable: %s",
 			 err);
-	bpf_insns_close(p);
+	tpb_insns_close(p);
 	atexit(print_stats);
 }
 
@@ -933,7 +933,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				     .nb_maps = XF_NMAPS, .entries = entries,
 				     .nb_entries = nentries, .ncpu = XF_NCPU };
 	err[0] = '\0';
-	rc = bpf_insns_open(&s, &p, err, sizeof(err));
+	rc = tpb_insns_open(&s, &p, err, sizeof(err));
 	if (rc != 0) {
 		FUZZ_CHECK(rc == -EINVAL || rc == -ENOMEM);
 		FUZZ_CHECK(err[0] != '\0');
@@ -945,7 +945,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	st.accepted++;
 	if (!bpf_diff_deterministic(p)) {
 		st.nondet++;
-		bpf_insns_close(p);
+		tpb_insns_close(p);
 		return 0;
 	}
 	fill_maps(p);
@@ -953,11 +953,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dump_program(p);
 	compare = st.compile_ok && st.compile_every > 0 &&
 		  st.accepted % st.compile_every == 0;
-	if (compare && bpf_compile(p, err, sizeof(err)) != 0) {
+	if (compare && tpb_compile(p, err, sizeof(err)) != 0) {
 		/* the checker accepted it: compiled mode must take it too
 		 * (prog_bpf.c would quietly fall back to the interpreter) */
 		dump_program(p);
-		fprintf(stderr, "xbpf: bpf_compile refused a checked program: %s\n", err);
+		fprintf(stderr, "xbpf: tpb_compile refused a checked program: %s\n", err);
 		abort();
 	}
 	budget = (flags & 4) ? 64 : 4096;
@@ -1004,7 +1004,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 		st.interp_only++;
 	rte_pktmbuf_free_bulk(pkts, nf);
-	bpf_insns_close(p);
+	tpb_insns_close(p);
 	fuzz_check_pool();
 	return 0;
 }

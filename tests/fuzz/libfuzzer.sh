@@ -105,7 +105,7 @@ for t in "${targets[@]}"; do
 	# the same mutations in the same order, only the run's length varies.
 	# bpf: an input may run 4 packets of 10^6 loop iterations, interpreted
 	# under ASan on a loaded machine; the others take milliseconds.
-	# xbpf: each accepted program is compiled (bpf_compile), then run.
+	# xbpf: each accepted program is compiled (tpb_compile), then run.
 	tmo=10
 	[ "$t" = bpf ] || [ "$t" = xbpf ] && tmo=60
 	"$bin" -seed="${TP_FUZZ_SEED:-1}" -max_total_time="$secs" -timeout="$tmo" \
