@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * net_aqc private definitions: adapter, queues, and the functions the probe
- * glue (PCI in aqc_ethdev.c, the model vdev in aqc_sim.c) and the burst
+ * glue (PCI in aqc_ethdev.c, a vdev's BAR in aqc_vdev.c) and the burst
  * files share.
  *
  * Ring invariants (doc 4.3):
@@ -26,15 +26,12 @@
 #include <rte_mbuf.h>
 
 #include "aqc_hw.h"
+#include "aqc_vdev.h"
 
 #define AQC_DRIVER_NAME "net_aqc"
 #define AQC_RX_FREE_THRESH 32
 #define AQC_TX_FREE_THRESH 32
 #define AQC_TX_FREE_BULK 64
-
-/* Called once on the first RX burst after a queue start (net_aqc_sim: the
- * model's pcap wire waits for an application that receives). */
-typedef void (*aqc_poll_hook_t)(void *arg);
 
 struct aqc_lro_wait {
 	struct rte_mbuf *first, *last;
@@ -93,17 +90,6 @@ struct aqc_tx_queue {
 	const struct rte_memzone *mz;
 	struct aqc_hw *hw;
 };
-
-/* Called by dev_close after the port is torn down; the model vdev uses it
- * to destroy the chip model that backs hw.bar0. */
-typedef void (*aqc_close_hook_t)(void *arg);
-
-/* Extra xstats of the backend behind BAR0 (net_aqc_sim: the chip model's
- * wire-side drop counters). Returns how many; fills names and/or values
- * (cumulative) when not NULL. At most AQC_XSTATS_EXTRA_MAX. */
-#define AQC_XSTATS_EXTRA_MAX 16
-typedef unsigned int (*aqc_xstats_hook_t)(void *arg, struct rte_eth_xstat_name *names,
-					  uint64_t *values);
 
 struct aqc_adapter {
 	struct aqc_hw hw;
@@ -175,8 +161,6 @@ void aqc_lsc_stop(struct rte_eth_dev *dev);
 void aqc_rss_init(struct aqc_adapter *ad);
 int aqc_rss_configure(struct rte_eth_dev *dev);
 int aqc_rss_apply(struct rte_eth_dev *dev);
-int aqc1_rss_apply(struct aqc_hw *hw, uint64_t rss_hf, const uint8_t key[AQC_RSS_KEY_LEN],
-		   const uint8_t reta[AQC_RSS_RETA_SIZE]);
 int aqc_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *c);
 int aqc_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *c);
 int aqc_rss_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,

@@ -13,7 +13,9 @@
 #include <rte_log.h>
 
 #include "aqc_model_priv.h"
-#include "../aqc_log.h"
+#include "aqc_model_log.h"
+
+RTE_LOG_REGISTER_SUFFIX(aqm_logtype, model, NOTICE);
 
 pthread_mutex_t aqm_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct aqc_model *registry;
@@ -525,7 +527,7 @@ aqc_model_create(const struct aqc_model_config *cfg, int *err)
 	int rc;
 
 	if (aqc_model_lookup(cfg->name) != NULL) {
-		AQC_LOG(ERR, MODEL, "model %s already exists", cfg->name);
+		AQM_LOG(ERR, "model %s already exists", cfg->name);
 		*err = -EEXIST;
 		return NULL;
 	}

@@ -108,6 +108,14 @@ int aqc_hw_rss_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN],
 		   const uint8_t reta[AQC_RSS_RETA_SIZE]);
 /* 6.1: the 40-byte key alone (same registers on A1 and A2). */
 int aqc_hw_rss_key_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN]);
+/* 6.1: the flow types RSS hashes, one bit each, whatever the generation
+ * (A1 cannot hash UDP ports on their own: aqc_gen.c). */
+#define AQC_RSS_T_IPV4     (1u << 0)
+#define AQC_RSS_T_IPV4_TCP (1u << 1)
+#define AQC_RSS_T_IPV4_UDP (1u << 2)
+#define AQC_RSS_T_IPV6     (1u << 3)
+#define AQC_RSS_T_IPV6_TCP (1u << 4)
+#define AQC_RSS_T_IPV6_UDP (1u << 5)
 /* 6.1: hash types, 0x5040 bits 4:0. */
 void aqc_hw_rss_types(struct aqc_hw *hw, uint32_t types);
 void aqc_hw_rss_disable(struct aqc_hw *hw);
@@ -179,7 +187,8 @@ struct aqc_gen_ops {
 	/* VLAN filter i (< AQC_VLAN_FILTERS); VLAN promiscuous */
 	int (*set_vlan_filter)(struct aqc_hw *hw, unsigned int i, uint16_t vid, bool on);
 	int (*set_vlan_promisc)(struct aqc_hw *hw, bool on);
-	int (*rss_apply)(struct aqc_hw *hw, uint64_t rss_hf,
+	/* types: AQC_RSS_T_* (the ethdev layer translates its hash types) */
+	int (*rss_apply)(struct aqc_hw *hw, uint32_t types,
 			 const uint8_t key[AQC_RSS_KEY_LEN],
 			 const uint8_t reta[AQC_RSS_RETA_SIZE]);
 	void (*rss_disable)(struct aqc_hw *hw);
