@@ -22,20 +22,21 @@ vlan_filter_offload(const struct rte_eth_dev *dev)
 	return (dev->data->dev_conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_VLAN_FILTER) != 0;
 }
 
+/* The burst functions stay as dev_start chose them: ethdev copies them into
+ * rte_eth_fp_ops at start (eth_dev_fp_ops_setup), where the datapath lcores
+ * read them, so a control thread must not write them under a running port.
+ * The length-and-type-only burst writes no VLAN TCI; it hands a queue that
+ * strips to the full one itself (aqc_recv_pkts_simple), read once per
+ * burst from vlan_strip. */
 static void
-rxq_set_strip(struct rte_eth_dev *dev, struct aqc_rx_queue *rxq, bool on)
+rxq_set_strip(struct aqc_rx_queue *rxq, bool on)
 {
-	rxq->vlan_strip = on;
-	rxq->vlan_flags = RTE_MBUF_F_RX_VLAN | (on ? RTE_MBUF_F_RX_VLAN_STRIPPED : 0);
+	__atomic_store_n(&rxq->vlan_flags,
+			 RTE_MBUF_F_RX_VLAN | (on ? RTE_MBUF_F_RX_VLAN_STRIPPED : 0),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&rxq->vlan_strip, on, __ATOMIC_RELEASE);
 	if (rxq->started)
 		aqc_hw_rx_ring_vlan_strip(rxq->hw, rxq->queue_id, on);
-	/* the length-and-type-only burst writes no VLAN TCI: a port that
-	 * strips needs the full one, also when it is already running */
-	if (on && dev->rx_pkt_burst == aqc_recv_pkts_simple) {
-		dev->rx_pkt_burst = aqc_recv_pkts;
-		if (dev->data->dev_started)
-			rte_eth_fp_ops[dev->data->port_id].rx_pkt_burst = aqc_recv_pkts;
-	}
 }
 
 void
@@ -48,7 +49,7 @@ aqc_vlan_strip_queue_set(struct rte_eth_dev *dev, uint16_t qid, int on)
 		AQC_LOG(ERR, DRIVER, "VLAN strip: RX queue %u is not set up", qid);
 		return;
 	}
-	rxq_set_strip(dev, rxq, on != 0);
+	rxq_set_strip(rxq, on != 0);
 }
 
 int
@@ -64,7 +65,7 @@ aqc_vlan_offload_set(struct rte_eth_dev *dev, int mask)
 	if (mask & RTE_ETH_VLAN_STRIP_MASK)
 		for (uint16_t q = 0; q < dev->data->nb_rx_queues; q++)
 			if (dev->data->rx_queues[q] != NULL)
-				rxq_set_strip(dev, dev->data->rx_queues[q],
+				rxq_set_strip(dev->data->rx_queues[q],
 					      (rxo & RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0);
 	/* 6.6: filtering = VLAN promiscuous off, so only the table matches */
 	if (mask & RTE_ETH_VLAN_FILTER_MASK)

@@ -537,7 +537,7 @@ chain_end(struct aqc_rx_queue *rxq, struct rte_mbuf *first, struct rte_mbuf *m,
 	}
 	m->data_len = len - first->pkt_len;
 	first->pkt_len = len;
-	fill_meta(first, q0, q1, rxq->vlan_flags, meta);
+	fill_meta(first, q0, q1, __atomic_load_n(&rxq->vlan_flags, __ATOMIC_RELAXED), meta);
 	return first;
 }
 
@@ -637,7 +637,9 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 	const uint64_t fast_mask = RX_FAST_MASK | (lro ? AQC_RXD_RSC_MASK : 0);
 	volatile union aqc_rx_desc *ring = rxq->ring;
 	struct rte_mbuf **sw = rxq->sw_ring;
-	const uint64_t init = rxq->mbuf_initializer, vflags = rxq->vlan_flags;
+	/* vlan_flags may change under a running port (aqc_ops_ext.c) */
+	const uint64_t init = rxq->mbuf_initializer;
+	const uint64_t vflags = __atomic_load_n(&rxq->vlan_flags, __ATOMIC_RELAXED);
 	const unsigned int nb_desc = rxq->nb_desc;
 	/* locals: rte_io_rmb() is a compiler barrier, which would reload
 	 * fields of rxq on every descriptor */
@@ -767,9 +769,16 @@ aqc_recv_pkts_lro(void *q, struct rte_mbuf **pkts, uint16_t n)
 	return rx_burst(q, pkts, n, true, false);
 }
 
-/* Without them: length and packet type only. */
+/* Without them: length and packet type only. A queue whose VLAN strip was
+ * turned on after dev_start chose this burst (aqc_ops_ext.c: the burst
+ * pointers stay as they are while the port runs) needs the stripped TCI:
+ * one test per burst hands it to the full burst. */
 uint16_t
 aqc_recv_pkts_simple(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
+	struct aqc_rx_queue *rxq = q;
+
+	if (unlikely(__atomic_load_n(&rxq->vlan_strip, __ATOMIC_RELAXED)))
+		return aqc_recv_pkts(q, pkts, n);
 	return rx_burst(q, pkts, n, false, false);
 }

@@ -3,8 +3,9 @@
 (drivers/atlantic_pmd/meson.build):
   - librte_net_aqc.so.<ABI> with SONAME librte_net_aqc.so.<ABI major>; its
     dynamic symbols are exactly the version map's globals (aqc_vdev_attach
-    in node INTERNAL), no chip-model symbol (aqc_model_*, aqm_*) and no
-    libpcap among what it needs;
+    in node INTERNAL), no chip-model symbol (aqc_model_*, aqm_*), no
+    libpcap among what it needs, and no use of rte_eth_fp_ops (the burst
+    pointers ethdev copies there at start are not the driver's to change);
   - librte_net_aqc_sim.so.<ABI>, SONAME likewise, exports nothing, needs
     librte_net_aqc.so.<ABI major> and finds it next to itself ($ORIGIN);
   - the archives: librte_net_aqc.a holds the driver and no model object,
@@ -91,6 +92,9 @@ def main():
     check(f"net_aqc exports exactly its version map's globals {want}", got == want)
     check("net_aqc exports no chip-model symbol",
           not [s for s in got if s.startswith(("aqc_model_", "aqm_"))])
+    undef = out("nm", "-D", "--undefined-only", plugin).split()
+    check("net_aqc leaves rte_eth_fp_ops alone (ethdev fills it at dev_start)",
+          "rte_eth_fp_ops" not in undef)
     needed, _, _ = dyn_tags(plugin)
     check(f"net_aqc needs no libpcap and no sim plugin ({', '.join(needed)})",
           not [n for n in needed if "pcap" in n or "net_aqc_sim" in n])
