@@ -65,9 +65,8 @@ struct aqc_rx_queue {
 	uint64_t *dev_nombuf;        /* &dev->data->rx_mbuf_alloc_failed */
 	const struct rte_memzone *mz;
 	struct aqc_hw *hw;
-	aqc_poll_hook_t poll_hook;   /* NULL on silicon */
-	void *poll_arg;
-	bool notify_poll;            /* poll_hook not called yet since start */
+	bool notify_poll;            /* the backend's rx_polled not called yet
+				      * since start (aqc_backend) */
 };
 
 struct aqc_tx_queue {
@@ -101,10 +100,6 @@ struct aqc_adapter {
 	uint8_t rss_key[AQC_RSS_KEY_LEN];
 	uint8_t reta[AQC_RSS_RETA_SIZE];
 	bool started;
-	aqc_close_hook_t close_hook;
-	void *close_arg;
-	aqc_poll_hook_t rx_poll_hook;       /* given to every RX queue */
-	aqc_xstats_hook_t xstats_extra;     /* NULL on silicon */
 	/* aqc_ops_ext.c state, re-applied at every start (a reset clears it) */
 	uint16_t vlan_vid[AQC_VLAN_FILTERS];
 	uint16_t vlan_used;                 /* bit i: filter i holds vlan_vid[i] */
@@ -121,6 +116,16 @@ struct aqc_adapter {
 };
 
 #define AQC_ADAPTER(dev) ((struct aqc_adapter *)(dev)->data->dev_private)
+
+/* What backs a vdev's BAR (aqc_vdev.h), as this process knows it: the
+ * callbacks are addresses in the process's own mapping of the backend's
+ * code, so they live in dev->process_private (aqc_vdev.c), never in the
+ * adapter every process shares. NULL on silicon. */
+static inline const struct aqc_backend *
+aqc_backend(const struct rte_eth_dev *dev)
+{
+	return dev->process_private;
+}
 
 /* Common init once hw.bar0 is mapped: reset, firmware, MAC, ops. */
 int aqc_dev_init(struct rte_eth_dev *dev);
@@ -179,6 +184,8 @@ void aqc_rx_queue_free_mbufs(struct aqc_rx_queue *rxq);
 uint16_t aqc_recv_pkts(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t aqc_recv_pkts_simple(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t aqc_recv_pkts_lro(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+/* dev->rx_pkt_burst for the configuration (offloads, LRO queues). */
+void aqc_rx_burst_select(struct rte_eth_dev *dev);
 const uint32_t *aqc_supported_ptypes(struct rte_eth_dev *dev);
 
 /* aqc_tx.c */

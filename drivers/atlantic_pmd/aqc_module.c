@@ -21,9 +21,9 @@
 static int
 module_read(struct aqc_hw *hw, uint32_t off, uint8_t *buf, uint32_t len)
 {
-	if (hw->ops->sfp_read == NULL)
+	if (aqc_ops(hw)->sfp_read == NULL)
 		return -ENOTSUP;
-	return hw->ops->sfp_read(hw, AQC_SFP_ADDR_A0, off, buf, len);
+	return aqc_ops(hw)->sfp_read(hw, AQC_SFP_ADDR_A0, off, buf, len);
 }
 
 int
@@ -76,7 +76,7 @@ aqc_get_module_eeprom(struct rte_eth_dev *dev, struct rte_dev_eeprom_info *info)
 		uint8_t devaddr = off < 256 ? AQC_SFP_ADDR_A0 : AQC_SFP_ADDR_A2;
 		uint32_t in_page = off % 256, n = RTE_MIN(left, 256 - in_page);
 
-		rc = hw->ops->sfp_read(hw, devaddr, in_page, out, n);
+		rc = aqc_ops(hw)->sfp_read(hw, devaddr, in_page, out, n);
 		off += n;
 		out += n;
 		left -= n;

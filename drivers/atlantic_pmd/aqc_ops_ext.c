@@ -69,7 +69,7 @@ aqc_vlan_offload_set(struct rte_eth_dev *dev, int mask)
 					      (rxo & RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0);
 	/* 6.6: filtering = VLAN promiscuous off, so only the table matches */
 	if (mask & RTE_ETH_VLAN_FILTER_MASK)
-		return ad->hw.ops->set_vlan_promisc(&ad->hw, !vlan_filter_offload(dev));
+		return aqc_ops(&ad->hw)->set_vlan_promisc(&ad->hw, !vlan_filter_offload(dev));
 	return 0;
 }
 
@@ -101,12 +101,12 @@ aqc_vlan_filter_set(struct rte_eth_dev *dev, uint16_t vid, int on)
 		}
 		ad->vlan_vid[free_slot] = vid;
 		ad->vlan_used |= (uint16_t)(1u << free_slot);
-		return ad->hw.ops->set_vlan_filter(&ad->hw, (unsigned int)free_slot, vid, true);
+		return aqc_ops(&ad->hw)->set_vlan_filter(&ad->hw, (unsigned int)free_slot, vid, true);
 	}
 	if (slot < 0)
 		return 0;
 	ad->vlan_used &= (uint16_t)~(1u << slot);
-	return ad->hw.ops->set_vlan_filter(&ad->hw, (unsigned int)slot, 0, false);
+	return aqc_ops(&ad->hw)->set_vlan_filter(&ad->hw, (unsigned int)slot, 0, false);
 }
 
 int
@@ -154,7 +154,7 @@ aqc_mac_addr_add(struct rte_eth_dev *dev, struct rte_ether_addr *addr, uint32_t 
 			index, AQC_ADAPTER(dev)->nb_mc);
 		return -ENOSPC;
 	}
-	return AQC_ADAPTER(dev)->hw.ops->set_uc_filter(&AQC_ADAPTER(dev)->hw, index,
+	return aqc_ops(&AQC_ADAPTER(dev)->hw)->set_uc_filter(&AQC_ADAPTER(dev)->hw, index,
 						       addr->addr_bytes, true);
 }
 
@@ -165,7 +165,7 @@ aqc_mac_addr_remove(struct rte_eth_dev *dev, uint32_t index)
 
 	if (index == 0 || index >= mc_first_slot(AQC_ADAPTER(dev)))
 		return;
-	AQC_ADAPTER(dev)->hw.ops->set_uc_filter(&AQC_ADAPTER(dev)->hw, index, zero, false);
+	aqc_ops(&AQC_ADAPTER(dev)->hw)->set_uc_filter(&AQC_ADAPTER(dev)->hw, index, zero, false);
 }
 
 int
@@ -195,12 +195,12 @@ aqc_set_mc_addr_list(struct rte_eth_dev *dev, struct rte_ether_addr *list, uint3
 		}
 	}
 	for (unsigned int s = mc_first_slot(ad); s < AQC_UC_FILTERS; s++)
-		ad->hw.ops->set_uc_filter(&ad->hw, s, zero, false);
+		aqc_ops(&ad->hw)->set_uc_filter(&ad->hw, s, zero, false);
 	for (unsigned int i = 0; i < n; i++) {
 		int rc;
 
 		ad->mc_list[i] = list[i];
-		rc = ad->hw.ops->set_uc_filter(&ad->hw, first + i, list[i].addr_bytes, true);
+		rc = aqc_ops(&ad->hw)->set_uc_filter(&ad->hw, first + i, list[i].addr_bytes, true);
 		if (rc != 0)
 			return rc;
 	}
@@ -212,7 +212,7 @@ int
 aqc_ext_apply(struct rte_eth_dev *dev)
 {
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
-	const struct aqc_gen_ops *ops = ad->hw.ops;
+	const struct aqc_gen_ops *ops = aqc_ops(&ad->hw);
 	int rc = 0;
 
 	for (unsigned int i = 0; i < ad->nb_mc && rc == 0; i++)
@@ -245,7 +245,7 @@ aqc_dev_set_link_up(struct rte_eth_dev *dev)
 
 	if (!ad->started)
 		return -EIO;
-	return ad->hw.ops->set_link(&ad->hw, ad->link_rates_up, true);
+	return aqc_ops(&ad->hw)->set_link(&ad->hw, ad->link_rates_up, true);
 }
 
 int
@@ -261,7 +261,7 @@ aqc_dev_set_link_down(struct rte_eth_dev *dev)
 	if (!ad->started)
 		return -EIO;
 	/* 3.3 DEINIT: no rates and LINK_DROP; 3.4 A2: link_up 0 */
-	rc = ad->hw.ops->set_link(&ad->hw, 0, false);
+	rc = aqc_ops(&ad->hw)->set_link(&ad->hw, 0, false);
 	rte_eth_linkstatus_set(dev, &link);
 	return rc;
 }
@@ -313,7 +313,7 @@ aqc_flow_ctrl_set(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc)
 	}
 	ad->hw.fc_request = req;
 	if (ad->started && ad->hw.link_rates != 0)
-		return ad->hw.ops->set_link(&ad->hw, ad->hw.link_rates, true);
+		return aqc_ops(&ad->hw)->set_link(&ad->hw, ad->hw.link_rates, true);
 	return 0;
 }
 

@@ -96,10 +96,10 @@ aqc_rss_apply(struct rte_eth_dev *dev)
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
 
 	if (ad->rss_hf == 0) {
-		ad->hw.ops->rss_disable(&ad->hw);
+		aqc_ops(&ad->hw)->rss_disable(&ad->hw);
 		return 0;
 	}
-	return ad->hw.ops->rss_apply(&ad->hw, hw_types(ad->rss_hf), ad->rss_key, ad->reta);
+	return aqc_ops(&ad->hw)->rss_apply(&ad->hw, hw_types(ad->rss_hf), ad->rss_key, ad->reta);
 }
 
 int

@@ -281,9 +281,7 @@ aqc_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
 			   dev->data->dev_conf.rxmode.max_lro_pkt_size / rxq->buf_len);
 	aqc_hw_rx_ring_enable(hw, qid, true);
 	aqc_wr_doorbell(rxq->tail_reg, n);
-	rxq->poll_hook = AQC_ADAPTER(dev)->rx_poll_hook;
-	rxq->poll_arg = AQC_ADAPTER(dev)->close_arg;
-	rxq->notify_poll = rxq->poll_hook != NULL;
+	rxq->notify_poll = aqc_backend(dev) != NULL && aqc_backend(dev)->rx_polled != NULL;
 	rxq->started = true;
 	dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STARTED;
 	return 0;
@@ -629,6 +627,19 @@ rx_slow(struct aqc_rx_queue *rxq, unsigned int idx, struct rte_mbuf *m, uint64_t
 	return chain_end(rxq, first, m, q0, q1, meta);
 }
 
+/* The first burst since the queue started: tell the backend (net_aqc_sim:
+ * the model's pcap wire waits for an application that receives), through
+ * the calling process's own view of it. */
+static __rte_noinline __rte_cold void
+rx_first_poll(struct aqc_rx_queue *rxq)
+{
+	const struct aqc_backend *be = aqc_backend(&rte_eth_devices[rxq->port_id]);
+
+	rxq->notify_poll = false;
+	if (be != NULL && be->rx_polled != NULL)
+		be->rx_polled(be->arg);
+}
+
 static __rte_always_inline uint16_t
 rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const bool meta,
 	 const bool lro)
@@ -651,10 +662,8 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 	 * never read past the posted ones (ring invariants, aqc_ethdev.h). */
 	unsigned int budget = nb_desc - rxq->nb_unposted;
 
-	if (unlikely(rxq->notify_poll)) {
-		rxq->notify_poll = false;
-		rxq->poll_hook(rxq->poll_arg);
-	}
+	if (unlikely(rxq->notify_poll))
+		rx_first_poll(rxq);
 
 	while (nb_rx < n) {
 		/* fast run: whole single-buffer packets, up to the ring's end */
@@ -749,6 +758,24 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 	if (rxq->nb_unposted > rxq->free_thresh)
 		refill(rxq);
 	return nb_rx;
+}
+
+/* The burst variant, once per configuration (dev_start; a secondary
+ * process at attach, from the configuration the primary shares). */
+void
+aqc_rx_burst_select(struct rte_eth_dev *dev)
+{
+	uint64_t rxo = dev->data->dev_conf.rxmode.offloads;
+
+	dev->rx_pkt_burst = (rxo & (RTE_ETH_RX_OFFLOAD_CHECKSUM | RTE_ETH_RX_OFFLOAD_VLAN_STRIP |
+				    RTE_ETH_RX_OFFLOAD_RSS_HASH)) ?
+			    aqc_recv_pkts : aqc_recv_pkts_simple;
+	for (uint16_t i = 0; i < dev->data->nb_rx_queues; i++) {
+		struct aqc_rx_queue *rxq = dev->data->rx_queues[i];
+
+		if (rxq != NULL && rxq->lro)
+			dev->rx_pkt_burst = aqc_recv_pkts_lro;
+	}
 }
 
 /* With checksum, VLAN or RSS offloads: every flag from the descriptor. */

@@ -42,11 +42,17 @@ struct aqc_backend {
 	aqc_xstats_hook_t xstats;
 };
 
-/* Allocate the ethdev port of vdev (primary process), point it at bar0
+/* Primary process: allocate the ethdev port of vdev, point it at bar0
  * (AQC_BAR0_SIZE bytes of registers) and run the PCI probe's bring-up on
  * it. 0: the port exists, and its dev_close calls be->close. Negative
  * errno: nothing was allocated and be->close is never called (the caller
- * still owns its backend). */
+ * still owns its backend).
+ * Secondary process: attach to the primary's port of that name, whose
+ * register file must be bar0 (shared memory, the same address in every
+ * process); be->close is not used (what backs the port is the primary's),
+ * the other callbacks are this process's. The backend is kept per process
+ * (dev->process_private): a function's address means nothing in another
+ * process. */
 __rte_internal __attribute__((visibility("default")))
 int aqc_vdev_attach(struct rte_vdev_device *vdev, uint8_t *bar0,
 		    const struct aqc_backend *be);

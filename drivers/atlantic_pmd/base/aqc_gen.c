@@ -26,12 +26,12 @@ aqc_gen_detect(struct aqc_hw *hw)
 	/* Bits 9:8 = 2 only on Antigua (A2). A1 drivers look at the low
 	 * nibble alone (LNX hw_atl_utils_hw_chip_features_init), so any
 	 * other value is taken as A1. */
-	hw->ops = AQC_MIF_FAMILY(id) == AQC_MIF_FAMILY_A2 ? &aqc_a2_ops : &aqc_a1_ops;
+	hw->gen = AQC_MIF_FAMILY(id) == AQC_MIF_FAMILY_A2 ? AQC_GEN_A2 : AQC_GEN_A1;
 	if (hw->pci_device != 0 && aqc2_is_a2_device(hw->pci_device) !=
-	    (hw->ops == &aqc_a2_ops))
+	    (hw->gen == AQC_GEN_A2))
 		AQC_BASE_LOG(WARNING, HW, "PCI device 0x%04x but MIF ID 0x%x says %s; following the MIF ID",
-			     hw->pci_device, id, hw->ops->name);
-	AQC_BASE_LOG(INFO, HW, "MIF ID 0x%03x: %s generation", id, hw->ops->name);
+			     hw->pci_device, id, aqc_ops(hw)->name);
+	AQC_BASE_LOG(INFO, HW, "MIF ID 0x%03x: %s generation", id, aqc_ops(hw)->name);
 	return 0;
 }
 

@@ -21,9 +21,18 @@
 
 struct aqc_gen_ops;
 
+enum aqc_gen {
+	AQC_GEN_A1,
+	AQC_GEN_A2,
+};
+
+/* Register state and what the firmware told the driver. It lives in the
+ * port's private data, which every process of a multi-process application
+ * sees at the same address: it holds no pointer into the driver's code or
+ * data, which each process maps where it likes (aqc_ops()). */
 struct aqc_hw {
 	uint8_t *bar0;
-	const struct aqc_gen_ops *ops;  /* chosen once at probe (MIF ID) */
+	uint8_t gen;           /* AQC_GEN_*, chosen once at probe (MIF ID) */
 	uint16_t pci_device;   /* 0 on the model vdev */
 	uint32_t mif_id;       /* 0x001C at probe */
 	/* A2 only: what the firmware's filter_caps grant (doc 3.4, 6.5) */
@@ -162,8 +171,8 @@ void aqc_hw_dump_regs(struct aqc_hw *hw, uint32_t *out);
 
 /*
  * One table of control-path operations per chip generation, picked at probe
- * from the MIF ID (aqc_gen_detect) and called through hw->ops by the ethdev
- * layer. Never used per packet: rings, descriptors and doorbells are the
+ * from the MIF ID (aqc_gen_detect), called through aqc_ops(hw) by the
+ * ethdev layer. Never used per packet: rings, descriptors and doorbells are the
  * same on both generations (doc 10.2) and stay direct.
  * Rates are AQC_RATE_* masks on both (A2 adds AQC_RATE_10M).
  */
@@ -210,7 +219,14 @@ struct aqc_gen_ops {
 extern const struct aqc_gen_ops aqc_a1_ops;
 extern const struct aqc_gen_ops aqc_a2_ops;
 
-/* Read the MIF ID and set hw->ops; -ENODEV when the device reads as gone
+/* The operations of hw's generation, as the calling process sees them. */
+static inline const struct aqc_gen_ops *
+aqc_ops(const struct aqc_hw *hw)
+{
+	return hw->gen == AQC_GEN_A2 ? &aqc_a2_ops : &aqc_a1_ops;
+}
+
+/* Read the MIF ID and set hw->gen; -ENODEV when the device reads as gone
  * or names no known family. */
 int aqc_gen_detect(struct aqc_hw *hw);
 /* aqc2_hw.c: whether a PCI device ID is an A2 part, and its link rates
