@@ -6,7 +6,10 @@
  * hands the model's register file to net_aqc as the port's BAR0
  * (aqc_vdev_attach, the driver's one internal export): the very same
  * bring-up the PCI probe runs, by a driver that knows nothing of the
- * model. Descriptor addresses are IOVAs; the model dereferences them in
+ * model. In a secondary process (dpdk-proc-info) the vdev finds the
+ * primary's model by name (aqc_model_lookup_shared: its registers and
+ * counters live in a memzone) and attaches to the primary's port: the
+ * statistics read there are the primary's. Descriptor addresses are IOVAs; the model dereferences them in
  * IOVA-as-VA mode and translates them through the EAL memory segments in
  * IOVA-as-PA mode (dma=auto), so both work.
  *
@@ -88,6 +91,24 @@ rx_polled(void *arg)
 	aqc_model_rx_polled(arg);
 }
 
+/* A secondary process (dpdk-proc-info): the model the primary runs, its
+ * register file and counters in shared memory; no close callback, the
+ * model is the primary's. */
+static int
+probe_secondary(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct aqc_model *model = aqc_model_lookup_shared(name);
+	struct aqc_backend be = { .rx_polled = rx_polled, .xstats = model_xstats };
+
+	if (model == NULL) {
+		AQC_SIM_LOG(ERR, "%s: the primary process has no chip model of that name", name);
+		return -ENODEV;
+	}
+	be.arg = model;
+	return aqc_vdev_attach(vdev, aqc_model_bar(model), &be);
+}
+
 static int
 aqc_sim_probe(struct rte_vdev_device *vdev)
 {
@@ -99,10 +120,8 @@ aqc_sim_probe(struct rte_vdev_device *vdev)
 	bool dma_auto;
 	int rc;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		AQC_SIM_LOG(ERR, "%s: the chip model lives in the primary process", name);
-		return -ENOTSUP;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return probe_secondary(vdev);
 	aqc_model_config_default(&cfg, name);
 	dma_auto = true;
 	/* default MAC 02:00:ac:00:00:<trailing number of the name> */
@@ -138,7 +157,8 @@ aqc_sim_remove(struct rte_vdev_device *vdev)
 
 	if (dev == NULL)
 		return 0;
-	if (dev->data->dev_started)
+	/* a secondary process lets go of its view; the port runs on */
+	if (dev->data->dev_started && rte_eal_process_type() == RTE_PROC_PRIMARY)
 		rte_eth_dev_stop(dev->data->port_id);
 	return rte_eth_dev_close(dev->data->port_id);
 }
