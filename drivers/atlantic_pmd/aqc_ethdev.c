@@ -406,11 +406,11 @@ aqc_dev_start(struct rte_eth_dev *dev)
 	stats_rebase(ad);
 	ad->reset_seen = false;
 	rc = aqc_ops(hw)->init_paths(hw, (rxo & (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
-					     RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
-					     RTE_ETH_RX_OFFLOAD_TCP_CKSUM)) != 0,
-				 (txo & (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
-					 RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
-					 RTE_ETH_TX_OFFLOAD_TCP_CKSUM)) != 0);
+						 RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
+						 RTE_ETH_RX_OFFLOAD_TCP_CKSUM)) != 0,
+				     (txo & (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+					     RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+					     RTE_ETH_TX_OFFLOAD_TCP_CKSUM)) != 0);
 	if (rc == 0)
 		rc = aqc_ops(hw)->set_station_mac(hw, dev->data->mac_addrs[0].addr_bytes);
 	if (rc == 0)
@@ -576,7 +576,7 @@ aqc_mac_addr_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr)
 		return -EINVAL;
 	}
 	return aqc_ops(&AQC_ADAPTER(dev)->hw)->set_station_mac(&AQC_ADAPTER(dev)->hw,
-							 addr->addr_bytes);
+							       addr->addr_bytes);
 }
 
 static int

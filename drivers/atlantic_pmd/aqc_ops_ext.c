@@ -155,7 +155,7 @@ aqc_mac_addr_add(struct rte_eth_dev *dev, struct rte_ether_addr *addr, uint32_t 
 		return -ENOSPC;
 	}
 	return aqc_ops(&AQC_ADAPTER(dev)->hw)->set_uc_filter(&AQC_ADAPTER(dev)->hw, index,
-						       addr->addr_bytes, true);
+							     addr->addr_bytes, true);
 }
 
 void
