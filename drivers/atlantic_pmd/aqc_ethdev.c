@@ -2,7 +2,7 @@
 /*
  * net_aqc: device operations and PCI probe of the AQC chips, A1 (AQC107
  * class) and A2 (AQC113 class); the generation's control-path operations
- * come from hw->ops (aqc_gen.c, aqc2_hw.c).
+ * come from aqc_ops(hw) (aqc_gen.c, aqc2_hw.c).
  *
  * Probe (docs/ref/aqc.md §10.1 steps 1-5): map BAR0, mask interrupts, soft
  * reset, pick the firmware interface, read the permanent MAC. Start (steps
@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <bus_pci_driver.h>
@@ -41,11 +42,27 @@ stats_update(struct aqc_adapter *ad)
 	ad->dma_last = now;
 }
 
+/* What stats_update would bank, without banking it: a secondary process
+ * (dpdk-proc-info) reads, the primary owns dma_last and dma_acc. A read
+ * racing with the primary's own banking can be off by that one delta. */
+static void
+stats_peek(struct aqc_adapter *ad, struct aqc_dma_counters *acc)
+{
+	struct aqc_dma_counters now;
+
+	aqc_hw_read_dma_counters(&ad->hw, &now);
+	acc->rx_pkts = ad->dma_acc.rx_pkts + (now.rx_pkts - ad->dma_last.rx_pkts);
+	acc->rx_octets = ad->dma_acc.rx_octets + (now.rx_octets - ad->dma_last.rx_octets);
+	acc->tx_pkts = ad->dma_acc.tx_pkts + (now.tx_pkts - ad->dma_last.tx_pkts);
+	acc->tx_octets = ad->dma_acc.tx_octets + (now.tx_octets - ad->dma_last.tx_octets);
+	acc->rx_drops = ad->dma_acc.rx_drops + (now.rx_drops - ad->dma_last.rx_drops);
+}
+
 /* FW MAC counters: A1 32-bit, A2 64-bit cumulative values (ops). */
 static void
 fw_stats_update(struct aqc_adapter *ad)
 {
-	const struct aqc_gen_ops *ops = ad->hw.ops;
+	const struct aqc_gen_ops *ops = aqc_ops(&ad->hw);
 	uint64_t now[AQC_XSTATS_MAX];
 	uint64_t mask = ops->stats_bits >= 64 ? ~0ull : (1ull << ops->stats_bits) - 1;
 
@@ -61,7 +78,7 @@ static void
 stats_rebase(struct aqc_adapter *ad)
 {
 	aqc_hw_read_dma_counters(&ad->hw, &ad->dma_last);
-	if (ad->hw.ops->stats_read(&ad->hw, ad->fw_last) != 0)
+	if (aqc_ops(&ad->hw)->stats_read(&ad->hw, ad->fw_last) != 0)
 		memset(ad->fw_last, 0, sizeof(ad->fw_last));
 }
 
@@ -70,6 +87,9 @@ aqc_reset_check(struct rte_eth_dev *dev)
 {
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
 
+	/* the primary process acts on a reset; others only learn of it */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return ad->reset_seen;
 	if (!ad->started || ad->reset_seen || ad->hw.bar0 == NULL ||
 	    AQC_GET_FIELD(&ad->hw, TPB_EN))
 		return ad->reset_seen;
@@ -89,14 +109,20 @@ static int
 aqc_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 {
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+	struct aqc_dma_counters acc;
 
-	aqc_reset_check(dev);
-	stats_update(ad);
-	st->ipackets = ad->dma_acc.rx_pkts;
-	st->ibytes = ad->dma_acc.rx_octets;
-	st->opackets = ad->dma_acc.tx_pkts;
-	st->obytes = ad->dma_acc.tx_octets;
-	st->imissed = ad->dma_acc.rx_drops;
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY) {
+		aqc_reset_check(dev);
+		stats_update(ad);
+		acc = ad->dma_acc;
+	} else {
+		stats_peek(ad, &acc);
+	}
+	st->ipackets = acc.rx_pkts;
+	st->ibytes = acc.rx_octets;
+	st->opackets = acc.tx_pkts;
+	st->obytes = acc.tx_octets;
+	st->imissed = acc.rx_drops;
 	st->ierrors = 0;
 	for (uint16_t i = 0; i < dev->data->nb_rx_queues; i++) {
 		struct aqc_rx_queue *rxq = dev->data->rx_queues[i];
@@ -129,9 +155,13 @@ static int
 aqc_stats_reset(struct rte_eth_dev *dev)
 {
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+	const struct aqc_backend *be = aqc_backend(dev);
 
 	stats_update(ad);
-	if (ad->started)
+	/* a firmware statistics request is the primary's (it may be making
+	 * one): a secondary's reset counts the MAC counters from the
+	 * primary's last read */
+	if (ad->started && rte_eal_process_type() == RTE_PROC_PRIMARY)
 		fw_stats_update(ad);
 	memset(&ad->dma_acc, 0, sizeof(ad->dma_acc));
 	memset(ad->fw_acc, 0, sizeof(ad->fw_acc));
@@ -149,15 +179,15 @@ aqc_stats_reset(struct rte_eth_dev *dev)
 			txq->pkts = txq->bytes = txq->errors = 0;
 	}
 	dev->data->rx_mbuf_alloc_failed = 0;
-	if (ad->xstats_extra != NULL)
-		ad->xstats_extra(ad->close_arg, NULL, ad->xstats_extra_base);
+	if (be != NULL && be->xstats != NULL)
+		be->xstats(be->arg, NULL, ad->xstats_extra_base);
 	return 0;
 }
 
 static unsigned int
-xstats_extra_count(struct aqc_adapter *ad)
+xstats_extra_count(const struct aqc_backend *be)
 {
-	return ad->xstats_extra != NULL ? ad->xstats_extra(ad->close_arg, NULL, NULL) : 0;
+	return be != NULL && be->xstats != NULL ? be->xstats(be->arg, NULL, NULL) : 0;
 }
 
 /* xstats: the firmware MAC counters (docs/ref/aqc.md §3.1 on A1, §3.4 on A2), names
@@ -169,15 +199,16 @@ aqc_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *names,
 		     unsigned int size)
 {
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
-	const struct aqc_gen_ops *ops = ad->hw.ops;
-	unsigned int n = ops->nb_xstats, extra = xstats_extra_count(ad);
+	const struct aqc_gen_ops *ops = aqc_ops(&ad->hw);
+	const struct aqc_backend *be = aqc_backend(dev);
+	unsigned int n = ops->nb_xstats, extra = xstats_extra_count(be);
 
 	if (names == NULL || size < n + extra + AQC_XSTATS_DRIVER)
 		return n + extra + AQC_XSTATS_DRIVER;
 	for (unsigned int i = 0; i < n; i++)
 		snprintf(names[i].name, sizeof(names[i].name), "%s", ops->xstat_names[i]);
 	if (extra > 0)
-		ad->xstats_extra(ad->close_arg, names + n, NULL);
+		be->xstats(be->arg, names + n, NULL);
 	snprintf(names[n + extra].name, sizeof(names[0].name), "chip_resets");
 	snprintf(names[n + extra + 1].name, sizeof(names[0].name), "tx_lost_in_reset");
 	return n + extra + AQC_XSTATS_DRIVER;
@@ -187,21 +218,25 @@ static int
 aqc_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs, unsigned int n)
 {
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
-	unsigned int nb = ad->hw.ops->nb_xstats;
+	unsigned int nb = aqc_ops(&ad->hw)->nb_xstats;
+	const struct aqc_backend *be = aqc_backend(dev);
 
-	unsigned int nfw = nb, extra = xstats_extra_count(ad);
+	unsigned int nfw = nb, extra = xstats_extra_count(be);
 	uint64_t ev[AQC_XSTATS_EXTRA_MAX];
 
 	if (xs == NULL || n < nfw + extra + AQC_XSTATS_DRIVER)
 		return nfw + extra + AQC_XSTATS_DRIVER;
-	if (ad->started && !aqc_reset_check(dev))
+	/* a secondary process shows the MAC counters as the primary last
+	 * read them (the firmware request is the primary's) */
+	if (ad->started && rte_eal_process_type() == RTE_PROC_PRIMARY &&
+	    !aqc_reset_check(dev))
 		fw_stats_update(ad);
 	for (unsigned int i = 0; i < nfw; i++) {
 		xs[i].id = i;
 		xs[i].value = ad->fw_acc[i];
 	}
 	if (extra > 0)
-		ad->xstats_extra(ad->close_arg, NULL, ev);
+		be->xstats(be->arg, NULL, ev);
 	for (unsigned int i = 0; i < extra; i++) {
 		xs[nfw + i].id = nfw + i;
 		xs[nfw + i].value = ev[i] - ad->xstats_extra_base[i];
@@ -341,7 +376,7 @@ aqc_dev_link_update(struct rte_eth_dev *dev, int wait)
 	uint32_t speed = 0;
 
 	for (unsigned int i = 0; ad->started; i++) {
-		speed = ad->hw.ops->link_speed(&ad->hw);
+		speed = aqc_ops(&ad->hw)->link_speed(&ad->hw);
 		if (speed != 0 || !wait || i >= 100)
 			break;
 		rte_delay_us_sleep(10000);
@@ -366,23 +401,23 @@ aqc_dev_start(struct rte_eth_dev *dev)
 	/* step 6: reset again; counters restart, so bank them first */
 	stats_update(ad);
 	fw_stats_update(ad);
-	rc = hw->ops->reset(hw);
+	rc = aqc_ops(hw)->reset(hw);
 	if (rc != 0)
 		return rc;
 	stats_rebase(ad);
 	ad->reset_seen = false;
-	rc = hw->ops->init_paths(hw, (rxo & (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
-					     RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
-					     RTE_ETH_RX_OFFLOAD_TCP_CKSUM)) != 0,
-				 (txo & (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
-					 RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
-					 RTE_ETH_TX_OFFLOAD_TCP_CKSUM)) != 0);
+	rc = aqc_ops(hw)->init_paths(hw, (rxo & (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
+						 RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
+						 RTE_ETH_RX_OFFLOAD_TCP_CKSUM)) != 0,
+				     (txo & (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+					     RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+					     RTE_ETH_TX_OFFLOAD_TCP_CKSUM)) != 0);
 	if (rc == 0)
-		rc = hw->ops->set_station_mac(hw, dev->data->mac_addrs[0].addr_bytes);
+		rc = aqc_ops(hw)->set_station_mac(hw, dev->data->mac_addrs[0].addr_bytes);
 	if (rc == 0)
-		rc = hw->ops->set_promisc(hw, dev->data->promiscuous);
+		rc = aqc_ops(hw)->set_promisc(hw, dev->data->promiscuous);
 	if (rc == 0)
-		rc = hw->ops->set_allmulti(hw, dev->data->all_multicast);
+		rc = aqc_ops(hw)->set_allmulti(hw, dev->data->all_multicast);
 	if (rc == 0)
 		rc = aqc_ext_apply(dev);
 	if (rc == 0)
@@ -390,7 +425,7 @@ aqc_dev_start(struct rte_eth_dev *dev)
 	/* step 10: link request and state INIT */
 	ad->link_rates_up = rates_from_conf(dev->data->dev_conf.link_speeds, hw->caps_lo);
 	if (rc == 0)
-		rc = hw->ops->set_link(hw, ad->link_rates_up, true);
+		rc = aqc_ops(hw)->set_link(hw, ad->link_rates_up, true);
 	if (rc != 0)
 		return rc;
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
@@ -405,16 +440,7 @@ aqc_dev_start(struct rte_eth_dev *dev)
 		if (rxq != NULL && !rxq->deferred && (rc = aqc_rx_queue_start(dev, i)) != 0)
 			goto fail;
 	}
-	/* burst variant chosen once per configuration */
-	dev->rx_pkt_burst = (rxo & (RTE_ETH_RX_OFFLOAD_CHECKSUM | RTE_ETH_RX_OFFLOAD_VLAN_STRIP |
-				    RTE_ETH_RX_OFFLOAD_RSS_HASH)) ?
-			    aqc_recv_pkts : aqc_recv_pkts_simple;
-	for (i = 0; i < dev->data->nb_rx_queues; i++) {
-		struct aqc_rx_queue *rxq = dev->data->rx_queues[i];
-
-		if (rxq != NULL && rxq->lro)
-			dev->rx_pkt_burst = aqc_recv_pkts_lro;
-	}
+	aqc_rx_burst_select(dev);
 	/* step 19, LNX order: packet buffers on once the rings are ready */
 	aqc_hw_packet_buffers(hw, true);
 	ad->started = true;
@@ -460,7 +486,7 @@ aqc_dev_stop(struct rte_eth_dev *dev)
 		rc |= aqc_tx_queue_stop(dev, i);
 	aqc_hw_packet_buffers(&ad->hw, false);
 	/* §10.1 stop: FW 2.x deinit = no rates and LINK_DROP; A2: link_up 0 */
-	if (ad->hw.ops->set_link(&ad->hw, 0, false) != 0)
+	if (aqc_ops(&ad->hw)->set_link(&ad->hw, 0, false) != 0)
 		rc = -1;
 	ad->started = false;
 	dev->data->dev_started = 0;
@@ -472,22 +498,26 @@ static int
 aqc_dev_close(struct rte_eth_dev *dev)
 {
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
+	struct aqc_backend *be = dev->process_private;
 	int rc = 0;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+	/* this process's view of the backend goes in every process; the
+	 * port and what backs it only in the primary */
+	dev->process_private = NULL;
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		free(be);
 		return 0;
+	}
 	rc = aqc_dev_stop(dev);
 	for (uint16_t i = 0; i < dev->data->nb_rx_queues; i++)
 		aqc_rx_queue_release(dev, i);
 	for (uint16_t i = 0; i < dev->data->nb_tx_queues; i++)
 		aqc_tx_queue_release(dev, i);
-	if (ad->close_hook != NULL) {
-		ad->close_hook(ad->close_arg);
-		ad->close_hook = NULL;
-		ad->xstats_extra = NULL;     /* their argument is gone */
-		ad->rx_poll_hook = NULL;
+	if (be != NULL && be->close != NULL) {
+		be->close(be->arg);
 		ad->hw.bar0 = NULL;
 	}
+	free(be);
 	return rc;
 }
 
@@ -500,7 +530,7 @@ aqc_dev_reset(struct rte_eth_dev *dev)
 	rc = aqc_dev_stop(dev);
 	if (rc != 0)
 		return rc;
-	rc = ad->hw.ops->reset(&ad->hw);
+	rc = aqc_ops(&ad->hw)->reset(&ad->hw);
 	if (rc == 0)
 		stats_rebase(ad);
 	return rc;
@@ -511,7 +541,7 @@ aqc_promisc_enable(struct rte_eth_dev *dev)
 {
 	struct aqc_hw *hw = &AQC_ADAPTER(dev)->hw;
 
-	return hw->ops->set_promisc(hw, true);
+	return aqc_ops(hw)->set_promisc(hw, true);
 }
 
 static int
@@ -519,7 +549,7 @@ aqc_promisc_disable(struct rte_eth_dev *dev)
 {
 	struct aqc_hw *hw = &AQC_ADAPTER(dev)->hw;
 
-	return hw->ops->set_promisc(hw, false);
+	return aqc_ops(hw)->set_promisc(hw, false);
 }
 
 static int
@@ -527,7 +557,7 @@ aqc_allmulti_enable(struct rte_eth_dev *dev)
 {
 	struct aqc_hw *hw = &AQC_ADAPTER(dev)->hw;
 
-	return hw->ops->set_allmulti(hw, true);
+	return aqc_ops(hw)->set_allmulti(hw, true);
 }
 
 static int
@@ -535,7 +565,7 @@ aqc_allmulti_disable(struct rte_eth_dev *dev)
 {
 	struct aqc_hw *hw = &AQC_ADAPTER(dev)->hw;
 
-	return hw->ops->set_allmulti(hw, false);
+	return aqc_ops(hw)->set_allmulti(hw, false);
 }
 
 static int
@@ -546,8 +576,8 @@ aqc_mac_addr_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr)
 			RTE_ETHER_ADDR_BYTES(addr));
 		return -EINVAL;
 	}
-	return AQC_ADAPTER(dev)->hw.ops->set_station_mac(&AQC_ADAPTER(dev)->hw,
-							 addr->addr_bytes);
+	return aqc_ops(&AQC_ADAPTER(dev)->hw)->set_station_mac(&AQC_ADAPTER(dev)->hw,
+							       addr->addr_bytes);
 }
 
 static int
@@ -578,7 +608,7 @@ static int
 aqc_get_reg(struct rte_eth_dev *dev, struct rte_dev_reg_info *info)
 {
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
-	unsigned int nb = ad->hw.ops->nb_regs;
+	unsigned int nb = aqc_ops(&ad->hw)->nb_regs;
 
 	if (info->data == NULL) {
 		info->length = nb;
@@ -590,7 +620,7 @@ aqc_get_reg(struct rte_eth_dev *dev, struct rte_dev_reg_info *info)
 	info->length = nb;
 	info->width = sizeof(uint32_t);
 	info->version = aqc_rd(&ad->hw, AQC_R_MIF_ID);
-	ad->hw.ops->dump_regs(&ad->hw, info->data);
+	aqc_ops(&ad->hw)->dump_regs(&ad->hw, info->data);
 	return 0;
 }
 
@@ -692,9 +722,9 @@ aqc_dev_init(struct rte_eth_dev *dev)
 		return rc;
 	/* step 2: interrupts off (same register on A1 and A2); step 3-5 */
 	aqc_wr(hw, AQC_R_ITR_MASK_CLR, 0xffffffff);
-	rc = hw->ops->reset(hw);
+	rc = aqc_ops(hw)->reset(hw);
 	if (rc == 0)
-		rc = hw->ops->get_mac(hw, mac);
+		rc = aqc_ops(hw)->get_mac(hw, mac);
 	if (rc != 0) {
 		AQC_LOG(ERR, INIT, "port %u: bring-up failed: %s", dev->data->port_id,
 			strerror(-rc));
@@ -707,7 +737,7 @@ aqc_dev_init(struct rte_eth_dev *dev)
 		return -ENOMEM;
 	memcpy(dev->data->mac_addrs[0].addr_bytes, mac, RTE_ETHER_ADDR_LEN);
 	AQC_LOG(INFO, INIT, "port %u: %s, MIF ID 0x%x, FW %u.%u.%u, MAC " RTE_ETHER_ADDR_PRT_FMT,
-		dev->data->port_id, hw->ops->name, hw->mif_id, hw->fw_version >> 24,
+		dev->data->port_id, aqc_ops(hw)->name, hw->mif_id, hw->fw_version >> 24,
 		(hw->fw_version >> 16) & 0xff, hw->fw_version & 0xffff,
 		RTE_ETHER_ADDR_BYTES(&dev->data->mac_addrs[0]));
 	return 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * net_aqc private definitions: adapter, queues, and the functions the probe
- * glue (PCI in aqc_ethdev.c, the model vdev in aqc_sim.c) and the burst
+ * glue (PCI in aqc_ethdev.c, a vdev's BAR in aqc_vdev.c) and the burst
  * files share.
  *
  * Ring invariants (docs/ref/aqc.md §4.3):
@@ -26,15 +26,12 @@
 #include <rte_mbuf.h>
 
 #include "aqc_hw.h"
+#include "aqc_vdev.h"
 
 #define AQC_DRIVER_NAME "net_aqc"
 #define AQC_RX_FREE_THRESH 32
 #define AQC_TX_FREE_THRESH 32
 #define AQC_TX_FREE_BULK 64
-
-/* Called once on the first RX burst after a queue start (net_aqc_sim: the
- * model's pcap wire waits for an application that receives). */
-typedef void (*aqc_poll_hook_t)(void *arg);
 
 struct aqc_lro_wait {
 	struct rte_mbuf *first, *last;
@@ -68,9 +65,8 @@ struct aqc_rx_queue {
 	uint64_t *dev_nombuf;        /* &dev->data->rx_mbuf_alloc_failed */
 	const struct rte_memzone *mz;
 	struct aqc_hw *hw;
-	aqc_poll_hook_t poll_hook;   /* NULL on silicon */
-	void *poll_arg;
-	bool notify_poll;            /* poll_hook not called yet since start */
+	bool notify_poll;            /* the backend's rx_polled not called yet
+				      * since start (aqc_backend) */
 };
 
 struct aqc_tx_queue {
@@ -94,17 +90,6 @@ struct aqc_tx_queue {
 	struct aqc_hw *hw;
 };
 
-/* Called by dev_close after the port is torn down; the model vdev uses it
- * to destroy the chip model that backs hw.bar0. */
-typedef void (*aqc_close_hook_t)(void *arg);
-
-/* Extra xstats of the backend behind BAR0 (net_aqc_sim: the chip model's
- * wire-side drop counters). Returns how many; fills names and/or values
- * (cumulative) when not NULL. At most AQC_XSTATS_EXTRA_MAX. */
-#define AQC_XSTATS_EXTRA_MAX 16
-typedef unsigned int (*aqc_xstats_hook_t)(void *arg, struct rte_eth_xstat_name *names,
-					  uint64_t *values);
-
 struct aqc_adapter {
 	struct aqc_hw hw;
 	struct aqc_dma_counters dma_last;   /* raw registers at last poll */
@@ -115,10 +100,6 @@ struct aqc_adapter {
 	uint8_t rss_key[AQC_RSS_KEY_LEN];
 	uint8_t reta[AQC_RSS_RETA_SIZE];
 	bool started;
-	aqc_close_hook_t close_hook;
-	void *close_arg;
-	aqc_poll_hook_t rx_poll_hook;       /* given to every RX queue */
-	aqc_xstats_hook_t xstats_extra;     /* NULL on silicon */
 	/* aqc_ops_ext.c state, re-applied at every start (a reset clears it) */
 	uint16_t vlan_vid[AQC_VLAN_FILTERS];
 	uint16_t vlan_used;                 /* bit i: filter i holds vlan_vid[i] */
@@ -135,6 +116,16 @@ struct aqc_adapter {
 };
 
 #define AQC_ADAPTER(dev) ((struct aqc_adapter *)(dev)->data->dev_private)
+
+/* What backs a vdev's BAR (aqc_vdev.h), as this process knows it: the
+ * callbacks are addresses in the process's own mapping of the backend's
+ * code, so they live in dev->process_private (aqc_vdev.c), never in the
+ * adapter every process shares. NULL on silicon. */
+static inline const struct aqc_backend *
+aqc_backend(const struct rte_eth_dev *dev)
+{
+	return dev->process_private;
+}
 
 /* Common init once hw.bar0 is mapped: reset, firmware, MAC, ops. */
 int aqc_dev_init(struct rte_eth_dev *dev);
@@ -175,8 +166,6 @@ void aqc_lsc_stop(struct rte_eth_dev *dev);
 void aqc_rss_init(struct aqc_adapter *ad);
 int aqc_rss_configure(struct rte_eth_dev *dev);
 int aqc_rss_apply(struct rte_eth_dev *dev);
-int aqc1_rss_apply(struct aqc_hw *hw, uint64_t rss_hf, const uint8_t key[AQC_RSS_KEY_LEN],
-		   const uint8_t reta[AQC_RSS_RETA_SIZE]);
 int aqc_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *c);
 int aqc_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *c);
 int aqc_rss_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
@@ -195,6 +184,8 @@ void aqc_rx_queue_free_mbufs(struct aqc_rx_queue *rxq);
 uint16_t aqc_recv_pkts(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t aqc_recv_pkts_simple(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t aqc_recv_pkts_lro(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+/* dev->rx_pkt_burst for the configuration (offloads, LRO queues). */
+void aqc_rx_burst_select(struct rte_eth_dev *dev);
 const uint32_t *aqc_supported_ptypes(struct rte_eth_dev *dev);
 
 /* aqc_tx.c */

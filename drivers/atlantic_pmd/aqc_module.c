@@ -21,9 +21,9 @@
 static int
 module_read(struct aqc_hw *hw, uint32_t off, uint8_t *buf, uint32_t len)
 {
-	if (hw->ops->sfp_read == NULL)
+	if (aqc_ops(hw)->sfp_read == NULL)
 		return -ENOTSUP;
-	return hw->ops->sfp_read(hw, AQC_SFP_ADDR_A0, off, buf, len);
+	return aqc_ops(hw)->sfp_read(hw, AQC_SFP_ADDR_A0, off, buf, len);
 }
 
 int
@@ -33,6 +33,15 @@ aqc_get_module_info(struct rte_eth_dev *dev, struct rte_eth_dev_module_info *mi)
 	uint8_t b[3];
 	int rc = module_read(hw, SFF_DIAG_TYPE, b, sizeof(b));
 
+	/* -EIO: the firmware got no answer from 0x50, i.e. no module is
+	 * plugged (or a copper port has none). The ethdev callers (testpmd's
+	 * "show port N module_eeprom", dpdk-telemetry) read -EIO as a removed
+	 * device; a port without a module has nothing to read: -ENOTSUP. */
+	if (rc == -EIO) {
+		AQC_LOG(INFO, DRIVER, "port %u: no SFP module answers at SMBus 0x%02x",
+			dev->data->port_id, AQC_SFP_ADDR_A0);
+		return -ENOTSUP;
+	}
 	if (rc != 0)
 		return rc;
 	if (b[SFF_8472_COMPLIANCE - SFF_DIAG_TYPE] == 0 ||
@@ -67,7 +76,7 @@ aqc_get_module_eeprom(struct rte_eth_dev *dev, struct rte_dev_eeprom_info *info)
 		uint8_t devaddr = off < 256 ? AQC_SFP_ADDR_A0 : AQC_SFP_ADDR_A2;
 		uint32_t in_page = off % 256, n = RTE_MIN(left, 256 - in_page);
 
-		rc = hw->ops->sfp_read(hw, devaddr, in_page, out, n);
+		rc = aqc_ops(hw)->sfp_read(hw, devaddr, in_page, out, n);
 		off += n;
 		out += n;
 		left -= n;

@@ -23,20 +23,21 @@ vlan_filter_offload(const struct rte_eth_dev *dev)
 	return (dev->data->dev_conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_VLAN_FILTER) != 0;
 }
 
+/* The burst functions stay as dev_start chose them: ethdev copies them into
+ * rte_eth_fp_ops at start (eth_dev_fp_ops_setup), where the datapath lcores
+ * read them, so a control thread must not write them under a running port.
+ * The length-and-type-only burst writes no VLAN TCI; it hands a queue that
+ * strips to the full one itself (aqc_recv_pkts_simple), read once per
+ * burst from vlan_strip. */
 static void
-rxq_set_strip(struct rte_eth_dev *dev, struct aqc_rx_queue *rxq, bool on)
+rxq_set_strip(struct aqc_rx_queue *rxq, bool on)
 {
-	rxq->vlan_strip = on;
-	rxq->vlan_flags = RTE_MBUF_F_RX_VLAN | (on ? RTE_MBUF_F_RX_VLAN_STRIPPED : 0);
+	__atomic_store_n(&rxq->vlan_flags,
+			 RTE_MBUF_F_RX_VLAN | (on ? RTE_MBUF_F_RX_VLAN_STRIPPED : 0),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&rxq->vlan_strip, on, __ATOMIC_RELEASE);
 	if (rxq->started)
 		aqc_hw_rx_ring_vlan_strip(rxq->hw, rxq->queue_id, on);
-	/* the length-and-type-only burst writes no VLAN TCI: a port that
-	 * strips needs the full one, also when it is already running */
-	if (on && dev->rx_pkt_burst == aqc_recv_pkts_simple) {
-		dev->rx_pkt_burst = aqc_recv_pkts;
-		if (dev->data->dev_started)
-			rte_eth_fp_ops[dev->data->port_id].rx_pkt_burst = aqc_recv_pkts;
-	}
 }
 
 void
@@ -49,7 +50,7 @@ aqc_vlan_strip_queue_set(struct rte_eth_dev *dev, uint16_t qid, int on)
 		AQC_LOG(ERR, DRIVER, "VLAN strip: RX queue %u is not set up", qid);
 		return;
 	}
-	rxq_set_strip(dev, rxq, on != 0);
+	rxq_set_strip(rxq, on != 0);
 }
 
 int
@@ -65,11 +66,11 @@ aqc_vlan_offload_set(struct rte_eth_dev *dev, int mask)
 	if (mask & RTE_ETH_VLAN_STRIP_MASK)
 		for (uint16_t q = 0; q < dev->data->nb_rx_queues; q++)
 			if (dev->data->rx_queues[q] != NULL)
-				rxq_set_strip(dev, dev->data->rx_queues[q],
+				rxq_set_strip(dev->data->rx_queues[q],
 					      (rxo & RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0);
 	/* §6.6: filtering = VLAN promiscuous off, so only the table matches */
 	if (mask & RTE_ETH_VLAN_FILTER_MASK)
-		return ad->hw.ops->set_vlan_promisc(&ad->hw, !vlan_filter_offload(dev));
+		return aqc_ops(&ad->hw)->set_vlan_promisc(&ad->hw, !vlan_filter_offload(dev));
 	return 0;
 }
 
@@ -101,12 +102,12 @@ aqc_vlan_filter_set(struct rte_eth_dev *dev, uint16_t vid, int on)
 		}
 		ad->vlan_vid[free_slot] = vid;
 		ad->vlan_used |= (uint16_t)(1u << free_slot);
-		return ad->hw.ops->set_vlan_filter(&ad->hw, (unsigned int)free_slot, vid, true);
+		return aqc_ops(&ad->hw)->set_vlan_filter(&ad->hw, (unsigned int)free_slot, vid, true);
 	}
 	if (slot < 0)
 		return 0;
 	ad->vlan_used &= (uint16_t)~(1u << slot);
-	return ad->hw.ops->set_vlan_filter(&ad->hw, (unsigned int)slot, 0, false);
+	return aqc_ops(&ad->hw)->set_vlan_filter(&ad->hw, (unsigned int)slot, 0, false);
 }
 
 int
@@ -154,8 +155,8 @@ aqc_mac_addr_add(struct rte_eth_dev *dev, struct rte_ether_addr *addr, uint32_t 
 			index, AQC_ADAPTER(dev)->nb_mc);
 		return -ENOSPC;
 	}
-	return AQC_ADAPTER(dev)->hw.ops->set_uc_filter(&AQC_ADAPTER(dev)->hw, index,
-						       addr->addr_bytes, true);
+	return aqc_ops(&AQC_ADAPTER(dev)->hw)->set_uc_filter(&AQC_ADAPTER(dev)->hw, index,
+							     addr->addr_bytes, true);
 }
 
 void
@@ -165,7 +166,7 @@ aqc_mac_addr_remove(struct rte_eth_dev *dev, uint32_t index)
 
 	if (index == 0 || index >= mc_first_slot(AQC_ADAPTER(dev)))
 		return;
-	AQC_ADAPTER(dev)->hw.ops->set_uc_filter(&AQC_ADAPTER(dev)->hw, index, zero, false);
+	aqc_ops(&AQC_ADAPTER(dev)->hw)->set_uc_filter(&AQC_ADAPTER(dev)->hw, index, zero, false);
 }
 
 int
@@ -195,12 +196,12 @@ aqc_set_mc_addr_list(struct rte_eth_dev *dev, struct rte_ether_addr *list, uint3
 		}
 	}
 	for (unsigned int s = mc_first_slot(ad); s < AQC_UC_FILTERS; s++)
-		ad->hw.ops->set_uc_filter(&ad->hw, s, zero, false);
+		aqc_ops(&ad->hw)->set_uc_filter(&ad->hw, s, zero, false);
 	for (unsigned int i = 0; i < n; i++) {
 		int rc;
 
 		ad->mc_list[i] = list[i];
-		rc = ad->hw.ops->set_uc_filter(&ad->hw, first + i, list[i].addr_bytes, true);
+		rc = aqc_ops(&ad->hw)->set_uc_filter(&ad->hw, first + i, list[i].addr_bytes, true);
 		if (rc != 0)
 			return rc;
 	}
@@ -212,7 +213,7 @@ int
 aqc_ext_apply(struct rte_eth_dev *dev)
 {
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
-	const struct aqc_gen_ops *ops = ad->hw.ops;
+	const struct aqc_gen_ops *ops = aqc_ops(&ad->hw);
 	int rc = 0;
 
 	for (unsigned int i = 0; i < ad->nb_mc && rc == 0; i++)
@@ -245,7 +246,7 @@ aqc_dev_set_link_up(struct rte_eth_dev *dev)
 
 	if (!ad->started)
 		return -EIO;
-	return ad->hw.ops->set_link(&ad->hw, ad->link_rates_up, true);
+	return aqc_ops(&ad->hw)->set_link(&ad->hw, ad->link_rates_up, true);
 }
 
 int
@@ -261,7 +262,7 @@ aqc_dev_set_link_down(struct rte_eth_dev *dev)
 	if (!ad->started)
 		return -EIO;
 	/* §3.3 DEINIT: no rates and LINK_DROP; §3.4 A2: link_up 0 */
-	rc = ad->hw.ops->set_link(&ad->hw, 0, false);
+	rc = aqc_ops(&ad->hw)->set_link(&ad->hw, 0, false);
 	rte_eth_linkstatus_set(dev, &link);
 	return rc;
 }
@@ -313,7 +314,7 @@ aqc_flow_ctrl_set(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc)
 	}
 	ad->hw.fc_request = req;
 	if (ad->started && ad->hw.link_rates != 0)
-		return ad->hw.ops->set_link(&ad->hw, ad->hw.link_rates, true);
+		return aqc_ops(&ad->hw)->set_link(&ad->hw, ad->hw.link_rates, true);
 	return 0;
 }
 

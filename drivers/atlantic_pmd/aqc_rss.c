@@ -5,10 +5,10 @@
  * adapter and is written to the chip at every start (a start resets it) and
  * at once by the update ops while the port runs.
  *
- * Hash types the chip can tell apart (0x5040 low bits): IPv4 header, IPv4 +
- * TCP, IPv6 header, IPv6 + TCP, and one "do not use UDP" bit; UDP flows use
- * their IP version's TCP setting. So the ports of UDP flows are hashed iff
- * UDP is requested and TCP is requested for the same IP version.
+ * The ethdev hash types reach the hardware layer as its AQC_RSS_T_* flow
+ * types; what each generation can tell apart (A1 hashes UDP ports only
+ * together with TCP) is the generation table's business (base/aqc_gen.c,
+ * base/aqc2_hw.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -32,22 +32,25 @@ aqc_rss_init(struct aqc_adapter *ad)
 	ad->rss_hf = 0;
 }
 
-/* §6.1 0x5040 bits: 4 IPv4, 3 IPv4+TCP, 2 IPv6, 1 IPv6+TCP, 0 no UDP. */
+/* The ethdev hash types as the hardware layer's flow types (aqc_hw.h);
+ * each generation's table writes them its own way (aqc_gen.c, aqc2_hw.c). */
 static uint32_t
 hw_types(uint64_t hf)
 {
 	uint32_t t = 0;
 
 	if (hf & RTE_ETH_RSS_IPV4)
-		t |= 1u << 4;
+		t |= AQC_RSS_T_IPV4;
 	if (hf & RTE_ETH_RSS_NONFRAG_IPV4_TCP)
-		t |= 1u << 3;
+		t |= AQC_RSS_T_IPV4_TCP;
+	if (hf & RTE_ETH_RSS_NONFRAG_IPV4_UDP)
+		t |= AQC_RSS_T_IPV4_UDP;
 	if (hf & RTE_ETH_RSS_IPV6)
-		t |= 1u << 2;
+		t |= AQC_RSS_T_IPV6;
 	if (hf & RTE_ETH_RSS_NONFRAG_IPV6_TCP)
-		t |= 1u << 1;
-	if (!(hf & (RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_NONFRAG_IPV6_UDP)))
-		t |= 1u;
+		t |= AQC_RSS_T_IPV6_TCP;
+	if (hf & RTE_ETH_RSS_NONFRAG_IPV6_UDP)
+		t |= AQC_RSS_T_IPV6_UDP;
 	return t;
 }
 
@@ -87,25 +90,16 @@ aqc_rss_configure(struct rte_eth_dev *dev)
 	return set_conf(ad, &c->rx_adv_conf.rss_conf);
 }
 
-/* A1 operation: hash types into 0x5040, then key, RETA, enable. */
-int
-aqc1_rss_apply(struct aqc_hw *hw, uint64_t rss_hf, const uint8_t key[AQC_RSS_KEY_LEN],
-	       const uint8_t reta[AQC_RSS_RETA_SIZE])
-{
-	aqc_hw_rss_types(hw, hw_types(rss_hf));
-	return aqc_hw_rss_set(hw, key, reta);
-}
-
 int
 aqc_rss_apply(struct rte_eth_dev *dev)
 {
 	struct aqc_adapter *ad = AQC_ADAPTER(dev);
 
 	if (ad->rss_hf == 0) {
-		ad->hw.ops->rss_disable(&ad->hw);
+		aqc_ops(&ad->hw)->rss_disable(&ad->hw);
 		return 0;
 	}
-	return ad->hw.ops->rss_apply(&ad->hw, ad->rss_hf, ad->rss_key, ad->reta);
+	return aqc_ops(&ad->hw)->rss_apply(&ad->hw, hw_types(ad->rss_hf), ad->rss_key, ad->reta);
 }
 
 int

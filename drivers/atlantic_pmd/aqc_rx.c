@@ -282,9 +282,7 @@ aqc_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
 			   dev->data->dev_conf.rxmode.max_lro_pkt_size / rxq->buf_len);
 	aqc_hw_rx_ring_enable(hw, qid, true);
 	aqc_wr_doorbell(rxq->tail_reg, n);
-	rxq->poll_hook = AQC_ADAPTER(dev)->rx_poll_hook;
-	rxq->poll_arg = AQC_ADAPTER(dev)->close_arg;
-	rxq->notify_poll = rxq->poll_hook != NULL;
+	rxq->notify_poll = aqc_backend(dev) != NULL && aqc_backend(dev)->rx_polled != NULL;
 	rxq->started = true;
 	dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STARTED;
 	return 0;
@@ -538,7 +536,7 @@ chain_end(struct aqc_rx_queue *rxq, struct rte_mbuf *first, struct rte_mbuf *m,
 	}
 	m->data_len = len - first->pkt_len;
 	first->pkt_len = len;
-	fill_meta(first, q0, q1, rxq->vlan_flags, meta);
+	fill_meta(first, q0, q1, __atomic_load_n(&rxq->vlan_flags, __ATOMIC_RELAXED), meta);
 	return first;
 }
 
@@ -630,6 +628,19 @@ rx_slow(struct aqc_rx_queue *rxq, unsigned int idx, struct rte_mbuf *m, uint64_t
 	return chain_end(rxq, first, m, q0, q1, meta);
 }
 
+/* The first burst since the queue started: tell the backend (net_aqc_sim:
+ * the model's pcap wire waits for an application that receives), through
+ * the calling process's own view of it. */
+static __rte_noinline __rte_cold void
+rx_first_poll(struct aqc_rx_queue *rxq)
+{
+	const struct aqc_backend *be = aqc_backend(&rte_eth_devices[rxq->port_id]);
+
+	rxq->notify_poll = false;
+	if (be != NULL && be->rx_polled != NULL)
+		be->rx_polled(be->arg);
+}
+
 static __rte_always_inline uint16_t
 rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const bool meta,
 	 const bool lro)
@@ -638,7 +649,9 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 	const uint64_t fast_mask = RX_FAST_MASK | (lro ? AQC_RXD_RSC_MASK : 0);
 	volatile union aqc_rx_desc *ring = rxq->ring;
 	struct rte_mbuf **sw = rxq->sw_ring;
-	const uint64_t init = rxq->mbuf_initializer, vflags = rxq->vlan_flags;
+	/* vlan_flags may change under a running port (aqc_ops_ext.c) */
+	const uint64_t init = rxq->mbuf_initializer;
+	const uint64_t vflags = __atomic_load_n(&rxq->vlan_flags, __ATOMIC_RELAXED);
 	const unsigned int nb_desc = rxq->nb_desc;
 	/* locals: rte_io_rmb() is a compiler barrier, which would reload
 	 * fields of rxq on every descriptor */
@@ -650,10 +663,8 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 	 * never read past the posted ones (ring invariants, aqc_ethdev.h). */
 	unsigned int budget = nb_desc - rxq->nb_unposted;
 
-	if (unlikely(rxq->notify_poll)) {
-		rxq->notify_poll = false;
-		rxq->poll_hook(rxq->poll_arg);
-	}
+	if (unlikely(rxq->notify_poll))
+		rx_first_poll(rxq);
 
 	while (nb_rx < n) {
 		/* fast run: whole single-buffer packets, up to the ring's end */
@@ -750,6 +761,24 @@ rx_burst(struct aqc_rx_queue *rxq, struct rte_mbuf **pkts, uint16_t n, const boo
 	return nb_rx;
 }
 
+/* The burst variant, once per configuration (dev_start; a secondary
+ * process at attach, from the configuration the primary shares). */
+void
+aqc_rx_burst_select(struct rte_eth_dev *dev)
+{
+	uint64_t rxo = dev->data->dev_conf.rxmode.offloads;
+
+	dev->rx_pkt_burst = (rxo & (RTE_ETH_RX_OFFLOAD_CHECKSUM | RTE_ETH_RX_OFFLOAD_VLAN_STRIP |
+				    RTE_ETH_RX_OFFLOAD_RSS_HASH)) ?
+			    aqc_recv_pkts : aqc_recv_pkts_simple;
+	for (uint16_t i = 0; i < dev->data->nb_rx_queues; i++) {
+		struct aqc_rx_queue *rxq = dev->data->rx_queues[i];
+
+		if (rxq != NULL && rxq->lro)
+			dev->rx_pkt_burst = aqc_recv_pkts_lro;
+	}
+}
+
 /* With checksum, VLAN or RSS offloads: every flag from the descriptor. */
 uint16_t
 aqc_recv_pkts(void *q, struct rte_mbuf **pkts, uint16_t n)
@@ -768,9 +797,16 @@ aqc_recv_pkts_lro(void *q, struct rte_mbuf **pkts, uint16_t n)
 	return rx_burst(q, pkts, n, true, false);
 }
 
-/* Without them: length and packet type only. */
+/* Without them: length and packet type only. A queue whose VLAN strip was
+ * turned on after dev_start chose this burst (aqc_ops_ext.c: the burst
+ * pointers stay as they are while the port runs) needs the stripped TCI:
+ * one test per burst hands it to the full burst. */
 uint16_t
 aqc_recv_pkts_simple(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
+	struct aqc_rx_queue *rxq = q;
+
+	if (unlikely(__atomic_load_n(&rxq->vlan_strip, __ATOMIC_RELAXED)))
+		return aqc_recv_pkts(q, pkts, n);
 	return rx_burst(q, pkts, n, false, false);
 }

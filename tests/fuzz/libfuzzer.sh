@@ -32,7 +32,7 @@ read -r -a dpdk_cflags <<<"$(pkg-config --cflags libdpdk)"
 read -r -a dpdk_libs <<<"$(pkg-config --libs libdpdk)"
 cflags=(-O1 -g -std=c11 -D_GNU_SOURCE -DALLOW_EXPERIMENTAL_API "${dpdk_cflags[@]}"
 	-I"$top/tests/fuzz" -I"$top/lib" -I"$top/lib/dsa_tag" -I"$top/lib/vlan" -I"$top/lib/gro"
-	-I"$top/src" -I"$top/tests/bpf" -I"$top/apps/replay" -I"$top/apps/fwd" -I"$top/apps/common" -I"$top/drivers/atlantic_pmd" -I"$top/drivers/atlantic_pmd/model"
+	-I"$top/src" -I"$top/tests/bpf" -I"$top/apps/replay" -I"$top/apps/fwd" -I"$top/apps/common" -I"$top/drivers/atlantic_pmd/base" -I"$top/drivers/atlantic_pmd/model" -I"$top/drivers/atlantic_pmd/sim"
 	-DALLOW_INTERNAL_API -DRTE_LOG_DEFAULT_LOGTYPE=pmd.net.aqc)
 # The driver's devargs parser includes the DPDK driver SDK headers that
 # scripts/fetch-dpdk-sdk.sh keeps in .cache (Debian ships no driver headers).
@@ -51,7 +51,7 @@ declare -A srcs=(
 	[acl]="tests/fuzz/fuzz_acl.c"
 	[bpf]="tests/fuzz/fuzz_bpf.c"
 	[xbpf]="tests/fuzz/fuzz_xbpf.c tests/bpf/bpf_diff.c"
-	[devargs]="tests/fuzz/fuzz_devargs.c drivers/atlantic_pmd/aqc_sim_devargs.c drivers/atlantic_pmd/aqc_log.c drivers/atlantic_pmd/model/*.c"
+	[devargs]="tests/fuzz/fuzz_devargs.c drivers/atlantic_pmd/sim/aqc_sim_devargs.c drivers/atlantic_pmd/model/*.c"
 	[replay_opts]="tests/fuzz/fuzz_replay_opts.c tests/fuzz/fuzz_cli.c apps/replay/options.c apps/replay/linktype.c apps/common/cli_syntax.c"
 	[fwd_opts]="tests/fuzz/fuzz_fwd_opts.c tests/fuzz/fuzz_cli.c $(cd "$top" && ls apps/fwd/*.c | grep -v /main.c) apps/common/cli_syntax.c"
 )

@@ -40,7 +40,7 @@ def main():
     c.eq('drop reasons docs/counters.md does not explain',
          [r for r in reasons if '| `%s` |' % r not in counters], [])
 
-    sim = open(os.path.join(src, 'drivers/atlantic_pmd/aqc_sim_devargs.c')).read()
+    sim = open(os.path.join(src, 'drivers/atlantic_pmd/sim/aqc_sim_devargs.c')).read()
     keys = re.search(r'#define AQC_SIM_KEYS ((?:"[^"]*"\s*\\?\s*)+)', sim).group(1)
     keys = [k.strip() for k in ''.join(re.findall(r'"([^"]*)"', keys)).split(',')]
     features = open(os.path.join(src, 'drivers/atlantic_pmd/FEATURES.md')).read()

@@ -186,7 +186,8 @@ test_smbus_read(void **state)
 }
 
 /* sfp=FILE on a net_aqc_sim port: the module net_aqc reads is the file's
- * bytes; a 256-byte image is SFF-8079 (A0h only), a bad size an error. */
+ * bytes; a 256-byte image is SFF-8079 (A0h only), a bad size an error;
+ * without sfp= the module operations are not supported. */
 static void
 test_sim_sfp_devarg(void **state)
 {
@@ -198,6 +199,14 @@ test_sim_sfp_devarg(void **state)
 	FILE *f;
 
 	(void)state;
+	/* no sfp=: nothing answers at 0x50, which is no removed device
+	 * (-EIO to ethdev's callers) but an operation this port has not */
+	assert_int_equal(rte_vdev_init("net_aqc_sim5", "wire=none"), 0);
+	assert_int_equal(rte_eth_dev_get_port_by_name("net_aqc_sim5", &port), 0);
+	assert_int_equal(rte_eth_dev_get_module_info(port, &mi), -ENOTSUP);
+	e.length = 256;
+	assert_int_equal(rte_eth_dev_get_module_eeprom(port, &e), -ENOTSUP);
+	assert_int_equal(rte_vdev_uninit("net_aqc_sim5"), 0);
 	snprintf(path, sizeof(path), "/tmp/tp_fwif_sfp_%d.bin", (int)getpid());
 	for (unsigned int i = 0; i < sizeof(img); i++)
 		img[i] = (uint8_t)(i * 29u + 7u);

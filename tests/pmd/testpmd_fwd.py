@@ -1,8 +1,12 @@
 #!/usr/bin/python3
-"""Integration: the unmodified Debian dpdk-testpmd loads librte_net_aqc.so
+"""Integration: the unmodified Debian dpdk-testpmd loads the net_aqc plugins
 with -d and forwards a committed pcap in io mode over net_aqc_sim ports.
 
-usage: testpmd_fwd.py PLUGIN INPUT_PCAP SCENARIO [MODEL]
+usage: testpmd_fwd.py PLUGIN SIM_PLUGIN INPUT_PCAP SCENARIO [MODEL]
+  PLUGIN, SIM_PLUGIN: librte_net_aqc.so.* (net_aqc) and librte_net_aqc_sim.so.*
+  (net_aqc_sim, which needs the first: DT_NEEDED by its SONAME). Both are
+  given with -d, but in scenario auto only the sim plugin is, as a user
+  would: the dynamic loader brings net_aqc along.
   MODEL aqc107 (A1, default) or aqc113 (A2): the chip every port models
   SCENARIO pcap2:  sim0 (rx_pcap=INPUT) -> io fwd -> sim1 (tx_pcap=OUT)
   SCENARIO chain4: sim0 (rx_pcap) -> fwd -> sim1 =peer cable= sim2 -> fwd ->
@@ -90,8 +94,11 @@ def safe_dir():
 class Testpmd:
     def __init__(self, args):
         # testpmd prints with stdio: unbuffer it so each answer precedes its prompt
+        # no LD_LIBRARY_PATH (meson test sets one to the build tree): the
+        # plugins find each other as installed ones do
+        env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
         self.p = subprocess.Popen(["stdbuf", "-o0", TESTPMD] + args, stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
         self.deadline = time.monotonic() + 60
         self.log = []
         self.expect("testpmd> ")
@@ -144,8 +151,8 @@ def port_stats(text, port):
 
 
 def main():
-    plugin, inp, scenario = sys.argv[1], sys.argv[2], sys.argv[3]
-    model = sys.argv[4] if len(sys.argv) > 4 else "aqc107"
+    plugin, sim_plugin, inp, scenario = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+    model = sys.argv[5] if len(sys.argv) > 5 else "aqc107"
     if model not in ("aqc107", "aqc113"):
         raise SystemExit(f"unknown model {model}: expected aqc107 or aqc113")
     frames = read_pcap(inp)
@@ -153,7 +160,13 @@ def main():
     work = safe_dir()
     failures = []
     try:
-        shutil.copy(plugin, os.path.join(work, "librte_net_aqc.so"))
+        # as installed: each under its SONAME, the sim plugin's RUNPATH
+        # ($ORIGIN) finds net_aqc next to it
+        for path in (plugin, sim_plugin):
+            soname = re.search(r"\(SONAME\).*\[(.*)\]", subprocess.run(
+                ["readelf", "-d", path], capture_output=True, text=True, check=True).stdout)
+            shutil.copy(path, os.path.join(work, soname.group(1)))
+        sonames = sorted(os.listdir(work))
         out = os.path.join(work, "out.pcap")
         queues = 1
         if scenario in ("pcap2", "rss4", "auto"):
@@ -167,7 +180,11 @@ def main():
             rx_port, tx_port = 0, 3
         else:
             raise SystemExit(f"unknown scenario {scenario}")
-        args = ["-d", os.path.join(work, "librte_net_aqc.so"), "--no-huge", "--no-shconf",
+        drv = [f for f in sonames if f.startswith("librte_net_aqc.so")]
+        sim = [f for f in sonames if f.startswith("librte_net_aqc_sim.so")]
+        loads = sim if scenario == "auto" else drv + sim
+        args = [a for f in loads for a in ("-d", os.path.join(work, f))]
+        args += ["--no-huge", "--no-shconf",
                 "--no-pci", "-l", "0,1", "-m", "256", f"--file-prefix=tp_pmd_{os.getpid()}",
                 "--log-level=pmd.net.aqc.*:notice"]
         for v in vdevs:

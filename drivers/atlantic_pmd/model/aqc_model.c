@@ -10,10 +10,27 @@
 #include <string.h>
 #include <time.h>
 
+#include <rte_common.h>
+#include <rte_errno.h>
 #include <rte_log.h>
+#include <rte_memzone.h>
 
 #include "aqc_model_priv.h"
-#include "../aqc_log.h"
+#include "aqc_model_log.h"
+
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+/* LeakSanitizer looks for pointers in the heap, stacks and globals, not in
+ * DPDK's memory: the state's pointers (captures, buffers, the registry's
+ * links) must be searched there too, or live models read as leaks. */
+#define AQM_LSAN_ROOT(m) __lsan_register_root_region((m), sizeof(*(m)))
+#define AQM_LSAN_UNROOT(m) __lsan_unregister_root_region((m), sizeof(*(m)))
+#else
+#define AQM_LSAN_ROOT(m) ((void)(m))
+#define AQM_LSAN_UNROOT(m) ((void)(m))
+#endif
+
+RTE_LOG_REGISTER_SUFFIX(aqm_logtype, model, NOTICE);
 
 pthread_mutex_t aqm_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct aqc_model *registry;
@@ -518,30 +535,73 @@ aqc_model_lookup(const char *name)
 	return m;
 }
 
+/* The memzone of model name: "aqcm_<name>". */
+static int
+zone_name(char out[RTE_MEMZONE_NAMESIZE], const char *name)
+{
+	int n = snprintf(out, RTE_MEMZONE_NAMESIZE, "aqcm_%s", name);
+
+	return n > 0 && n < RTE_MEMZONE_NAMESIZE ? 0 : -ENAMETOOLONG;
+}
+
+/* The register file first (page aligned, as a BAR is), the state after
+ * it: one memzone, which a secondary process sees at the same address. */
+#define AQM_STATE_OFF RTE_ALIGN_CEIL(AQC_BAR0_SIZE, 4096)
+
+struct aqc_model *
+aqc_model_lookup_shared(const char *name)
+{
+	char zn[RTE_MEMZONE_NAMESIZE];
+	const struct rte_memzone *mz;
+
+	if (zone_name(zn, name) != 0 || (mz = rte_memzone_lookup(zn)) == NULL)
+		return NULL;
+	return (struct aqc_model *)((uint8_t *)mz->addr + AQM_STATE_OFF);
+}
+
 struct aqc_model *
 aqc_model_create(const struct aqc_model_config *cfg, int *err)
 {
+	char zn[RTE_MEMZONE_NAMESIZE];
+	const struct rte_memzone *mz;
+	pthread_mutexattr_t ma;
 	struct aqc_model *m;
 	int rc;
 
 	if (aqc_model_lookup(cfg->name) != NULL) {
-		AQC_LOG(ERR, MODEL, "model %s already exists", cfg->name);
+		AQM_LOG(ERR, "model %s already exists", cfg->name);
 		*err = -EEXIST;
 		return NULL;
 	}
-	m = calloc(1, sizeof(*m));
-	if (m == NULL || (m->bar = aligned_alloc(4096, AQC_BAR0_SIZE)) == NULL) {
-		free(m);
+	if (zone_name(zn, cfg->name) != 0) {
+		AQM_LOG(ERR, "model name %s: at most %d characters", cfg->name,
+			RTE_MEMZONE_NAMESIZE - 6);
+		*err = -ENAMETOOLONG;
+		return NULL;
+	}
+	mz = rte_memzone_reserve_aligned(zn, AQM_STATE_OFF + sizeof(*m), SOCKET_ID_ANY, 0, 4096);
+	if (mz == NULL) {
+		AQM_LOG(ERR, "model %s: no memory for its registers and state (%zu bytes): %s",
+			cfg->name, (size_t)AQM_STATE_OFF + sizeof(*m), rte_strerror(rte_errno));
 		*err = -ENOMEM;
 		return NULL;
 	}
+	memset(mz->addr, 0, mz->len);
+	m = (struct aqc_model *)((uint8_t *)mz->addr + AQM_STATE_OFF);
+	AQM_LSAN_ROOT(m);
+	m->mz = mz;
+	m->bar = mz->addr;
 	m->cfg = *cfg;
 	memcpy(m->sfp, cfg->sfp, sizeof(m->sfp));
 	m->cable_up = true;
 	m->a2 = cfg->gen == AQC_MODEL_AQC113;
 	m->fault = cfg->fw_fault;
 	aqm_random_faults_init(m);
-	pthread_mutex_init(&m->lock, NULL);
+	/* process-shared: a secondary process reads the counters under it */
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_mutex_init(&m->lock, &ma);
+	pthread_mutexattr_destroy(&ma);
 	aqm_regs_reset(m);
 	if (m->a2)
 		aqm_a2_power_on(m);
@@ -549,8 +609,9 @@ aqc_model_create(const struct aqc_model_config *cfg, int *err)
 		fw_boot(m);
 	rc = aqm_wire_open(m);
 	if (rc != 0) {
-		free(m->bar);
-		free(m);
+		pthread_mutex_destroy(&m->lock);
+		AQM_LSAN_UNROOT(m);
+		rte_memzone_free(mz);
 		*err = rc;
 		return NULL;
 	}
@@ -592,6 +653,6 @@ aqc_model_destroy(struct aqc_model *m)
 	pthread_mutex_unlock(&aqm_registry_lock);
 	aqm_wire_close(m);
 	pthread_mutex_destroy(&m->lock);
-	free(m->bar);
-	free(m);
+	AQM_LSAN_UNROOT(m);
+	rte_memzone_free(m->mz);
 }

@@ -260,6 +260,13 @@ uint8_t *aqc_model_bar(struct aqc_model *m);
 /* The model registered under name (the vdev name), or NULL. */
 struct aqc_model *aqc_model_lookup(const char *name);
 
+/* In a secondary process: the model the primary created under name, or
+ * NULL. Its register file and state live in a memzone (the same address
+ * in every process); its thread, captures and cable stay in the primary,
+ * so a secondary may call aqc_model_bar(), aqc_model_get_counters() and
+ * aqc_model_rx_polled() on it, and nothing else. */
+struct aqc_model *aqc_model_lookup_shared(const char *name);
+
 /* Step mode: run the DMA engine until idle or budget frames moved (TX
  * frames sent + frames received from the wire). Returns frames moved.
  * In thread mode it returns 0 and does nothing. */

@@ -71,7 +71,11 @@ struct aqm_random_faults {
 	uint32_t mac_err_left;         /* next frames to arrive damaged */
 };
 
+/* In one memzone with the register file (aqc_model.c), so that a
+ * secondary process can read the registers and counters; its thread,
+ * captures and peer queue stay the primary's. */
 struct aqc_model {
+	const struct rte_memzone *mz;
 	uint8_t *bar;
 	struct aqc_model_config cfg;
 	pthread_mutex_t lock;          /* control pass, DMA pass, inject */

@@ -10,7 +10,7 @@
 #include <rte_log.h>
 
 #include "aqc_model_priv.h"
-#include "../aqc_log.h"
+#include "aqc_model_log.h"
 
 /* Peers are linked and unlinked under aqm_registry_lock, which wire_tx
  * also takes: a peer is never freed under a sender. */
@@ -29,7 +29,7 @@ aqm_wire_open(struct aqc_model *m)
 		m->rx_pcap = pcap_open_offline(m->cfg.rx_pcap, err);
 		m->pcap_pending = malloc(AQM_FRAME_MAX);
 		if (m->rx_pcap == NULL || m->pcap_pending == NULL) {
-			AQC_LOG(ERR, MODEL, "%s: rx_pcap %s: %s", m->cfg.name,
+			AQM_LOG(ERR, "%s: rx_pcap %s: %s", m->cfg.name,
 				m->cfg.rx_pcap, m->rx_pcap == NULL ? err : "no memory");
 			aqm_wire_close(m);
 			return -EIO;
@@ -39,7 +39,7 @@ aqm_wire_open(struct aqc_model *m)
 		m->dead = pcap_open_dead(DLT_EN10MB, 65535);
 		m->tx_dump = m->dead ? pcap_dump_open(m->dead, m->cfg.tx_pcap) : NULL;
 		if (m->tx_dump == NULL) {
-			AQC_LOG(ERR, MODEL, "%s: tx_pcap %s: %s", m->cfg.name,
+			AQM_LOG(ERR, "%s: tx_pcap %s: %s", m->cfg.name,
 				m->cfg.tx_pcap, m->dead ? pcap_geterr(m->dead) : "no memory");
 			aqm_wire_close(m);
 			return -EIO;
@@ -179,7 +179,7 @@ pcap_next_play(struct aqc_model *m)
 	m->pcap_play_frames = 0;
 	m->rx_pcap = pcap_open_offline(m->cfg.rx_pcap, err);
 	if (m->rx_pcap == NULL) {
-		AQC_LOG(ERR, MODEL, "%s: rx_pcap %s, play %u: %s", m->cfg.name,
+		AQM_LOG(ERR, "%s: rx_pcap %s, play %u: %s", m->cfg.name,
 			m->cfg.rx_pcap, m->pcap_plays + 1, err);
 		return false;
 	}
@@ -203,7 +203,7 @@ rx_from_pcap(struct aqc_model *m, unsigned int budget)
 			if (rc != 1) {
 				if (rc != PCAP_ERROR_BREAK) {
 					/* a read error: the input is done */
-					AQC_LOG(ERR, MODEL, "%s: rx_pcap read: %s",
+					AQM_LOG(ERR, "%s: rx_pcap read: %s",
 						m->cfg.name, pcap_geterr(m->rx_pcap));
 					pcap_close(m->rx_pcap);
 					m->rx_pcap = NULL;
@@ -276,7 +276,7 @@ aqm_peer_link(struct aqc_model *m, struct aqc_model *list)
 		    strcmp(x->cfg.peer, m->cfg.name) == 0) {
 			m->peer = x;
 			x->peer = m;
-			AQC_LOG(INFO, MODEL, "%s cabled to %s", m->cfg.name, x->cfg.name);
+			AQM_LOG(INFO, "%s cabled to %s", m->cfg.name, x->cfg.name);
 			return;
 		}
 	}

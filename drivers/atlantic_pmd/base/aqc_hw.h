@@ -21,9 +21,18 @@
 
 struct aqc_gen_ops;
 
+enum aqc_gen {
+	AQC_GEN_A1,
+	AQC_GEN_A2,
+};
+
+/* Register state and what the firmware told the driver. It lives in the
+ * port's private data, which every process of a multi-process application
+ * sees at the same address: it holds no pointer into the driver's code or
+ * data, which each process maps where it likes (aqc_ops()). */
 struct aqc_hw {
 	uint8_t *bar0;
-	const struct aqc_gen_ops *ops;  /* chosen once at probe (MIF ID) */
+	uint8_t gen;           /* AQC_GEN_*, chosen once at probe (MIF ID) */
 	uint16_t pci_device;   /* 0 on the model vdev */
 	uint32_t mif_id;       /* 0x001C at probe */
 	/* A2 only: what the firmware's filter_caps grant (§3.4, §6.5) */
@@ -108,6 +117,14 @@ int aqc_hw_rss_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN],
 		   const uint8_t reta[AQC_RSS_RETA_SIZE]);
 /* §6.1: the 40-byte key alone (same registers on A1 and A2). */
 int aqc_hw_rss_key_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN]);
+/* §6.1: the flow types RSS hashes, one bit each, whatever the generation
+ * (A1 cannot hash UDP ports on their own: aqc_gen.c). */
+#define AQC_RSS_T_IPV4     (1u << 0)
+#define AQC_RSS_T_IPV4_TCP (1u << 1)
+#define AQC_RSS_T_IPV4_UDP (1u << 2)
+#define AQC_RSS_T_IPV6     (1u << 3)
+#define AQC_RSS_T_IPV6_TCP (1u << 4)
+#define AQC_RSS_T_IPV6_UDP (1u << 5)
 /* §6.1: hash types, 0x5040 bits 4:0. */
 void aqc_hw_rss_types(struct aqc_hw *hw, uint32_t types);
 void aqc_hw_rss_disable(struct aqc_hw *hw);
@@ -154,8 +171,8 @@ void aqc_hw_dump_regs(struct aqc_hw *hw, uint32_t *out);
 
 /*
  * One table of control-path operations per chip generation, picked at probe
- * from the MIF ID (aqc_gen_detect) and called through hw->ops by the ethdev
- * layer. Never used per packet: rings, descriptors and doorbells are the
+ * from the MIF ID (aqc_gen_detect), called through aqc_ops(hw) by the
+ * ethdev layer. Never used per packet: rings, descriptors and doorbells are the
  * same on both generations (docs/ref/aqc.md §10.2) and stay direct.
  * Rates are AQC_RATE_* masks on both (A2 adds AQC_RATE_10M).
  */
@@ -179,7 +196,8 @@ struct aqc_gen_ops {
 	/* VLAN filter i (< AQC_VLAN_FILTERS); VLAN promiscuous */
 	int (*set_vlan_filter)(struct aqc_hw *hw, unsigned int i, uint16_t vid, bool on);
 	int (*set_vlan_promisc)(struct aqc_hw *hw, bool on);
-	int (*rss_apply)(struct aqc_hw *hw, uint64_t rss_hf,
+	/* types: AQC_RSS_T_* (the ethdev layer translates its hash types) */
+	int (*rss_apply)(struct aqc_hw *hw, uint32_t types,
 			 const uint8_t key[AQC_RSS_KEY_LEN],
 			 const uint8_t reta[AQC_RSS_RETA_SIZE]);
 	void (*rss_disable)(struct aqc_hw *hw);
@@ -201,7 +219,14 @@ struct aqc_gen_ops {
 extern const struct aqc_gen_ops aqc_a1_ops;
 extern const struct aqc_gen_ops aqc_a2_ops;
 
-/* Read the MIF ID and set hw->ops; -ENODEV when the device reads as gone
+/* The operations of hw's generation, as the calling process sees them. */
+static inline const struct aqc_gen_ops *
+aqc_ops(const struct aqc_hw *hw)
+{
+	return hw->gen == AQC_GEN_A2 ? &aqc_a2_ops : &aqc_a1_ops;
+}
+
+/* Read the MIF ID and set hw->gen; -ENODEV when the device reads as gone
  * or names no known family. */
 int aqc_gen_detect(struct aqc_hw *hw);
 /* aqc2_hw.c: whether a PCI device ID is an A2 part, and its link rates

@@ -15,7 +15,7 @@
 #include <rte_cycles.h>
 
 #include "aqc_hw.h"
-#include "aqc_log.h"
+#include "aqc_base_log.h"
 
 /* B1 upload mailbox: n dwords to the start of the RPC buffer (the offset
  * sent is relative to the buffer). */
@@ -29,8 +29,8 @@ rpc_upload(struct aqc_hw *hw, const uint32_t *p, unsigned int n)
 		 * (Linux hw_atl_utils.c hw_atl_utils_write_b0_mbox). net_aqc
 		 * refuses B0 here on purpose: the chip model cannot show that
 		 * busy bit, so a B0 path would ship untested (FEATURES.md). */
-		AQC_LOG(ERR, FW, "RPC upload needs B1 silicon (MIF revision 0x%x): "
-			"SMBus reads are not offered on B0", hw->chip_rev);
+		AQC_BASE_LOG(ERR, FW, "RPC upload needs B1 silicon (MIF revision 0x%x): "
+			     "SMBus reads are not offered on B0", hw->chip_rev);
 		return -ENOTSUP;
 	}
 	for (unsigned int i = 0; i < n && rc == 0; i++) {
@@ -47,7 +47,7 @@ rpc_upload(struct aqc_hw *hw, const uint32_t *p, unsigned int n)
 		}
 	}
 	if (rc != 0)
-		AQC_LOG(ERR, FW, "firmware did not take an RPC upload");
+		AQC_BASE_LOG(ERR, FW, "firmware did not take an RPC upload");
 	return rc;
 }
 
@@ -60,8 +60,8 @@ aqc_fw_sfp_read(struct aqc_hw *hw, uint8_t dev, uint32_t off, uint8_t *buf,
 	int rc;
 
 	if (!(hw->caps_lo & AQC_CAPS_LO_SMBUS_READ)) {
-		AQC_LOG(INFO, FW, "firmware offers no SMBus reads (caps_lo 0x%08x)",
-			hw->caps_lo);
+		AQC_BASE_LOG(INFO, FW, "firmware offers no SMBus reads (caps_lo 0x%08x)",
+			     hw->caps_lo);
 		return -ENOTSUP;
 	}
 	if (len == 0 || off >= 256 || len > 256 - off)
@@ -74,15 +74,15 @@ aqc_fw_sfp_read(struct aqc_hw *hw, uint8_t dev, uint32_t off, uint8_t *buf,
 	rc = aqc_hw_poll(hw, AQC_R_MPI_STATE, AQC_FMASK(CTL_SMBUS_READ),
 			 want & AQC_FMASK(CTL_SMBUS_READ), 10, 10000);
 	if (rc != 0) {
-		AQC_LOG(ERR, FW, "SMBus read not acknowledged");
+		AQC_BASE_LOG(ERR, FW, "SMBus read not acknowledged");
 		return rc;
 	}
 	rc = aqc_fw_mif_read(hw, hw->rpc_addr + AQC_SMBUS_RESULT_OFF, &status, 1);
 	if (rc != 0)
 		return rc;
 	if (status != 0) {
-		AQC_LOG(DEBUG, FW, "SMBus read of device 0x%02x failed: status %u",
-			dev, status);
+		AQC_BASE_LOG(DEBUG, FW, "SMBus read of device 0x%02x failed: status %u",
+			     dev, status);
 		return -EIO;
 	}
 	rc = aqc_fw_mif_read(hw, hw->rpc_addr + AQC_SMBUS_DATA_OFF, data, (len + 3) / 4);

@@ -2,12 +2,14 @@
 /*
  * Chip generation at probe and the A1 operations table (the A2 table is in
  * aqc2_hw.c). The A1 entries wrap the functions of aqc_hw.c / aqc_fw.c /
- * aqc_rss.c, which stay the A1 implementation.
+ * the RSS hash types below, which stay the A1 implementation.
  */
 #include <errno.h>
 
-#include "aqc_ethdev.h"
-#include "aqc_log.h"
+#include <rte_common.h>
+
+#include "aqc_hw.h"
+#include "aqc_base_log.h"
 #include "aqc2_regs.h"
 
 int
@@ -18,18 +20,18 @@ aqc_gen_detect(struct aqc_hw *hw)
 	hw->mif_id = id;
 	/* docs/ref/aqc.md §2.1: a vanished device reads all ones */
 	if (id == 0xffffffffu) {
-		AQC_LOG(ERR, INIT, "MIF ID reads 0xffffffff: device not responding");
+		AQC_BASE_LOG(ERR, HW, "MIF ID reads 0xffffffff: device not responding");
 		return -ENODEV;
 	}
 	/* Bits 9:8 = 2 only on Antigua (A2). A1 drivers look at the low
 	 * nibble alone (LNX hw_atl_utils_hw_chip_features_init), so any
 	 * other value is taken as A1. */
-	hw->ops = AQC_MIF_FAMILY(id) == AQC_MIF_FAMILY_A2 ? &aqc_a2_ops : &aqc_a1_ops;
+	hw->gen = AQC_MIF_FAMILY(id) == AQC_MIF_FAMILY_A2 ? AQC_GEN_A2 : AQC_GEN_A1;
 	if (hw->pci_device != 0 && aqc2_is_a2_device(hw->pci_device) !=
-	    (hw->ops == &aqc_a2_ops))
-		AQC_LOG(WARNING, INIT, "PCI device 0x%04x but MIF ID 0x%x says %s; following the MIF ID",
-			hw->pci_device, id, hw->ops->name);
-	AQC_LOG(INFO, INIT, "MIF ID 0x%03x: %s generation", id, hw->ops->name);
+	    (hw->gen == AQC_GEN_A2))
+		AQC_BASE_LOG(WARNING, HW, "PCI device 0x%04x but MIF ID 0x%x says %s; following the MIF ID",
+			     hw->pci_device, id, aqc_ops(hw)->name);
+	AQC_BASE_LOG(INFO, HW, "MIF ID 0x%03x: %s generation", id, aqc_ops(hw)->name);
 	return 0;
 }
 
@@ -116,6 +118,37 @@ a1_stats_read(struct aqc_hw *hw, uint64_t *now)
 	return 0;
 }
 
+/* docs/ref/aqc.md §6.1: 0x5040 bits: 4 IPv4, 3 IPv4+TCP, 2 IPv6, 1 IPv6+TCP, 0 no UDP.
+ * The chip tells UDP from TCP by that one bit only: UDP flows use their IP
+ * version's TCP setting, so UDP ports are hashed iff UDP is asked for and
+ * TCP is asked for the same IP version. */
+static uint32_t
+a1_rss_types(uint32_t types)
+{
+	uint32_t t = 0;
+
+	if (types & AQC_RSS_T_IPV4)
+		t |= 1u << 4;
+	if (types & AQC_RSS_T_IPV4_TCP)
+		t |= 1u << 3;
+	if (types & AQC_RSS_T_IPV6)
+		t |= 1u << 2;
+	if (types & AQC_RSS_T_IPV6_TCP)
+		t |= 1u << 1;
+	if (!(types & (AQC_RSS_T_IPV4_UDP | AQC_RSS_T_IPV6_UDP)))
+		t |= 1u;
+	return t;
+}
+
+/* Hash types into 0x5040, then key, RETA, enable. */
+static int
+a1_rss_apply(struct aqc_hw *hw, uint32_t types, const uint8_t key[AQC_RSS_KEY_LEN],
+	     const uint8_t reta[AQC_RSS_RETA_SIZE])
+{
+	aqc_hw_rss_types(hw, a1_rss_types(types));
+	return aqc_hw_rss_set(hw, key, reta);
+}
+
 static const char *const a1_xstat_names[] = {
 #define AQC_XSTAT_NAME(n) "mac_" #n,
 	AQC_FW_STATS(AQC_XSTAT_NAME)
@@ -136,7 +169,7 @@ const struct aqc_gen_ops aqc_a1_ops = {
 	.set_uc_filter = a1_set_uc_filter,
 	.set_vlan_filter = a1_set_vlan_filter,
 	.set_vlan_promisc = a1_set_vlan_promisc,
-	.rss_apply = aqc1_rss_apply,
+	.rss_apply = a1_rss_apply,
 	.rss_disable = aqc_hw_rss_disable,
 	.stats_read = a1_stats_read,
 	.xstat_names = a1_xstat_names,

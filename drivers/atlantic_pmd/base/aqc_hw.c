@@ -9,7 +9,7 @@
 #include <rte_cycles.h>
 
 #include "aqc_hw.h"
-#include "aqc_log.h"
+#include "aqc_base_log.h"
 
 /* §2.3 step 4.1: registers the RBL restart writes that have no name in the
  * sources (0x32A8 is cleared, 0x0520 only on the FLB path). */
@@ -65,7 +65,7 @@ detect_boot(struct aqc_hw *hw, bool *rbl)
 			return 0;
 		}
 	}
-	AQC_LOG(ERR, INIT, "neither RBL nor FLB firmware started");
+	AQC_BASE_LOG(ERR, HW, "neither RBL nor FLB firmware started");
 	return -EIO;
 }
 
@@ -92,11 +92,11 @@ rbl_restart(struct aqc_hw *hw)
 		rte_delay_us_sleep(10000);
 	}
 	if (i == 1000) {
-		AQC_LOG(ERR, INIT, "RBL restart failed (boot exit code 0x%x)", code);
+		AQC_BASE_LOG(ERR, HW, "RBL restart failed (boot exit code 0x%x)", code);
 		return -EIO;
 	}
 	if (code == AQC_BOOT_HOSTBOOT) {
-		AQC_LOG(ERR, INIT, "no firmware in flash (host boot) is not supported");
+		AQC_BASE_LOG(ERR, HW, "no firmware in flash (host boot) is not supported");
 		return -EOPNOTSUPP;
 	}
 	/* step 4.6: firmware kickstart, then the fixed 15 ms for old FW */
@@ -106,7 +106,7 @@ rbl_restart(struct aqc_hw *hw)
 		rte_delay_us_sleep(10000);
 	}
 	if (i == 1000) {
-		AQC_LOG(ERR, INIT, "FW kickstart failed");
+		AQC_BASE_LOG(ERR, HW, "FW kickstart failed");
 		return -EIO;
 	}
 	rte_delay_us_sleep(15000);
@@ -124,11 +124,11 @@ aqc_hw_soft_reset(struct aqc_hw *hw)
 		return rc;
 	if (AQC_FGET(FW_MAJOR, aqc_rd(hw, AQC_R_FW_VERSION)) == 1) {
 		/* §2.3 step 3 exists for FW 1.x, whose interface we do not drive */
-		AQC_LOG(ERR, INIT, "firmware 1.x interface is not supported");
+		AQC_BASE_LOG(ERR, HW, "firmware 1.x interface is not supported");
 		return -EOPNOTSUPP;
 	}
 	if (!rbl) {
-		AQC_LOG(ERR, INIT, "flash boot loader (FLB) restart is not supported");
+		AQC_BASE_LOG(ERR, HW, "flash boot loader (FLB) restart is not supported");
 		return -EOPNOTSUPP;
 	}
 	rc = rbl_restart(hw);
@@ -276,7 +276,7 @@ aqc_hw_dma_fence(struct aqc_hw *hw)
 	if (rc == 0)
 		rc = aqc_hw_poll(hw, AQC_R_RDM_CACHE_DONE, 1, 0, 1000, 10);
 	if (rc != 0)
-		AQC_LOG(ERR, INIT, "RX descriptor cache init did not complete");
+		AQC_BASE_LOG(ERR, HW, "RX descriptor cache init did not complete");
 	return rc;
 }
 
@@ -342,7 +342,7 @@ aqc_hw_rss_key_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN])
 		       AQC_FMASK(RSS_KEY_WEN));
 		if (aqc_hw_poll(hw, AQC_R_RSS_KEY_ADDR, AQC_FMASK(RSS_KEY_WEN), 0,
 				1000, 10) != 0) {
-			AQC_LOG(ERR, INIT, "RSS key write %u did not complete", a);
+			AQC_BASE_LOG(ERR, HW, "RSS key write %u did not complete", a);
 			return -ETIMEDOUT;
 		}
 	}
@@ -372,7 +372,7 @@ aqc_hw_rss_set(struct aqc_hw *hw, const uint8_t key[AQC_RSS_KEY_LEN],
 		rc = aqc_hw_poll(hw, AQC_R_RSS_RETA_ADDR, AQC_FMASK(RSS_RETA_WEN), 0,
 				 1000, 10);
 		if (rc != 0) {
-			AQC_LOG(ERR, INIT, "RSS RETA write %u did not complete", w);
+			AQC_BASE_LOG(ERR, HW, "RSS RETA write %u did not complete", w);
 			return rc;
 		}
 	}

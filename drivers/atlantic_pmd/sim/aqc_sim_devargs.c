@@ -12,8 +12,10 @@
 #include <rte_common.h>
 
 #include "aqc2_regs.h"
-#include "aqc_log.h"
 #include "aqc_sim_devargs.h"
+#include "aqc_sim_log.h"
+
+RTE_LOG_REGISTER_SUFFIX(aqc_sim_logtype, sim, NOTICE);
 
 #define AQC_SIM_KEYS "model, wire, rx_pcap, tx_pcap, peer, mac, link_speed, fw, mode, dma, " \
 	"rx_start, rx_delay_ms, rx_loops, faults, fault_seed, fw_fault, sfp"
@@ -21,7 +23,7 @@
 static int
 bad(const char *dev, const char *key, const char *val, const char *why)
 {
-	AQC_LOG(ERR, INIT, "%s: bad devarg %s=%s: %s", dev, key, val, why);
+	AQC_SIM_LOG(ERR, "%s: bad devarg %s=%s: %s", dev, key, val, why);
 	return -EINVAL;
 }
 
@@ -237,8 +239,8 @@ parse_one(struct aqc_model_config *c, const char *dev, const char *key,
 		else
 			return bad(dev, key, val, "expected thread or step");
 	} else {
-		AQC_LOG(ERR, INIT, "%s: unknown devarg '%s' (known: " AQC_SIM_KEYS ")",
-			dev, key);
+		AQC_SIM_LOG(ERR, "%s: unknown devarg '%s' (known: " AQC_SIM_KEYS ")",
+			    dev, key);
 		return -EINVAL;
 	}
 	return 0;
@@ -311,7 +313,7 @@ aqc_sim_parse_devargs(struct aqc_model_config *c, const char *dev, const char *a
 		char *eq = strchr(tok, '=');
 
 		if (eq == NULL) {
-			AQC_LOG(ERR, INIT, "%s: devarg '%s' has no value (key=value)", dev, tok);
+			AQC_SIM_LOG(ERR, "%s: devarg '%s' has no value (key=value)", dev, tok);
 			rc = -EINVAL;
 			break;
 		}

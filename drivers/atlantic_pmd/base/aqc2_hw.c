@@ -11,10 +11,9 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
-#include <rte_ethdev.h>
 
 #include "aqc_hw.h"
-#include "aqc_log.h"
+#include "aqc_base_log.h"
 #include "aqc2_fw.h"
 
 /* ---- §1: device IDs and their link rates (LNX hw_atl2.c caps) ---- */
@@ -68,8 +67,8 @@ a2_boot(struct aqc_hw *hw)
 		rte_delay_us_block(10);
 	}
 	if (i == AQC2_BOOT_START_US / 10) {
-		AQC_LOG(ERR, INIT, "A2 boot code hanged: 0x3040 = 0x%08x, BOOT_STARTED not set within %u ms",
-			st, AQC2_BOOT_START_US / 1000);
+		AQC_BASE_LOG(ERR, HW, "A2 boot code hanged: 0x3040 = 0x%08x, BOOT_STARTED not set within %u ms",
+			     st, AQC2_BOOT_START_US / 1000);
 		return -EIO;
 	}
 	/* then completion or a host-boot request within 2 s; sleeping polls */
@@ -81,19 +80,19 @@ a2_boot(struct aqc_hw *hw)
 		rte_delay_us_sleep(100);
 	}
 	if (i == AQC2_BOOT_DONE_US / 100) {
-		AQC_LOG(ERR, INIT, "A2 FW restart timed out: 0x3040 = 0x%08x after %u ms",
-			st, AQC2_BOOT_DONE_US / 1000);
+		AQC_BASE_LOG(ERR, HW, "A2 FW restart timed out: 0x3040 = 0x%08x after %u ms",
+			     st, AQC2_BOOT_DONE_US / 1000);
 		return -ETIMEDOUT;
 	}
 	if (st & AQC2_BOOT_FAILED_MASK) {
-		AQC_LOG(ERR, INIT, "A2 FW restart failed: 0x3040 = 0x%08x (%s%s%s)", st,
-			st & AQC2_BOOT_CRASH_INIT ? "CRASH_INIT " : "",
-			st & AQC2_BOOT_CODE_FAILED ? "BOOT_CODE_FAILED " : "",
-			st & AQC2_BOOT_FW_INIT_FAILED ? "FW_INIT_FAILED" : "");
+		AQC_BASE_LOG(ERR, HW, "A2 FW restart failed: 0x3040 = 0x%08x (%s%s%s)", st,
+			     st & AQC2_BOOT_CRASH_INIT ? "CRASH_INIT " : "",
+			     st & AQC2_BOOT_CODE_FAILED ? "BOOT_CODE_FAILED " : "",
+			     st & AQC2_BOOT_FW_INIT_FAILED ? "FW_INIT_FAILED" : "");
 		return -EIO;
 	}
 	if (aqc_rd(hw, AQC_R_A2_HOST_REQ) & AQC2_HOST_REQ_READY) {
-		AQC_LOG(ERR, INIT, "A2 has no firmware in flash (0x0F00 host-boot request): host boot is not supported");
+		AQC_BASE_LOG(ERR, HW, "A2 has no firmware in flash (0x0F00 host-boot request): host boot is not supported");
 		return -EOPNOTSUPP;
 	}
 	return 0;
@@ -118,7 +117,7 @@ aqc2_art_set(struct aqc_hw *hw, unsigned int idx, uint32_t tag, uint32_t mask,
 {
 	/* LNX hw_atl2_act_rslvr_table_set: semaphore 3 read == 1, 1 us x 10000 */
 	if (aqc_hw_poll(hw, AQC_RI(SEM, AQC2_ART_SEM), 0xffffffffu, 1, 1, 10000) != 0) {
-		AQC_LOG(ERR, DRIVER, "A2 action resolver semaphore (0x03AC) not granted within 10 ms");
+		AQC_BASE_LOG(ERR, HW, "A2 action resolver semaphore (0x03AC) not granted within 10 ms");
 		return -EBUSY;
 	}
 	aqc_wr(hw, AQC_RI(A2_ART_TAG, idx), tag);
@@ -243,8 +242,8 @@ a2_set_uc_filter(struct aqc_hw *hw, unsigned int i, const uint8_t mac[6], bool o
 	uint32_t f = hw->a2_l2_base + i;
 
 	if (i >= hw->a2_l2_count || f >= AQC2_UC_FILTERS) {
-		AQC_LOG(ERR, DRIVER, "A2 unicast filter %u: the firmware grants %u from %u", i,
-			hw->a2_l2_count, hw->a2_l2_base);
+		AQC_BASE_LOG(ERR, HW, "A2 unicast filter %u: the firmware grants %u from %u", i,
+			     hw->a2_l2_count, hw->a2_l2_base);
 		return -ENOSPC;
 	}
 	aqc_hw_set_uc_filter(hw, f, mac, false);
@@ -308,21 +307,21 @@ a2_set_allmulti(struct aqc_hw *hw, bool on)
 }
 
 static uint32_t
-a2_rss_types(uint64_t hf)
+a2_rss_types(uint32_t types)
 {
 	uint32_t t = 0;
 
-	if (hf & RTE_ETH_RSS_IPV4)
+	if (types & AQC_RSS_T_IPV4)
 		t |= AQC2_RSS_IPV4;
-	if (hf & RTE_ETH_RSS_NONFRAG_IPV4_TCP)
+	if (types & AQC_RSS_T_IPV4_TCP)
 		t |= AQC2_RSS_IPV4_TCP;
-	if (hf & RTE_ETH_RSS_NONFRAG_IPV4_UDP)
+	if (types & AQC_RSS_T_IPV4_UDP)
 		t |= AQC2_RSS_IPV4_UDP;
-	if (hf & RTE_ETH_RSS_IPV6)
+	if (types & AQC_RSS_T_IPV6)
 		t |= AQC2_RSS_IPV6;
-	if (hf & RTE_ETH_RSS_NONFRAG_IPV6_TCP)
+	if (types & AQC_RSS_T_IPV6_TCP)
 		t |= AQC2_RSS_IPV6_TCP;
-	if (hf & RTE_ETH_RSS_NONFRAG_IPV6_UDP)
+	if (types & AQC_RSS_T_IPV6_UDP)
 		t |= AQC2_RSS_IPV6_UDP;
 	return t;
 }
@@ -331,12 +330,12 @@ a2_rss_types(uint64_t hf)
  * tell UDP from TCP); RETA entry e at 0x6200 + 4e, TC 0 in bits 4:0 as an
  * absolute queue (LNX hw_atl2_hw_rss_set writes tc * q_per_tc + entry). */
 static int
-a2_rss_apply(struct aqc_hw *hw, uint64_t hf, const uint8_t key[AQC_RSS_KEY_LEN],
+a2_rss_apply(struct aqc_hw *hw, uint32_t types, const uint8_t key[AQC_RSS_KEY_LEN],
 	     const uint8_t reta[AQC_RSS_RETA_SIZE])
 {
 	int rc;
 
-	aqc_wr(hw, AQC_R_A2_RSS_TYPES, a2_rss_types(hf));
+	aqc_wr(hw, AQC_R_A2_RSS_TYPES, a2_rss_types(types));
 	rc = aqc_hw_rss_key_set(hw, key);
 	if (rc != 0)
 		return rc;

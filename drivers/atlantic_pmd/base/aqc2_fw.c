@@ -17,7 +17,7 @@
 #include <rte_cycles.h>
 
 #include "aqc_hw.h"
-#include "aqc_log.h"
+#include "aqc_base_log.h"
 #include "aqc2_fw.h"
 
 static inline uint32_t
@@ -55,8 +55,8 @@ aqc2_fw_read_out(struct aqc_hw *hw, uint32_t off, uint32_t *dst, unsigned int n)
 			goto torn;
 	}
 torn:
-	AQC_LOG(ERR, FW, "A2 firmware OUT buffer never consistent (transaction id 0x%08x) after %u tries",
-		aqc_rd(hw, AQC2_FW_OUT + AQC2_OUT_TID), AQC2_READ_TRIES);
+	AQC_BASE_LOG(ERR, FW, "A2 firmware OUT buffer never consistent (transaction id 0x%08x) after %u tries",
+		     aqc_rd(hw, AQC2_FW_OUT + AQC2_OUT_TID), AQC2_READ_TRIES);
 	return -ETIMEDOUT;
 }
 
@@ -66,8 +66,8 @@ aqc2_fw_request(struct aqc_hw *hw, unsigned int timeout_us, const char *what)
 	aqc_wr(hw, AQC_R_A2_HOST_WRITE_DONE, 1);
 	if (aqc_hw_poll(hw, AQC_R_A2_MCP_READ_DONE, 1, 0, 100, timeout_us / 100) == 0)
 		return 0;
-	AQC_LOG(ERR, FW, "A2 firmware did not acknowledge %s within %u ms (0x0E04 bit 0 still 1)",
-		what, timeout_us / 1000);
+	AQC_BASE_LOG(ERR, FW, "A2 firmware did not acknowledge %s within %u ms (0x0E04 bit 0 still 1)",
+		     what, timeout_us / 1000);
 	return -ETIMEDOUT;
 }
 
@@ -85,12 +85,12 @@ aqc2_fw_init(struct aqc_hw *hw)
 	hw->a2_stats_iface = ver[3] & 0xf;
 	if ((hw->fw_version >> 24) != AQC2_FW_MAJOR)
 		/* LNX logs "Bad FW version detected" and continues */
-		AQC_LOG(WARNING, FW, "A2 FW %u.%u.%u: expected major %u, continuing",
-			hw->fw_version >> 24, (hw->fw_version >> 16) & 0xff,
-			hw->fw_version & 0xffff, AQC2_FW_MAJOR);
+		AQC_BASE_LOG(WARNING, FW, "A2 FW %u.%u.%u: expected major %u, continuing",
+			     hw->fw_version >> 24, (hw->fw_version >> 16) & 0xff,
+			     hw->fw_version & 0xffff, AQC2_FW_MAJOR);
 	if (hw->a2_stats_iface != 1)
-		AQC_LOG(WARNING, FW, "A2 FW statistics interface %u (\"A0\" layout) is not supported: xstats stay 0",
-			hw->a2_stats_iface);
+		AQC_BASE_LOG(WARNING, FW, "A2 FW statistics interface %u (\"A0\" layout) is not supported: xstats stay 0",
+			     hw->a2_stats_iface);
 	rc = aqc2_fw_read_out(hw, AQC2_OUT_FILTER_CAPS, caps, 3);
 	if (rc == 0)
 		rc = aqc2_fw_read_out(hw, AQC2_OUT_DEV_LINK_CAPS, &dev_caps, 1);
@@ -105,8 +105,8 @@ aqc2_fw_init(struct aqc_hw *hw)
 	if (hw->a2_art_base + AQC2_ART_PCP_TO_TC + 8 > AQC2_ART_RECORDS ||
 	    hw->a2_art_count < AQC2_ART_PCP_TO_TC + 8 ||
 	    hw->a2_l2_base >= AQC2_UC_FILTERS || hw->a2_l2_count == 0) {
-		AQC_LOG(ERR, FW, "A2 FW filter caps unusable: ART base %u count %u, L2 base %u count %u",
-			hw->a2_art_base, hw->a2_art_count, hw->a2_l2_base, hw->a2_l2_count);
+		AQC_BASE_LOG(ERR, FW, "A2 FW filter caps unusable: ART base %u count %u, L2 base %u count %u",
+			     hw->a2_art_base, hw->a2_art_count, hw->a2_l2_base, hw->a2_l2_count);
 		return -EIO;
 	}
 	hw->caps_lo = aqc2_rates_from_lo(dev_caps);
@@ -122,10 +122,10 @@ aqc2_fw_init(struct aqc_hw *hw)
 	rc = aqc2_fw_request(hw, AQC2_ACK_INIT_US, "the interface init");
 	if (rc != 0)
 		return rc;
-	AQC_LOG(INFO, FW, "A2 FW %u.%u.%u, rates 0x%x, ART %u+%u, L2 base %u",
-		hw->fw_version >> 24, (hw->fw_version >> 16) & 0xff,
-		hw->fw_version & 0xffff, hw->caps_lo, hw->a2_art_base,
-		hw->a2_art_count, hw->a2_l2_base);
+	AQC_BASE_LOG(INFO, FW, "A2 FW %u.%u.%u, rates 0x%x, ART %u+%u, L2 base %u",
+		     hw->fw_version >> 24, (hw->fw_version >> 16) & 0xff,
+		     hw->fw_version & 0xffff, hw->caps_lo, hw->a2_art_base,
+		     hw->a2_art_count, hw->a2_l2_base);
 	return 0;
 }
 

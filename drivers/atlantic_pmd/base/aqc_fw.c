@@ -10,7 +10,7 @@
 #include <rte_random.h>
 
 #include "aqc_hw.h"
-#include "aqc_log.h"
+#include "aqc_base_log.h"
 
 /* §3.1: semaphore 2 guards the MIF; read == 1 means taken (1 us x 10000),
  * forced by writing 1 on timeout. */
@@ -46,7 +46,7 @@ aqc_fw_mif_read(struct aqc_hw *hw, uint32_t addr, uint32_t *out, unsigned int n)
 			/* B0: command busy bit 8 */
 			rc = aqc_hw_poll(hw, AQC_R_MIF_CMD, 0x100, 0, 10, 10000);
 		if (rc != 0) {
-			AQC_LOG(ERR, FW, "MIF read at 0x%x timed out", addr);
+			AQC_BASE_LOG(ERR, FW, "MIF read at 0x%x timed out", addr);
 			break;
 		}
 		out[i] = aqc_rd(hw, AQC_R_MIF_DATA);
@@ -72,8 +72,8 @@ aqc_fw_init(struct aqc_hw *hw)
 
 	hw->fw_version = ver;
 	if (!fw_matches(ver, AQC_FW_VER_2X) && !fw_matches(ver, AQC_FW_VER_3X)) {
-		AQC_LOG(ERR, FW, "bad FW version %u.%u.%u (0x%08x): need 2.x or 3.x",
-			ver >> 24, (ver >> 16) & 0xff, ver & 0xffff, ver);
+		AQC_BASE_LOG(ERR, FW, "bad FW version %u.%u.%u (0x%08x): need 2.x or 3.x",
+			     ver >> 24, (ver >> 16) & 0xff, ver & 0xffff, ver);
 		return -EOPNOTSUPP;
 	}
 	/* §3.3 init: mailbox address 1 ms x 10, RPC address 1 ms x 100 */
@@ -85,14 +85,14 @@ aqc_fw_init(struct aqc_hw *hw)
 	hw->efuse_addr = aqc_rd(hw, AQC_R_EFUSE_ADDR);
 	hw->rpc_addr = aqc_rd(hw, AQC_R_RPC_ADDR);
 	if (hw->mbox_addr == 0 || aqc_rd(hw, AQC_R_RPC_ADDR) == 0) {
-		AQC_LOG(ERR, FW, "firmware did not publish its mailbox/RPC addresses");
+		AQC_BASE_LOG(ERR, FW, "firmware did not publish its mailbox/RPC addresses");
 		return -EIO;
 	}
 	rc = aqc_fw_mif_read(hw, hw->mbox_addr + AQC_MBOX_CAPS_LO, &hw->caps_lo, 1);
 	if (rc != 0)
 		return rc;
-	AQC_LOG(INFO, FW, "FW %u.%u.%u, caps_lo 0x%08x", ver >> 24,
-		(ver >> 16) & 0xff, ver & 0xffff, hw->caps_lo);
+	AQC_BASE_LOG(INFO, FW, "FW %u.%u.%u, caps_lo 0x%08x", ver >> 24,
+		     (ver >> 16) & 0xff, ver & 0xffff, hw->caps_lo);
 	return 0;
 }
 
@@ -129,7 +129,7 @@ aqc_fw_mac_fallback(uint8_t mac[6])
 		mac[3] = r;
 		mac[4] = r >> 8;
 		mac[5] = r >> 16;
-		AQC_LOG(WARNING, FW, "no valid permanent MAC; using a random one");
+		AQC_BASE_LOG(WARNING, FW, "no valid permanent MAC; using a random one");
 	}
 }
 
@@ -193,7 +193,7 @@ aqc_fw_read_stats(struct aqc_hw *hw, struct aqc_fw_stats *s)
 	aqc_wr(hw, AQC_R_MPI_CTL2, (aqc_rd(hw, AQC_R_MPI_CTL2) & ~bit) | want);
 	rc = aqc_hw_poll(hw, AQC_R_MPI_STATE2, bit, want, 10, 10000);
 	if (rc != 0) {
-		AQC_LOG(ERR, FW, "statistics request not acknowledged");
+		AQC_BASE_LOG(ERR, FW, "statistics request not acknowledged");
 		return rc;
 	}
 	static_assert(sizeof(*s) % 4 == 0, "dword array");

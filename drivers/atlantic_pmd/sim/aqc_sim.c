@@ -2,11 +2,16 @@
 /*
  * net_aqc_sim: the net_aqc driver on the AQC chip model.
  *
- * The vdev creates a chip model (model/aqc_model.h) from its devargs, points
- * the adapter's BAR0 at the model's register file and runs the very same
- * aqc_dev_init() the PCI probe runs. Descriptor addresses are IOVAs; the
- * model dereferences them in IOVA-as-VA mode and translates them through the
- * EAL memory segments in IOVA-as-PA mode (dma=auto), so both work.
+ * The vdev creates a chip model (model/aqc_model.h) from its devargs and
+ * hands the model's register file to net_aqc as the port's BAR0
+ * (aqc_vdev_attach, the driver's one internal export): the very same
+ * bring-up the PCI probe runs, by a driver that knows nothing of the
+ * model. In a secondary process (dpdk-proc-info) the vdev finds the
+ * primary's model by name (aqc_model_lookup_shared: its registers and
+ * counters live in a memzone) and attaches to the primary's port: the
+ * statistics read there are the primary's. Descriptor addresses are IOVAs; the model dereferences them in
+ * IOVA-as-VA mode and translates them through the EAL memory segments in
+ * IOVA-as-PA mode (dma=auto), so both work.
  *
  * Devargs: model=aqc107|aqc113 (chip generation A1 or A2, default aqc107),
  * wire=loop|pcap|peer|none, rx_pcap=FILE, tx_pcap=FILE (wire=pcap),
@@ -19,7 +24,9 @@
  * rx_pcap, 0 = without end), faults=N and fault_seed=S (random faults, on
  * average one per N frames the wire delivers),
  * fw_fault=none|boot_hang|init_fail|hostboot|no_ack|torn|art_sem (aqc113),
- * none|mute (aqc107).
+ * none|mute (aqc107), sfp=FILE (aqc107: an SFP module's EEPROM image).
+ * RTE_PMD_REGISTER_PARAM_STRING below lists every key of AQC_SIM_KEYS
+ * (aqc_sim_devargs.c); the build checks it (tools/gen_pmdinfo.py).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,14 +34,13 @@
 #include <string.h>
 
 #include <bus_vdev_driver.h>
-#include <ethdev_vdev.h>
+#include <ethdev_driver.h>
 #include <rte_eal.h>
 
-#include "aqc_ethdev.h"
-#include "aqc_log.h"
+#include "aqc_model.h"
 #include "aqc_sim_devargs.h"
-#include "model/aqc_model.h"
-#include "aqc2_regs.h"
+#include "aqc_sim_log.h"
+#include "aqc_vdev.h"
 
 static void
 close_model(void *arg)
@@ -85,22 +91,37 @@ rx_polled(void *arg)
 	aqc_model_rx_polled(arg);
 }
 
+/* A secondary process (dpdk-proc-info): the model the primary runs, its
+ * register file and counters in shared memory; no close callback, the
+ * model is the primary's. */
+static int
+probe_secondary(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct aqc_model *model = aqc_model_lookup_shared(name);
+	struct aqc_backend be = { .rx_polled = rx_polled, .xstats = model_xstats };
+
+	if (model == NULL) {
+		AQC_SIM_LOG(ERR, "%s: the primary process has no chip model of that name", name);
+		return -ENODEV;
+	}
+	be.arg = model;
+	return aqc_vdev_attach(vdev, aqc_model_bar(model), &be);
+}
+
 static int
 aqc_sim_probe(struct rte_vdev_device *vdev)
 {
 	const char *name = rte_vdev_device_name(vdev);
 	struct aqc_model_config cfg;
+	struct aqc_backend be;
 	struct aqc_model *model;
-	struct rte_eth_dev *dev;
-	struct aqc_adapter *ad;
 	size_t nl = strlen(name);
 	bool dma_auto;
 	int rc;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		AQC_LOG(ERR, INIT, "%s: the chip model lives in the primary process", name);
-		return -ENOTSUP;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return probe_secondary(vdev);
 	aqc_model_config_default(&cfg, name);
 	dma_auto = true;
 	/* default MAC 02:00:ac:00:00:<trailing number of the name> */
@@ -118,26 +139,15 @@ aqc_sim_probe(struct rte_vdev_device *vdev)
 	model = aqc_model_create(&cfg, &rc);
 	if (model == NULL)
 		return rc;
-	dev = rte_eth_vdev_allocate(vdev, sizeof(struct aqc_adapter));
-	if (dev == NULL) {
+	/* the driver sees a register file; the model stays behind these */
+	be = (struct aqc_backend){
+		.arg = model, .close = close_model, .rx_polled = rx_polled,
+		.xstats = model_xstats,
+	};
+	rc = aqc_vdev_attach(vdev, aqc_model_bar(model), &be);
+	if (rc != 0)
 		aqc_model_destroy(model);
-		return -ENOMEM;
-	}
-	ad = AQC_ADAPTER(dev);
-	ad->hw.bar0 = aqc_model_bar(model);
-	ad->close_hook = close_model;
-	ad->close_arg = model;
-	ad->rx_poll_hook = rx_polled;
-	ad->xstats_extra = model_xstats;
-	rc = aqc_dev_init(dev);
-	if (rc != 0) {
-		ad->close_hook = NULL;
-		rte_eth_dev_release_port(dev);
-		aqc_model_destroy(model);
-		return rc;
-	}
-	rte_eth_dev_probing_finish(dev);
-	return 0;
+	return rc;
 }
 
 static int
@@ -147,7 +157,8 @@ aqc_sim_remove(struct rte_vdev_device *vdev)
 
 	if (dev == NULL)
 		return 0;
-	if (dev->data->dev_started)
+	/* a secondary process lets go of its view; the port runs on */
+	if (dev->data->dev_started && rte_eal_process_type() == RTE_PROC_PRIMARY)
 		rte_eth_dev_stop(dev->data->port_id);
 	return rte_eth_dev_close(dev->data->port_id);
 }
@@ -162,5 +173,6 @@ RTE_PMD_REGISTER_PARAM_STRING(net_aqc_sim,
 	"model=aqc107|aqc113 wire=loop|pcap|peer|none rx_pcap=<file> tx_pcap=<file> "
 	"peer=<name> mac=<xx:xx:xx:xx:xx:xx> link_speed=10M|100M|1G|2.5G|5G|10G "
 	"fw=2.x|3.x|<major.minor.build> mode=thread|step dma=auto|direct|translate "
-	"rx_start=poll|link|now rx_delay_ms=<0..60000> "
-	"fw_fault=none|boot_hang|init_fail|hostboot|no_ack|torn|art_sem|mute");
+	"rx_start=poll|link|now rx_delay_ms=<0..60000> rx_loops=<plays, 0: endless> "
+	"faults=<0..1000000000> fault_seed=<u64> "
+	"fw_fault=none|boot_hang|init_fail|hostboot|no_ack|torn|art_sem|mute sfp=<file>");
