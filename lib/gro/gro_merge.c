@@ -62,15 +62,59 @@ lookup(const struct tp_gro *g, const struct gro_pkt *p)
 			continue;
 		if (p->key.ext_len != 0 && !ext_eq(f, p))
 			continue;
+		if ((p->key.flags & GRO_KF_TUN) &&
+		    (f->tkey_len != p->tkey_len || memcmp(f->tkey, p->tkey, p->tkey_len) != 0))
+			continue;
 		return b->flow[i];
 	}
 	return GRO_NIL;
 }
 
 /* TP_GRO_FLUSH_MAX: p may be appended to f; else the reason to flush f. */
+/* inet_gro_flush for the outer IPv4 header of a tunnel: its own fixed-ID
+ * bit, decided by the second segment as for the inner one. */
+static inline int
+oipid_ok(const struct gro_flow *f, uint16_t id)
+{
+	uint16_t off = (uint16_t)(id - f->o_first_id);
+
+	if (f->segs == 1)
+		return off <= 1;
+	return off == (f->o_id_mode == GRO_ID_FIXED ? 0 : f->segs);
+}
+
+/* The rules beyond plain TCP: the outer header of a tunnel
+ * (gro_receive_network_flush on the outer level), UDP GRO's
+ * (udp_gro_receive_segment: a datagram longer than the first completes the
+ * aggregate; IP rules as TCP's). TP_GRO_FLUSH_MAX: no objection. */
+static inline enum tp_gro_flush_reason
+check_ext(const struct gro_flow *f, const struct gro_pkt *p)
+{
+	if (f->tun != GRO_TUN_NONE &&
+	    (p->ol3w != f->ol3w || (!p->ov6 && !oipid_ok(f, p->o_id))))
+		return TP_GRO_FLUSH_OUTER;
+	if (f->l4p == NH_UDP) {
+		if (p->paylen > f->mss)
+			return TP_GRO_FLUSH_MSS;
+		if (p->l3w != f->l3w)
+			return TP_GRO_FLUSH_L3;
+		if (!p->v6 && !ipid_ok(f, p->ip_id))
+			return TP_GRO_FLUSH_IPID;
+	}
+	return TP_GRO_FLUSH_MAX;
+}
+
 static inline enum tp_gro_flush_reason
 check(const struct tp_gro *g, const struct gro_flow *f, const struct gro_pkt *p)
 {
+	if (unlikely(p->key.flags & (GRO_KF_TUN | GRO_KF_UDP))) {
+		enum tp_gro_flush_reason why = check_ext(f, p);
+
+		if (why != TP_GRO_FLUSH_MAX)
+			return why;
+		if (f->l4p == NH_UDP)
+			goto size;
+	}
 	if ((p->tcpw ^ f->tcpw) & ~(GRO_TCPW_PSH | GRO_TCPW_FIN))
 		return TP_GRO_FLUSH_FLAGS;
 	if (p->ack != f->ack)
@@ -85,7 +129,9 @@ check(const struct tp_gro *g, const struct gro_flow *f, const struct gro_pkt *p)
 		return TP_GRO_FLUSH_L3;
 	if (!p->v6 && !ipid_ok(f, p->ip_id))
 		return TP_GRO_FLUSH_IPID;
-	if (f->ip_len + p->paylen > g->max_ip_len ||
+size:
+	/* the outermost IP datagram is what gro_max_size caps */
+	if (f->ip_len + f->o_extra + p->paylen > g->max_ip_len ||
 	    (uint32_t)f->mbufs + p->m->nb_segs > RTE_MBUF_MAX_NB_SEGS)
 		return TP_GRO_FLUSH_SIZE;
 	return TP_GRO_FLUSH_MAX;
@@ -94,15 +140,18 @@ check(const struct tp_gro *g, const struct gro_flow *f, const struct gro_pkt *p)
 /* Append segment m (payload paylen, IPv4 ID ip_id) to f. */
 static inline void
 append(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, uint32_t paylen,
-       uint16_t ip_id)
+       uint16_t ip_id, uint16_t o_id)
 {
 	const uint8_t *th;
 
-	if (f->segs == 1)
+	if (f->segs == 1) {
 		f->id_mode = (f->v6 || ip_id != f->first_id) ? GRO_ID_INC : GRO_ID_FIXED;
+		f->o_id_mode = (f->ov6 || o_id != f->o_first_id) ? GRO_ID_INC : GRO_ID_FIXED;
+	}
 	f->id_next = (uint16_t)(ip_id + (f->id_mode == GRO_ID_INC));
 	th = rte_pktmbuf_mtod_offset(m, const uint8_t *, f->l2_len + f->l3_len);
-	f->psh_fin = th[13] & 0x09;        /* PSH | FIN of the last segment */
+	/* PSH | FIN of the last segment (TCP) */
+	f->psh_fin = f->l4p == NH_TCP ? th[13] & 0x09 : 0;
 	/* keep only the payload: headers stay in the headroom, padding goes
 	 * (a chained packet has no padding: see trailer()) */
 	m->data_off = (uint16_t)(m->data_off + f->hdr_len);
@@ -149,7 +198,8 @@ after_append(struct tp_gro *g, uint16_t idx, uint32_t paylen, struct rte_mbuf **
 		why = TP_GRO_FLUSH_SHORT;
 	else if (f->psh_fin)
 		why = TP_GRO_FLUSH_PSH_FIN;
-	else if (f->segs >= g->max_segs)
+	else if (f->segs >= g->max_segs ||
+		 (f->l4p == NH_UDP && f->segs >= GRO_UDP_CNT_MAX))
 		why = TP_GRO_FLUSH_MAX_SEGS;
 	else {
 		g->last = idx;
@@ -158,25 +208,14 @@ after_append(struct tp_gro *g, uint16_t idx, uint32_t paylen, struct rte_mbuf **
 	out[(*no)++] = gro_complete(g, idx, why);
 }
 
-/* Refused by Linux before its TCP flow lookup (inet_gro_receive,
- * ipv6_gro_receive, the checksum check of tcp4/6_gro_receive): in kernel
- * order such a packet overtakes its flow's held aggregate. */
-static inline int
-kernel_overtakes(uint8_t reason)
-{
-	return reason == TP_GRO_PASS_BAD_L4_CSUM || reason == TP_GRO_PASS_BAD_IP_CSUM ||
-	       reason == TP_GRO_PASS_IP_OPTS || reason == TP_GRO_PASS_IP_FRAG ||
-	       reason == TP_GRO_PASS_IP_HDR;
-}
-
 /* A packet that is not held: the held aggregate of its flow (idx, or
  * GRO_NIL) leaves first, so the flow stays in order; in kernel order, not
  * when Linux lets the packet overtake it. */
 static inline void
 pass_through(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, uint8_t reason,
-	     struct rte_mbuf **out, uint32_t *no)
+	     int early, struct rte_mbuf **out, uint32_t *no)
 {
-	if (idx != GRO_NIL && !(g->kernel && kernel_overtakes(reason)))
+	if (idx != GRO_NIL && !(g->kernel && early))
 		out[(*no)++] = gro_complete(g, idx, TP_GRO_FLUSH_BYPASS);
 	g->st.pass[reason]++;
 	g->st.passed++;
@@ -236,7 +275,25 @@ start(struct tp_gro *g, const struct gro_pkt *p, uint64_t now, struct rte_mbuf *
 	f->l3_len = p->l3_len;
 	memcpy(f->opts, p->opts, p->optlen);
 	f->key = p->key;
-	fast_setup(g, f, p);
+	f->l4p = p->l4p;
+	f->tun = p->tun;
+	f->o_extra = 0;
+	if (unlikely(p->key.flags & (GRO_KF_TUN | GRO_KF_UDP))) {
+		f->ov6 = p->ov6;
+		f->ucsum = p->ucsum;
+		f->o_hl = p->o_hl;
+		f->o_l3 = p->o_l3;
+		f->o_first_id = p->o_id;
+		f->o_id_mode = GRO_ID_INC;
+		f->ol3w = p->ol3w;
+		f->tkey_len = p->tkey_len;
+		memcpy(f->tkey, p->tkey, p->tkey_len);
+		if (p->tun != GRO_TUN_NONE)
+			f->o_extra = (uint16_t)(p->l2_len - p->o_l3);
+		f->nvec = 0;       /* the full parse only (gro_fast.h) */
+	} else {
+		fast_setup(g, f, p);
+	}
 	gro_flow_link(g, idx, p->hash & g->bucket_mask, (uint8_t)slot);
 	g->last = idx;
 }
@@ -249,22 +306,23 @@ process(struct tp_gro *g, const struct gro_pkt *p, uint64_t now,
 	uint16_t idx;
 
 	if (p->pass != GRO_HOLDABLE) {
-		pass_through(g, p->has_key ? lookup(g, p) : GRO_NIL, p->m, p->pass, out, no);
+		pass_through(g, p->has_key ? lookup(g, p) : GRO_NIL, p->m, p->pass, p->early,
+			     out, no);
 		return;
 	}
 	idx = lookup(g, p);
 	if (idx != GRO_NIL) {
 		why = check(g, &g->flows[idx], p);
 		if (why == TP_GRO_FLUSH_MAX) {
-			append(g, &g->flows[idx], p->m, p->paylen, p->ip_id);
+			append(g, &g->flows[idx], p->m, p->paylen, p->ip_id, p->o_id);
 			after_append(g, idx, p->paylen, out, no);
 			return;
 		}
 		out[(*no)++] = gro_complete(g, idx, why);
 	}
-	if (p->tcpw & (GRO_TCPW_PSH | GRO_TCPW_FIN)) {
+	if (p->l4p == NH_TCP && (p->tcpw & (GRO_TCPW_PSH | GRO_TCPW_FIN))) {
 		/* a flush-marked segment with nothing to join is not held */
-		pass_through(g, GRO_NIL, p->m, TP_GRO_PASS_PSH_FIN, out, no);
+		pass_through(g, GRO_NIL, p->m, TP_GRO_PASS_PSH_FIN, 0, out, no);
 		return;
 	}
 	start(g, p, now, out, no);
@@ -496,7 +554,7 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 			if (r == FAST_BAD_CSUM) {
 				if (k != j)
 					fast_train_commit(g, f, k - j, &run);
-				pass_through(g, idx, pkts[k], bad, out, no);
+				pass_through(g, idx, pkts[k], bad, kernel_overtakes(bad), out, no);
 				return k - j + 1;
 			}
 			k += r == FAST_JOINED_LAST;
@@ -583,7 +641,7 @@ fast_one(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **o
 	case FAST_REFUSED:
 		return 0;
 	case FAST_BAD_CSUM:
-		pass_through(g, idx, m, bad, out, no);
+		pass_through(g, idx, m, bad, kernel_overtakes(bad), out, no);
 		return 1;
 	default:
 		fast_train_commit(g, f, 1, &run);

@@ -34,6 +34,7 @@
 #define GRO_KERNEL_BUCKETS 8   /* GRO_HASH_BUCKETS in Linux (include/net/gro.h) */
 #define GRO_NIL 0xFFFFu        /* no flow index */
 #define GRO_MAX_FLOWS 65535u
+#define GRO_UDP_CNT_MAX 64     /* UDP_GRO_CNT_MAX, net/ipv4/udp_offload.c */
 #define GRO_L2_MAX 24          /* Ethernet + two tags (22) rounded up */
 #define GRO_OPT_MAX 40         /* TCP options: data offset 15 => 40 bytes */
 #define GRO_EXT_MAX 255        /* IPv6 extension bytes kept in the key */
@@ -76,6 +77,18 @@ struct gro_key {
 #define GRO_KF_VLAN 0x02     /* RTE_MBUF_F_RX_VLAN_STRIPPED */
 #define GRO_KF_QINQ 0x04     /* RTE_MBUF_F_RX_QINQ_STRIPPED */
 #define GRO_KF_DSA 0x08      /* switch port metadata valid */
+#define GRO_KF_TUN 0x10      /* encapsulated: tkey holds the outer key */
+#define GRO_KF_UDP 0x20      /* UDP GRO (the ports are UDP's) */
+
+/* Tunnel kinds (gro_encap.h). */
+#define GRO_TUN_NONE 0
+#define GRO_TUN_VXLAN 1
+#define GRO_TUN_IPIP 2       /* any IP in IP: IPIP, SIT, 4in6, 6in6 */
+
+/* The outer flow key of a tunnel packet, compared byte for byte: the
+ * offsets, the outer IP key fields, outer UDP ports and checksum zero-ness,
+ * VXLAN header, inner MAC header and tags (gro_encap.h tkey_build). */
+#define GRO_TKEY_MAX 88
 
 /* One packet as parsed by the burst loop. */
 struct gro_pkt {
@@ -98,7 +111,20 @@ struct gro_pkt {
 	uint16_t ext_patch;    /* fragment: its next-header byte in the ext
 				* bytes, compared as TCP; GRO_NIL: none */
 	const uint8_t *opts;
+	/* beyond plain TCP */
+	uint8_t l4p;           /* NH_TCP or NH_UDP */
+	uint8_t want_udp;      /* UDP GRO asked for at this level */
+	uint8_t early;         /* kernel order: refused before its flow lookup */
+	uint8_t tun;           /* GRO_TUN_* */
+	uint8_t ov6;           /* outer IPv6 */
+	uint8_t ucsum;         /* outer UDP checksum non-zero */
+	uint8_t tkey_len;
+	uint8_t o_hl;          /* outer IP header bytes */
+	uint16_t o_l3;         /* outer IP offset (outer MAC header bytes) */
+	uint16_t o_id;         /* outer IPv4 ID */
+	uint32_t ol3w;         /* outer l3w (as l3w) */
 	struct gro_key key;
+	uint8_t tkey[GRO_TKEY_MAX];
 };
 
 #define GRO_HOLDABLE 0xFF
@@ -166,6 +192,19 @@ struct gro_flow {
 	struct rte_mbuf *head;
 	uint8_t opts[GRO_OPT_MAX];
 	struct gro_key key;
+	/* beyond plain TCP (read only when key.flags has TUN or UDP) */
+	uint8_t l4p;          /* NH_TCP or NH_UDP */
+	uint8_t tun;          /* GRO_TUN_* */
+	uint8_t ov6;
+	uint8_t ucsum;        /* outer UDP checksum non-zero */
+	uint8_t o_hl;
+	uint8_t o_id_mode;
+	uint8_t tkey_len;
+	uint16_t o_l3;
+	uint16_t o_extra;     /* outer IP length - inner IP length */
+	uint16_t o_first_id;
+	uint32_t ol3w;
+	uint8_t tkey[GRO_TKEY_MAX];
 } __rte_cache_aligned;
 
 /* Header geometries whose template masks tp_gro keeps (shape_mask): the
@@ -210,6 +249,13 @@ struct tp_gro {
 				* template still describes that flow
 				* (fast_start); GRO_NIL: none */
 	uint64_t fixedid_flag; /* ol_flags bit of TP_GRO_DYNFLAG_FIXEDID */
+	uint64_t ofixedid_flag; /* ... of TP_GRO_DYNFLAG_FIXEDID_OUTER */
+	uint8_t tun_vxlan;     /* conf.tunnels & TP_GRO_TUN_VXLAN */
+	uint8_t tun_ipip;      /* conf.tunnels & TP_GRO_TUN_IPIP */
+	uint8_t udp;           /* conf.udp */
+	uint8_t encap;         /* any of the three: gro_parse looks further */
+	uint8_t nb_vxlan_ports;
+	uint16_t vxlan_ports[TP_GRO_VXLAN_PORTS_MAX]; /* network order */
 	uint32_t nb_shapes;    /* shapes known; once GRO_SHAPES, a flow of a
 				* new geometry has no fast path (nvec 0) */
 	struct gro_shape shape[GRO_SHAPES];
@@ -230,6 +276,11 @@ int gro_ipv4_hdr_ok(const void *iph);
 int gro_tcp_csum_ok_mbuf(const struct rte_mbuf *m, const uint8_t *l3, int v6,
 			 uint32_t l4_off, uint32_t l4_len);
 uint16_t gro_tcp_phdr_nolen(const uint8_t *l3, int v6);
+uint16_t gro_phdr_nolen(const uint8_t *l3, int v6, uint8_t proto);
+int gro_l4_csum_ok_mbuf(const struct rte_mbuf *m, const uint8_t *l3, int v6, uint8_t proto,
+			uint32_t l4_off, uint32_t l4_len);
+uint16_t gro_l4_csum_full(const uint8_t *l3, int v6, uint8_t proto, const struct rte_mbuf *m,
+			  uint32_t l4_off, uint32_t l4_len);
 uint16_t gro_tcp_csum_full(const uint8_t *l3, int v6, const struct rte_mbuf *m,
 			   uint32_t l4_off, uint32_t l4_len);
 
@@ -245,6 +296,7 @@ void gro_flow_link(struct tp_gro *g, uint16_t idx, uint32_t bucket, uint8_t slot
 
 /* gro_table.c */
 uint64_t gro_fixedid_flag(void);
+uint64_t gro_ofixedid_flag(void);
 
 /* gro_complete.c: complete held flow idx (removed from the table), return
  * the packet to hand back. */

@@ -126,7 +126,8 @@ extern "C" {
 	X(L3, "ip_fields")            /* TTL/TOS/DF or TC/hop limit differ */  \
 	X(IPID, "ip_id")              /* IPv4 ID not inc/fixed */              \
 	X(SIZE, "ip_len_cap")         /* would exceed max IP length */         \
-	X(MAX_SEGS, "max_segs")       /* conf.max_segs reached */              \
+	X(MAX_SEGS, "max_segs")       /* conf.max_segs reached (UDP: 64) */    \
+	X(OUTER, "outer_ip_fields")   /* tunnel: outer TTL/TOS/DF/ID, TC/hlim */ \
 	X(BYPASS, "same_flow_bypass") /* unmergeable packet of this flow */    \
 	X(BUCKET_FULL, "bucket_full") /* oldest of a full bucket */            \
 	X(TABLE_FULL, "table_full")   /* oldest of a full table */             \
@@ -149,7 +150,10 @@ extern "C" {
 	X(TCP_FLAGS, "syn_rst_urg")     /* SYN, RST or URG */                  \
 	X(PSH_FIN, "psh_fin_alone")     /* PSH/FIN, nothing to join */         \
 	X(HDR_SPLIT, "headers_split")   /* headers span input mbufs */         \
-	X(LRO, "already_merged")        /* input already RX_LRO */
+	X(LRO, "already_merged")        /* input already RX_LRO */             \
+	X(BAD_UDP_CSUM, "bad_udp_csum") /* UDP or outer UDP checksum */        \
+	X(UDP_CSUM0, "udp_zero_csum")   /* UDP GRO needs a checksum */         \
+	X(TUN_HDR, "tunnel_header")     /* truncated tunnel, inner not IP */
 
 #define TP_GRO_X_ENUM(e, s) TP_GRO_FLUSH_##e,
 enum tp_gro_flush_reason { TP_GRO_FLUSH_REASONS(TP_GRO_X_ENUM) TP_GRO_FLUSH_MAX };
@@ -172,6 +176,15 @@ enum tp_gro_order {
 	TP_GRO_ORDER_KERNEL = 1, /* exactly Linux's output (see ORDER above) */
 };
 
+/* conf.tunnels bits. */
+#define TP_GRO_TUN_VXLAN 0x1u  /* VXLAN (RFC 7348) over UDP/IPv4 or UDP/IPv6 */
+#define TP_GRO_TUN_IPIP 0x2u   /* IPv4 or IPv6 in IPv4 or IPv6: IPIP (RFC 2003),
+				* SIT (RFC 4213), IPv4-in-IPv6 and IPv6-in-IPv6
+				* (RFC 2473) */
+#define TP_GRO_TUN_ALL (TP_GRO_TUN_VXLAN | TP_GRO_TUN_IPIP)
+#define TP_GRO_VXLAN_PORTS_MAX 4
+#define TP_GRO_VXLAN_PORT_DEFAULT 4789
+
 struct tp_gro_conf {
 	uint32_t max_flows;   /* aggregates held at once, 1..65535 (0: 1024) */
 	uint16_t max_segs;    /* segments per aggregate, 2..65535 (0: no limit
@@ -184,6 +197,12 @@ struct tp_gro_conf {
 	int no_sw_csum;       /* 1: trust checksums whose status is UNKNOWN */
 	int socket_id;        /* memory for the table; SOCKET_ID_ANY ok */
 	enum tp_gro_order order;
+	/* Beyond plain TCP (all off by default, see TUNNELS AND UDP above): */
+	uint32_t tunnels;     /* TP_GRO_TUN_* bits: encapsulations merged */
+	int udp;              /* 1: UDP GRO as rx-udp-gro-forwarding */
+	uint16_t vxlan_ports[TP_GRO_VXLAN_PORTS_MAX]; /* UDP ports (host
+			       * order) that carry VXLAN; 0 = unused slot;
+			       * all 0: 4789 (IANA). Never UDP-merged. */
 };
 
 struct tp_gro_stats {
@@ -208,6 +227,9 @@ struct tp_gro;
  * fixed (all equal) rather than incrementing (Linux SKB_GSO_TCP_FIXEDID).
  * Registered by tp_gro_create(); tp_gro_segment() reads it. */
 #define TP_GRO_DYNFLAG_FIXEDID "tp_gro_fixedid"
+/* The same for the outer IPv4 header of a merged tunnel packet (Linux keeps
+ * one fixed-ID bit per header level, include/net/gro.h inet_gro_flush). */
+#define TP_GRO_DYNFLAG_FIXEDID_OUTER "tp_gro_fixedid_outer"
 
 /* Convert microseconds to TSC cycles for conf.age_tsc. */
 uint64_t tp_gro_usec_to_tsc(uint64_t usec);
@@ -281,8 +303,20 @@ tp_gro_segs(const struct rte_mbuf *m)
 	if (!(m->ol_flags & RTE_MBUF_F_RX_LRO) || m->tso_segsz == 0)
 		return 1;
 	hdr = (uint32_t)m->l2_len + m->l3_len + m->l4_len;
+	if (m->ol_flags & RTE_MBUF_F_TX_TUNNEL_MASK)
+		hdr += (uint32_t)m->outer_l2_len + m->outer_l3_len;
 	pay = m->pkt_len > hdr ? m->pkt_len - hdr : 0;
 	return (uint16_t)((pay + m->tso_segsz - 1) / m->tso_segsz);
+}
+
+/* 1 when a packet out of tp_gro merged plain TCP (no tunnel, not UDP):
+ * what a NIC's plain TCP TSO can split. Tunnel and UDP aggregates need
+ * tunnel TSO / UDP segmentation offload, or tp_gro_segment(). */
+static inline int
+tp_gro_plain_tcp(const struct rte_mbuf *m)
+{
+	return !(m->ol_flags & RTE_MBUF_F_TX_TUNNEL_MASK) &&
+	       (m->packet_type & RTE_PTYPE_L4_MASK) != RTE_PTYPE_L4_UDP;
 }
 
 /*
