@@ -98,9 +98,10 @@ def main():
     try:
         with kernel_gro.KernelGro(vxlan_ports=ef.VXLAN_PORTS, udp_fwd=True, segments=segments) as k:
             for i in range(a.count):
-                # every kind gets its turn: sequence i is mostly kind i % len(kinds)
+                # every kind gets its turn (sequence i: kind i % len(kinds)),
+                # one round in four mixes kinds
                 frames, desc, labels = gen_encap.sequence(a.seed, i, (kinds[i % len(kinds)],)
-                                                          if i % 4 != 3 else kinds)
+                                                          if (i // len(kinds)) % 4 != 3 else kinds)
                 name = "encap_%03d" % i
                 pin = os.path.join(work, name + ".pcap")
                 tpgen.write_pcap(pin, frames)
