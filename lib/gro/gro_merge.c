@@ -149,6 +149,7 @@ append(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, uint32_t paylen
 		f->o_id_mode = (f->ov6 || o_id != f->o_first_id) ? GRO_ID_INC : GRO_ID_FIXED;
 	}
 	f->id_next = (uint16_t)(ip_id + (f->id_mode == GRO_ID_INC));
+	f->o_id_next = (uint16_t)(o_id + (f->o_id_mode == GRO_ID_INC));
 	th = rte_pktmbuf_mtod_offset(m, const uint8_t *, f->l2_len + f->l3_len);
 	/* PSH | FIN of the last segment (TCP) */
 	f->psh_fin = f->l4p == NH_TCP ? th[13] & 0x09 : 0;
@@ -278,6 +279,7 @@ start(struct tp_gro *g, const struct gro_pkt *p, uint64_t now, struct rte_mbuf *
 	f->l4p = p->l4p;
 	f->tun = p->tun;
 	f->o_extra = 0;
+	f->o_id_next = (uint16_t)(p->o_id + 1);
 	if (unlikely(p->key.flags & (GRO_KF_TUN | GRO_KF_UDP))) {
 		f->ov6 = p->ov6;
 		f->ucsum = p->ucsum;
@@ -290,10 +292,8 @@ start(struct tp_gro *g, const struct gro_pkt *p, uint64_t now, struct rte_mbuf *
 		memcpy(f->tkey, p->tkey, p->tkey_len);
 		if (p->tun != GRO_TUN_NONE)
 			f->o_extra = (uint16_t)(p->l2_len - p->o_l3);
-		f->nvec = 0;       /* the full parse only (gro_fast.h) */
-	} else {
-		fast_setup(g, f, p);
 	}
+	fast_setup(g, f, p);
 	gro_flow_link(g, idx, p->hash & g->bucket_mask, (uint8_t)slot);
 	g->last = idx;
 }
@@ -332,6 +332,35 @@ process(struct tp_gro *g, const struct gro_pkt *p, uint64_t now,
  * sw_hash() over the addresses and ports of plain TCP over IPv4 (IHL 5) or
  * IPv6 (no extension header) behind at most two in-frame tags. 0 when the
  * frame is not that simple (the full parse then decides). */
+/* fast_hash of VXLAN over IPv4 (UDP header at u), no inner tags: the
+ * full parse hashes a tunnel packet by its inner addresses and ports, the
+ * outer key being compared in full (tkey). */
+static inline int
+fast_hash_vxlan(const struct tp_gro *g, const struct rte_mbuf *m, const uint8_t *d,
+		uint32_t u, uint32_t *h)
+{
+	uint32_t in = u + 8 + 8 + ETH_HLEN, ports;
+	uint16_t dport, et;
+
+	if (m->data_len < in + 40 + 4)
+		return 0;
+	memcpy(&dport, d + u + 2, 2);
+	if (!is_vxlan_port(g, dport))
+		return 0;
+	et = rd16(d + in - 2);
+	if (et == ET_IPV4 && d[in] == 0x45 && d[in + 9] == NH_TCP) {
+		memcpy(&ports, d + in + 20, 4);
+		*h = sw_hash(d + in, 0, ports);
+		return 1;
+	}
+	if (et == ET_IPV6 && (d[in] >> 4) == 6 && d[in + 6] == NH_TCP) {
+		memcpy(&ports, d + in + 40, 4);
+		*h = sw_hash(d + in, 1, ports);
+		return 1;
+	}
+	return 0;
+}
+
 static inline int
 fast_hash(const struct tp_gro *g, const struct rte_mbuf *m, uint32_t *h)
 {
@@ -369,6 +398,8 @@ fast_hash(const struct tp_gro *g, const struct rte_mbuf *m, uint32_t *h)
 		*h = sw_hash(d + l2, 1, ports);
 		return 1;
 	}
+	if (unlikely(g->tun_vxlan) && et == ET_IPV4 && d[l2] == 0x45 && d[l2 + 9] == NH_UDP)
+		return fast_hash_vxlan(g, m, d, l2 + 20, h);
 	return 0;
 }
 
@@ -402,13 +433,15 @@ struct fast_run {
 	struct rte_mbuf *tail;
 	uint32_t seq;
 	uint16_t id;
+	uint16_t oid;         /* a tunnel's outer IPv4 ID */
 	uint8_t psh_fin;
 };
 
 static inline struct fast_run
 fast_run_of(const struct gro_flow *f)
 {
-	return (struct fast_run){ f->tail, f->next_seq, f->id_next, 0 };
+	return (struct fast_run){ f->tail, f->next_seq, f->id_next,
+				  (f->meta & GRO_META_TUN) ? f->o_id_next : 0, 0 };
 }
 
 /* Count a train's appended full-size segments into f and the table,
@@ -424,6 +457,8 @@ fast_train_commit(struct tp_gro *g, struct gro_flow *f, uint32_t appended,
 	f->mbufs = (uint16_t)(f->mbufs + appended);
 	f->segs = (uint16_t)(f->segs + appended);
 	f->psh_fin = run->psh_fin;
+	if (f->meta & GRO_META_TUN)
+		f->o_id_next = run->oid;
 	g->held_segs += appended;
 }
 
@@ -446,6 +481,8 @@ struct fast_view {
 	uint16_t mss, hdr, frame, l4;
 	uint16_t id_off;        /* the IPv4 ID's offset in the frame */
 	uint16_t id_inc;        /* what the ID grows by: 0 (fixed) or 1 */
+	uint16_t o_id_off;      /* a tunnel's outer IPv4 ID offset; 0: none */
+	uint16_t o_id_inc;
 };
 
 /*
@@ -482,6 +519,15 @@ fast_seg(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, const struct 
 		if (id != run->id)
 			return FAST_REFUSED;
 	}
+	if (sh.o_id_off != 0) {
+		/* the outer IPv4 header of a tunnel: its own ID sequence, and
+		 * its checksum verified as inet_gro_receive does (a bad one:
+		 * the full parse passes the segment through) */
+		if (rd16(d + sh.o_id_off) != run->oid ||
+		    !fast_ipv4_hdr_ok(d + sh.o_id_off - IP4_ID))
+			return FAST_REFUSED;
+		run->oid = (uint16_t)(run->oid + sh.o_id_inc);
+	}
 	strict = fast_strict_eq(sh.mask, f, m, d, nvec, wide);
 	run->psh_fin = 0;
 	if (unlikely(!strict || !f->cs_in_vec)) {
@@ -513,9 +559,13 @@ fast_seg(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, const struct 
 static __rte_always_inline struct fast_view
 fast_shape_of(const struct tp_gro *g, const struct gro_flow *f)
 {
+	const int tun = (f->meta & GRO_META_TUN) != 0;
+
 	return (struct fast_view){ g->shape_mask[f->shape], g->dsa_off, f->mss, f->hdr_len,
 				    f->frame, f->l4_off, (uint16_t)(f->l2_len + IP4_ID),
-				    (uint16_t)(f->id_mode & GRO_ID_INC) };
+				    (uint16_t)(f->id_mode & GRO_ID_INC),
+				    (uint16_t)(tun ? f->o_id_off : 0),
+				    (uint16_t)(tun ? f->o_id_mode & GRO_ID_INC : 0) };
 }
 
 /*
@@ -593,6 +643,14 @@ fast_train_shape(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_
 		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 5, 1, wide);
 	case 6 << 1 | 1:
 		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 6, 1, wide);
+	case 7 << 1:           /* tunnels (VXLAN over IPv4 + IPv4 + TCP) */
+		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 7, 0, wide);
+	case 8 << 1:
+		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 8, 0, wide);
+	case 7 << 1 | 1:
+		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 7, 1, wide);
+	case 8 << 1 | 1:
+		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 8, 1, wide);
 	default:               /* nvec 0: no fast path for this flow */
 		return 0;
 	}
@@ -740,6 +798,17 @@ fast_start(struct tp_gro *g, struct rte_mbuf *m, uint64_t now)
 		return GRO_NIL;
 	if (!f->v6)
 		id = rd16(d + f->l2_len + IP4_ID);
+	if (f->meta & GRO_META_TUN) {
+		/* a tunnel's outer IPv4 header: ID and the checksum the
+		 * compare left out, verified as inet_gro_receive does */
+		if (f->o_id_off != 0) {
+			if (!fast_ipv4_hdr_ok(d + f->o_id_off - IP4_ID))
+				return GRO_NIL;
+			f->o_first_id = rd16(d + f->o_id_off);
+		}
+		f->o_id_next = (uint16_t)(f->o_first_id + 1);
+		f->o_id_mode = GRO_ID_INC;
+	}
 	(void)gro_flow_alloc(g);           /* idx, the top */
 	f->next_seq = rd32(d + f->l4_off + TCP_SEQ) + f->mss;
 	f->ip_len = (uint32_t)f->frame - f->l2_len;

@@ -584,8 +584,7 @@ gro_parse(struct tp_gro *g, struct gro_pkt *p, struct rte_mbuf *m)
 	if (p->has_key)
 		p->hash = (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH) ? m->hash.rss :
 			  g->kernel ? 0 :    /* an skb without a hash */
-			  sw_hash(d + p->l2_len, p->key.flags & GRO_KF_V6, p->key.ports) ^
-			  p->key.pad;
+			  sw_hash(d + p->l2_len, p->key.flags & GRO_KF_V6, p->key.ports);
 	/* A packet the NIC merged (LRO) is not merged again, but it is parsed:
 	 * Linux gives such an skb (skb_is_gso) GRO's flush flag, so the held
 	 * aggregate of its flow completes before it (dev_gro_receive,

@@ -40,6 +40,11 @@
 #define GRO_EXT_MAX 255        /* IPv6 extension bytes kept in the key */
 #define GRO_TMPL_MAX 96        /* header bytes the fast path compares (16 x 6):
 				* Ethernet + IPv6 + TCP with timestamps is 86 */
+#define GRO_TMPL_FULL 128      /* ... for a tunnel (16 x 8; the last 32 in
+				* tmpl_hi): VXLAN/IPv4 + IPv4 + TCP with
+				* timestamps is 116 */
+#define GRO_META_TCI 0x01      /* gro_flow.meta: TCIs or RSS hash compared */
+#define GRO_META_TUN 0x02      /* tunnel: packet_type's tunnel bits compared */
 
 /* TCP flag bits inside the 32-bit flag word (bytes 12..15 of the TCP header,
  * host order: doff/reserved/AE, flags, window). */
@@ -174,7 +179,12 @@ struct gro_flow {
 	uint64_t ol_strict;   /* ol_mask, without cs_mask unless cs_in_vec */
 	uint64_t dsa_mask;    /* over the 8-byte tp_dsa_meta dynfield */
 	uint64_t dsa_want;
-	/* Line 3 on: the full parse's view and the table's links */
+	/* Line 3: what the fast path reads of a tunnel flow only */
+	uint8_t tmpl_hi[GRO_TMPL_FULL - GRO_TMPL_MAX] __rte_aligned(32);
+	uint32_t ptype_want;  /* packet_type & RTE_PTYPE_TUNNEL_MASK of the head */
+	uint16_t o_id_next;   /* outer IPv4 ID the next segment needs */
+	uint16_t o_id_off;    /* its offset in the frame; 0: no outer IPv4 */
+	/* then the full parse's view and the table's links */
 	uint64_t ol_mask;     /* with cs_mask */
 	uint64_t cs_mask;     /* the checksum status bits that matter */
 	uint32_t ack;
@@ -217,6 +227,7 @@ struct gro_shape {
 	uint16_t l4_off;
 	uint16_t hdr_len;
 	uint16_t v6;
+	uint16_t o_id_off;    /* tunnel with outer IPv4: its ID's offset */
 };
 
 struct gro_bucket {
@@ -261,7 +272,7 @@ struct tp_gro {
 	struct gro_shape shape[GRO_SHAPES];
 	/* per shape: 0xFF on the header bytes the fast path compares (the
 	 * bytes that change between full-size segments are 0) */
-	uint8_t shape_mask[GRO_SHAPES][GRO_TMPL_MAX] __rte_aligned(64);
+	uint8_t shape_mask[GRO_SHAPES][GRO_TMPL_FULL] __rte_aligned(64);
 	struct tp_gro_stats st;
 	size_t mem;
 	uint16_t *free_stack;

@@ -136,7 +136,7 @@ tp_gro_create(const struct tp_gro_conf *conf)
 	}
 	/* the fast path's lines of a flow (gro_priv.h) */
 	RTE_BUILD_BUG_ON(offsetof(struct gro_flow, tmpl) != RTE_CACHE_LINE_MIN_SIZE);
-	RTE_BUILD_BUG_ON(offsetof(struct gro_flow, ol_mask) != 3 * RTE_CACHE_LINE_MIN_SIZE);
+	RTE_BUILD_BUG_ON(offsetof(struct gro_flow, tmpl_hi) != 3 * RTE_CACHE_LINE_MIN_SIZE);
 	socket = c.socket_id;
 	/* one bucket per flow on average, so 8-slot buckets rarely fill */
 	nb_buckets = c.order == TP_GRO_ORDER_KERNEL ? GRO_KERNEL_BUCKETS :

@@ -5,7 +5,9 @@
  * UDP checksum, inner IPv4/IPv6; IPIP, SIT, IPv4-in-IPv6, IPv6-in-IPv6; UDP
  * over IPv4/IPv6), with outer ID policies (incrementing, fixed), outer
  * TTL/traffic class changes, short segments, PSH, several flows that differ
- * only in VNI or outer address, one frame in five a scattered chain:
+ * only in VNI or outer address, one frame in five a scattered chain, half
+ * the sequences with the packet_type and checksum flags of a NIC that parsed
+ * the tunnel (the fast path's case, gro_fast.h):
  *  - merged packets carry the metadata of the contract (RX_LRO, tunnel and
  *    outer flags, outer_l2/outer_l3/l2/l3/l4_len, packet_type, tso_segsz,
  *    valid outer and inner IPv4 header checksums, lengths of every level);
@@ -367,6 +369,7 @@ one_sequence(enum kind k, int order_kernel)
 	struct tp_gro *g;
 	static uint8_t buf[TPKT_MAX];
 	int order[MAXF * MAXPKT];
+	const int nic = (int)rnd(2);
 
 	c.max_flows = 64;
 	c.tunnels = TP_GRO_TUN_ALL;
@@ -457,6 +460,16 @@ one_sequence(enum kind k, int order_kernel)
 								160 + rnd(200)) :
 				  tp_test_mbuf_from_bytes(mp, rc->b, rc->len);
 			assert_non_null(pkts[m]);
+			if (nic) {
+				/* a NIC that parsed the tunnel and checked the
+				 * inner checksums (the fast path's case) */
+				pkts[m]->packet_type = k == K_VXLAN4 || k == K_VXLAN6 ?
+						       RTE_PTYPE_TUNNEL_VXLAN :
+						       k == K_UDP4 || k == K_UDP6 ? 0 :
+						       RTE_PTYPE_TUNNEL_IP;
+				pkts[m]->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
+						    RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+			}
 			m++;
 			i++;
 		}
