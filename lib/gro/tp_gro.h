@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * tp_gro: TCP receive-side coalescing with the Linux kernel's GRO rules.
+ * tp_gro: receive-side coalescing with the Linux kernel's GRO rules: TCP,
+ * TCP inside VXLAN and IP-in-IP tunnels, UDP (the last two on request).
  *
  * WHAT IT DOES
  * Merges in-order TCP segments of one flow (TCP over IPv4 and over IPv6,
@@ -39,6 +40,50 @@
  *  - table full: the oldest aggregate of the bucket (8 per bucket, as the
  *    kernel's MAX_GRO_SKBS) or of the whole table is completed first.
  *
+ * TUNNELS AND UDP (conf.tunnels, conf.udp; all off by default)
+ *  - TP_GRO_TUN_VXLAN: TCP inside VXLAN (RFC 7348) over UDP/IPv4 or
+ *    UDP/IPv6 to a port of conf.vxlan_ports (4789 when none is given), as
+ *    vxlan_gro_receive (drivers/net/vxlan/vxlan_core.c) behind
+ *    udp4/6_gro_receive and udp_gro_receive (net/ipv4/udp_offload.c,
+ *    net/ipv6/udp_offload.c) for a tunnel socket. TP_GRO_TUN_IPIP: TCP
+ *    inside IPv4-in-IPv4, IPv6-in-IPv4 (SIT), IPv4-in-IPv6 and IPv6-in-IPv6,
+ *    as ipip_gro_receive (net/ipv4/af_inet.c) and sit / ip4ip6 / ip6ip6
+ *    gro_receive (net/ipv6/ip6_offload.c). One level: a tunnel inside the
+ *    tunnel passes through (the kernel's encap_mark).
+ *    Flow key, beyond the inner flow's (above): the outer MAC header and
+ *    tags, switch port and stripped TCIs (as for plain TCP), outer IP
+ *    protocol and addresses (IPv6: version + flow label and next header),
+ *    outer UDP ports, whether the outer UDP checksum is zero, the whole
+ *    VXLAN header (flags and VNI words), the inner MAC header and its
+ *    in-frame tags. Flush rules, beyond the inner flow's: outer TTL, TOS
+ *    and DF, or traffic class and hop limit; the outer IPv4 ID incrementing
+ *    or fixed, decided apart from the inner ID's (include/net/gro.h
+ *    inet_gro_flush per level, since Linux 6.18 without a DF condition);
+ *    the merged OUTER IP length capped (gro_max_size). Never held: outer
+ *    IPv4 options or fragments, a bad outer IPv4 header checksum (always
+ *    verified, as inet_gro_receive does), a bad non-zero outer UDP checksum
+ *    (the NIC's outer L4 status when its packet_type says it parsed the
+ *    tunnel, else verified in software; a zero one is accepted), outer
+ *    lengths that are not the bytes received, truncated tunnel headers, an
+ *    inner EtherType other than IPv4/IPv6 (after up to two tags): counted
+ *    by reason. The outer UDP length is not checked (udp_gro_receive does
+ *    not) and is rewritten on completion. A tunnel's inner checksum status
+ *    comes from the RX flags only when packet_type has tunnel bits (the NIC
+ *    parsed it); else it is verified in software.
+ *  - conf.udp: UDP datagrams as the kernel's forwarding path merges them
+ *    with rx-udp-gro-forwarding (udp_gro_receive_segment): one flow = the
+ *    MAC header, addresses and UDP ports (a UDP flow never equals a TCP
+ *    one); datagrams of the first one's size are merged, a shorter one is
+ *    appended and ends the aggregate, a longer one completes it and starts
+ *    the next; at most 64 datagrams (UDP_GRO_CNT_MAX); IP rules as TCP's.
+ *    Never held: UDP checksum zero or bad, UDP length other than the bytes
+ *    received, empty datagrams, datagrams to a VXLAN port (never merged as
+ *    UDP, tunnels on or off). In kernel order every refused datagram
+ *    overtakes its held flow (udp_gro_receive_segment refuses before its
+ *    lookup).
+ *  - Checked against the running kernel (tests/gro/kernel/compare_encap.py:
+ *    VXLAN devices in the receiving namespace, rx-udp-gro-forwarding on).
+ *
  * ORDER: TWO MODES (conf.order).
  *  - TP_GRO_ORDER_FLOW (default): every flow leaves in arrival order. A
  *    packet of a held flow that cannot be merged completes that flow's
@@ -62,7 +107,13 @@
  *
  * WHAT IT DOES NOT DO
  *  - no locks: one struct tp_gro per lcore (per RX queue); never share one.
- *  - no UDP, no tunnels (IPIP/VXLAN), no TCP over fragments, no BIG TCP.
+ *  - no GRE, GENEVE, VXLAN-GPE, FOU/GUE tunnels; no outer IPv6 extension
+ *    headers; no inner VLAN of a tunnel beyond two tags; no UDP GRO inside
+ *    a tunnel (the kernel merges inner UDP of a VXLAN packet when
+ *    rx-udp-gro-forwarding is on); no fraglist GRO; no TCP over fragments,
+ *    no BIG TCP. A tunnel flow whose NIC did not parse the tunnel, or whose
+ *    outer UDP checksum is non-zero, and UDP flows take the full parse for
+ *    every segment (no header-compare fast path).
  *  - input mbufs may be chained (scattered jumbo frames), but all headers
  *    must lie in the first mbuf (else passed through, "headers_split");
  *    more than two in-frame VLAN tags, or IPv6 extension headers longer
@@ -93,6 +144,26 @@
  *    field not a full checksum), IPv4 header checksum flag = GOOD;
  *    the TP_GRO_DYNFLAG_FIXEDID dynamic flag when the IPv4 IDs were fixed.
  *    Segment count: tp_gro_segs(), computed from those fields.
+ *  - a merged tunnel packet, in DPDK's tunnel TSO layout: outer_l2_len
+ *    (outer MAC header and tags), outer_l3_len (outer IP header), l2_len =
+ *    outer UDP + VXLAN + inner MAC header (VXLAN) or 0 (IP in IP), l3_len
+ *    and l4_len of the inner headers; ol_flags RTE_MBUF_F_TX_TUNNEL_VXLAN
+ *    or RTE_MBUF_F_TX_TUNNEL_IPIP, RTE_MBUF_F_TX_OUTER_IPV4 or _IPV6,
+ *    RTE_MBUF_F_TX_OUTER_UDP_CKSUM when the outer UDP checksum is non-zero
+ *    (then it holds the outer pseudo-header sum without the length, as the
+ *    TCP one); packet_type L2_ETHER | outer L3 | [L4_UDP | TUNNEL_VXLAN |
+ *    INNER_L2_ETHER] or TUNNEL_IP | INNER_L3_IPV4/6 | INNER_L4_TCP. Outer
+ *    IP length (and IPv4 header checksum) and outer UDP length rewritten;
+ *    TP_GRO_DYNFLAG_FIXEDID_OUTER when the outer IPv4 IDs were fixed. The
+ *    RX checksum flags describe the inner headers.
+ *  - a merged UDP packet: UDP length of the whole, UDP checksum = the
+ *    pseudo-header sum without the length (as DPDK's UDP segmentation
+ *    offload wants it), l4_len 8, tso_segsz = first datagram's payload,
+ *    packet_type L2_ETHER | L3 | L4_UDP. tp_gro_plain_tcp() tells plain
+ *    TCP aggregates (for a NIC's plain TSO) from these.
+ * The TX flags above describe the packet; egress still asks for
+ * segmentation (RTE_MBUF_F_TX_TCP_SEG / _UDP_SEG) or calls
+ * tp_gro_segment().
  *  - a 1-segment aggregate is the original mbuf, bytes and fields untouched.
  *
  * Checksums: an mbuf whose ol_flags say GOOD (or NONE) is trusted, BAD is
@@ -324,7 +395,12 @@ tp_gro_plain_tcp(const struct rte_mbuf *m)
  * its original segments: headers of the merged packet with, per segment,
  * the sequence number advanced, IPv4 total length / IPv6 payload length set,
  * IPv4 ID = first + i (or the first for all, TP_GRO_DYNFLAG_FIXEDID), PSH/FIN
- * only on the last, IPv4 header and TCP checksums complete and valid.
+ * only on the last, IPv4 header and TCP checksums complete and valid. A
+ * tunnel packet's outer headers too: outer IP length, outer IPv4 ID (first +
+ * i, or fixed: TP_GRO_DYNFLAG_FIXEDID_OUTER) and header checksum, outer UDP
+ * length and (when it was non-zero) a complete UDP checksum. A UDP packet:
+ * each datagram's UDP length and complete checksum. Segments keep the
+ * tunnel's lengths and TX_TUNNEL / TX_OUTER_IPV* flags.
  * Segments get the merged packet's mbuf metadata (port, vlan TCIs, hash,
  * packet_type, dynfields, ol_flags without RTE_MBUF_F_RX_LRO and the fixed-ID
  * flag, RX L4 checksum GOOD) with l2/l3/l4_len set and tso_segsz 0.

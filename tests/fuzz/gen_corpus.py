@@ -118,8 +118,16 @@ def gro_encap():
         frames = gen_encap.sequence(7, i, (kind,))[0][:24]
         write("gro", "encap_" + kind, bytes([0x08, 7]) + burst(frames))
         write("gro", "encap_" + kind + "_kernel_chain", bytes([0x17, 7]) + burst(frames, split=70))
-    vx = gen_encap.sequence(7, 0, ("vxlan4",))[0][0]
-    ip6 = gen_encap.sequence(7, 5, ("ip6ip6",))[0][0]
+    from scapy.all import Ether, IP, IPv6, TCP, UDP, Raw  # noqa: E402
+    from scapy.layers.vxlan import VXLAN  # noqa: E402
+    inner = IP(src="10.0.0.1", dst="10.0.0.2") / TCP(sport=1, dport=2, flags="A") / Raw(bytes(100))
+    # untagged, outer IPv4 at 14, UDP at 34 (offsets the cuts below rely on)
+    mac = dict(src="02:00:00:00:00:01", dst="02:00:00:00:00:02")
+    vx = bytes(Ether(**mac) / IP(src="192.0.2.1", dst="198.51.100.1") / UDP(sport=5, dport=4789) /
+               VXLAN(vni=7) / Ether(**mac) / inner)
+    ip6 = bytes(Ether(**mac) / IPv6(src="2001:db8::1", dst="2001:db8::2") /
+                IPv6(src="2001:db8::3", dst="2001:db8::4") / TCP(sport=1, dport=2, flags="A") /
+                Raw(bytes(100)))
     cuts = [vx[:n] for n in (20, 34, 40, 42, 49, 50, 57, 63, 64, 70, 83, 90)] + \
         [ip6[:n] for n in (54, 60, 93, 94, 100)]
     write("gro", "encap_truncated", bytes([0x08, 7]) + burst(cuts))

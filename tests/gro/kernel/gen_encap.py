@@ -28,7 +28,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gen"))
 import tpgen  # noqa: E402
 
-from scapy.all import Ether, IP, IPv6, TCP, UDP, IPOption_Router_Alert, Raw  # noqa: E402
+from scapy.all import Ether, Dot1Q, IP, IPv6, TCP, UDP, IPOption_Router_Alert, Raw  # noqa: E402
 from scapy.layers.vxlan import VXLAN  # noqa: E402
 
 MAX_FRAMES = 64
@@ -81,6 +81,10 @@ class Flow:
         self.vni = 100 + idx
         self.ucsum = rng.random() < 0.5          # outer UDP checksum non-zero
         self.mss = rng.choice((100, 300, 536, 1000, 1400))
+        # in-frame 802.1Q tags: on the outer frame (vlan_gro_receive before
+        # the outer IP), on VXLAN's inner frame (after eth_gro_receive)
+        self.otag = rng.choice((None, None, None, None, 100 + idx, 200))
+        self.itag = rng.choice((None, None, None, 300 + idx)) if kind.startswith("vxlan") else None
         self.seq, self.ack = rng.randrange(1 << 32), rng.randrange(1 << 32)
         self.sent = []
 
@@ -108,24 +112,22 @@ class Flow:
             oip = IP(src=self.osrc, dst=self.odst, ttl=self.ottl, tos=self.otos, id=oid,
                      flags="DF" if self.odf else 0,
                      options=[IPOption_Router_Alert()] if oopts else [])
+        eth = Ether(src=SRC_MAC, dst=DST_MAC)
+        if self.otag is not None:
+            eth = eth / Dot1Q(vlan=self.otag)
         if self.kind.startswith("vxlan"):
             u = UDP(sport=self.usport, dport=self.vxport)
-            pkt = Ether(src=SRC_MAC, dst=DST_MAC) / oip / u / VXLAN(vni=self.vni if vni is None else vni) \
-                / Ether(src="02:00:00:00:30:%02x" % self.idx, dst="02:00:00:00:31:%02x" % self.idx) / inner
+            ieth = Ether(src="02:00:00:00:30:%02x" % self.idx, dst="02:00:00:00:31:%02x" % self.idx)
+            if self.itag is not None:
+                ieth = ieth / Dot1Q(vlan=self.itag)
+            pkt = eth / oip / u / VXLAN(vni=self.vni if vni is None else vni) / ieth / inner
             raw = bytearray(bytes(pkt))
-            uoff = 14 + (40 if self.ov6 else len(bytes(oip)) - len(bytes(oip.payload)))
+            uoff = 14 + (4 if self.otag is not None else 0) + \
+                (40 if self.ov6 else len(bytes(oip)) - len(bytes(oip.payload)))
             if not (self.ucsum if ucsum is None else ucsum):
                 raw[uoff + 6:uoff + 8] = b"\0\0"
             return raw
-        if self.udp:
-            return bytearray(bytes(Ether(src=SRC_MAC, dst=DST_MAC) / oip / inner))
-        return bytearray(bytes(Ether(src=SRC_MAC, dst=DST_MAC) / oip / inner))
-
-
-def l3_offsets(fr):
-    """Offsets of the outer IP, the outer L4 (UDP or inner IP), and the inner L4."""
-    p = Ether(bytes(fr))
-    return p
+        return bytearray(bytes(eth / oip / inner))
 
 
 def fix_outer_udp(fr, f):
@@ -227,7 +229,7 @@ def flow_frames(rng, f, n):
         elif k == "bad_udp_csum":
             fr = corrupt_outer_udp(fr)
         elif k == "bad_outer_ip_csum":
-            fr[14 + 10] ^= 0x5A
+            fr[14 + (4 if f.otag is not None else 0) + 10] ^= 0x5A
         elif k == "trailer":
             fr += b"\0\0\0\0"
         if k not in ("other_vni", "udp_csum_flip"):
