@@ -185,7 +185,7 @@ cli_parse_gro_tunnels(const char *val, uint32_t *bits, uint16_t ports[4], char *
 	if (strcmp(val, "off") == 0)
 		return 0;
 	if (strcmp(val, "all") == 0) {
-		*bits = 0x3;           /* TP_GRO_TUN_VXLAN | TP_GRO_TUN_IPIP */
+		*bits = 0x7;           /* TP_GRO_TUN_VXLAN | _IPIP | _GENEVE */
 		return 0;
 	}
 	while (*p != '\0') {
@@ -193,6 +193,8 @@ cli_parse_gro_tunnels(const char *val, uint32_t *bits, uint16_t ports[4], char *
 
 		if (n == 4 && strncmp(p, "ipip", 4) == 0) {
 			*bits |= 0x2;
+		} else if (n == 6 && strncmp(p, "geneve", 6) == 0) {
+			*bits |= 0x4;
 		} else if (n >= 5 && strncmp(p, "vxlan", 5) == 0 && (n == 5 || p[5] == ':')) {
 			const char *q = p + 6, *end = p + n;
 
@@ -213,7 +215,7 @@ cli_parse_gro_tunnels(const char *val, uint32_t *bits, uint16_t ports[4], char *
 			}
 		} else {
 			snprintf(err, errlen, "bad value '%s' (expected off, all, or a comma "
-				 "list of vxlan[:PORT[+PORT]] and ipip)", val);
+				 "list of vxlan[:PORT[+PORT]], geneve and ipip)", val);
 			return -EINVAL;
 		}
 		p += n;

@@ -79,7 +79,7 @@ usage(void)
 	       "                             within a burst; age: held across bursts up\n"
 	       "                             to USEC, 1..%u; on = burst)\n"
 	       "  --gro-flows N (1..65535), --gro-max-segs N (1..64)   GRO limits\n"
-	       "  --gro-tunnels off|all|vxlan[:PORT[+PORT]],ipip   GRO inside tunnels\n"
+	       "  --gro-tunnels off|all|vxlan[:PORT[+PORT]],geneve,ipip   GRO inside tunnels\n"
 	       "  --gro-udp                  UDP GRO as rx-udp-gro-forwarding\n"
 	       "  --gro-order flow|kernel    output order: each flow in arrival order\n"
 	       "                             (default), or exactly the Linux kernel's\n"

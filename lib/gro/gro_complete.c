@@ -57,7 +57,7 @@ complete_outer(const struct gro_flow *f, struct rte_mbuf *h)
 			 (f->ov6 ? RTE_PTYPE_L3_IPV6 : RTE_PTYPE_L3_IPV4);
 
 	ip_set_len(oip, f->ov6, olen);
-	if (f->tun == GRO_TUN_VXLAN) {
+	if (f->tun == GRO_TUN_VXLAN || f->tun == GRO_TUN_GENEVE) {
 		uint8_t *uh = oip + f->o_hl;
 		uint16_t v = rte_cpu_to_be_16((uint16_t)(olen - f->o_hl));
 
@@ -67,8 +67,16 @@ complete_outer(const struct gro_flow *f, struct rte_mbuf *h)
 			memcpy(uh + 6, &v, 2);
 			ol |= RTE_MBUF_F_TX_OUTER_UDP_CKSUM;
 		}
-		ol |= RTE_MBUF_F_TX_TUNNEL_VXLAN;
-		ptype |= RTE_PTYPE_L4_UDP | RTE_PTYPE_TUNNEL_VXLAN | RTE_PTYPE_INNER_L2_ETHER;
+		if (f->tun == GRO_TUN_VXLAN) {
+			ol |= RTE_MBUF_F_TX_TUNNEL_VXLAN;
+			ptype |= RTE_PTYPE_L4_UDP | RTE_PTYPE_TUNNEL_VXLAN |
+				 RTE_PTYPE_INNER_L2_ETHER;
+		} else {
+			ol |= RTE_MBUF_F_TX_TUNNEL_GENEVE;
+			ptype |= RTE_PTYPE_L4_UDP | RTE_PTYPE_TUNNEL_GENEVE;
+			if (uh[8 + 2] == 0x65 && uh[8 + 3] == 0x58)    /* Ethernet */
+				ptype |= RTE_PTYPE_INNER_L2_ETHER;
+		}
 	} else {
 		ol |= RTE_MBUF_F_TX_TUNNEL_IPIP;
 		ptype |= RTE_PTYPE_TUNNEL_IP;

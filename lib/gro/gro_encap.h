@@ -6,14 +6,17 @@
  *   inet_gro_receive / ipv6_gro_receive (outer IP; net/ipv4/af_inet.c,
  *   net/ipv6/ip6_offload.c) -> udp4/6_gro_receive + udp_gro_receive (outer
  *   UDP of a tunnel socket; net/ipv4/udp_offload.c, net/ipv6/udp_offload.c)
- *   -> vxlan_gro_receive (drivers/net/vxlan/vxlan_core.c) -> eth_gro_receive
+ *   -> vxlan_gro_receive (drivers/net/vxlan/vxlan_core.c) or
+ *   geneve_gro_receive (drivers/net/geneve.c) -> eth_gro_receive
  *   (net/ethernet/eth.c) | ipip_gro_receive, sit / ip4ip6 / ip6ip6
  *   gro_receive -> the inner IP and TCP as a plain packet (gro_parse.h).
  *
  * What the outer levels add to the flow key (tkey, compared byte for byte):
  * outer IP protocol and addresses (IPv6: version + flow label, next header,
  * addresses), outer UDP ports and whether the UDP checksum is zero, the
- * whole VXLAN header (flags word and VNI word, vxlan_gro_prepare_receive),
+ * whole VXLAN header (flags word and VNI word, vxlan_gro_prepare_receive)
+ * or GENEVE header with its options (geneve_gro_receive: opt_len and every
+ * header byte; a version other than 0 or the O bit set: not merged),
  * the inner Ethernet header and its in-frame tags. What they add to the
  * flush rules is checked at merge time (gro_merge.c check): outer TTL, TOS,
  * DF and ID, or traffic class and hop limit (gro_receive_network_flush in
@@ -41,6 +44,7 @@
 #include "gro_priv.h"
 
 #define VXLAN_HLEN 8
+#define ET_TEB 0x6558          /* Transparent Ethernet Bridging (GENEVE) */
 #define UDP_HLEN 8
 
 /* The outer UDP checksum of a VXLAN packet, when non-zero: the NIC's outer
@@ -91,13 +95,15 @@ tkey_build(struct gro_pkt *p, const uint8_t *d)
 		memcpy(k + n + 5, ip + 8, 32);
 		n += 37;
 	}
-	if (p->tun == GRO_TUN_VXLAN) {
-		uint32_t udp = p->o_l3 + p->o_hl, mac = udp + UDP_HLEN + VXLAN_HLEN;
+	if (p->tun == GRO_TUN_VXLAN || p->tun == GRO_TUN_GENEVE) {
+		/* ports, then the tunnel header (VXLAN flags and VNI; GENEVE
+		 * with its options) and the inner MAC header with its tags, all
+		 * up to the inner IP header */
+		uint32_t udp = p->o_l3 + p->o_hl;
 
-		memcpy(k + n, d + udp, 4);                      /* ports */
-		memcpy(k + n + 4, d + udp + UDP_HLEN, VXLAN_HLEN); /* flags, VNI */
-		memcpy(k + n + 12, d + mac, p->l2_len - mac);   /* inner MAC + tags */
-		n += 12 + p->l2_len - mac;
+		memcpy(k + n, d + udp, 4);
+		memcpy(k + n + 4, d + udp + UDP_HLEN, p->l2_len - udp - UDP_HLEN);
+		n += 4 + p->l2_len - udp - UDP_HLEN;
 	}
 	p->tkey_len = (uint8_t)n;
 	p->key.pad = rte_hash_crc(k, n, 0x74756e6cu);
@@ -134,12 +140,15 @@ parse_encap(struct tp_gro *g, struct gro_pkt *p, const uint8_t *d, uint32_t l2,
 	if (proto == NH_UDP) {
 		uint16_t dport;
 
-		if (!g->tun_vxlan || avail < ohl + UDP_HLEN)
+		if (avail < ohl + UDP_HLEN)
 			return 0;
 		memcpy(&dport, ip + ohl + 2, 2);
-		if (!is_vxlan_port(g, dport))
+		if (g->tun_vxlan && is_vxlan_port(g, dport))
+			kind = GRO_TUN_VXLAN;
+		else if (g->tun_geneve && dport == RTE_BE16(TP_GRO_GENEVE_PORT))
+			kind = GRO_TUN_GENEVE;
+		else
 			return 0;
-		kind = GRO_TUN_VXLAN;
 	} else if ((proto == NH_IPIP || proto == NH_IPV6) && g->tun_ipip) {
 		kind = GRO_TUN_IPIP;
 	} else {
@@ -174,9 +183,9 @@ parse_encap(struct tp_gro *g, struct gro_pkt *p, const uint8_t *d, uint32_t l2,
 		p->ol3w = ((w0 >> 20) & 0xFF) << 8 | ip[7];
 	}
 	in_off = l2 + ohl;
-	if (kind == GRO_TUN_VXLAN) {
+	if (kind == GRO_TUN_VXLAN || kind == GRO_TUN_GENEVE) {
 		const uint8_t *uh = ip + ohl;
-		uint32_t i;
+		uint32_t i, thl = VXLAN_HLEN;
 
 		p->ucsum = (uh[6] | uh[7]) != 0;
 		if (p->ucsum && opass == GRO_HOLDABLE) {
@@ -185,12 +194,33 @@ parse_encap(struct tp_gro *g, struct gro_pkt *p, const uint8_t *d, uint32_t l2,
 			else if (!encap_udp_csum_ok(g, m, ip, p->ov6, in_off))
 				opass = TP_GRO_PASS_BAD_UDP_CSUM;
 		}
-		in_off += UDP_HLEN + VXLAN_HLEN + ETH_HLEN;
+		in_off += UDP_HLEN;
+		if (kind == GRO_TUN_GENEVE) {
+			/* geneve_gro_receive: version 0, no O bit; its
+			 * protocol type says what follows (Ethernet, or IP) */
+			if (dlen < in_off + 8) {
+				p->pass = plen >= in_off + 8 ? TP_GRO_PASS_HDR_SPLIT :
+							       TP_GRO_PASS_TUN_HDR;
+				return 1;
+			}
+			thl = 8u + (d[in_off] & 0x3Fu) * 4;
+			inner_et = rd16(d + in_off + 2);
+			if ((d[in_off] >> 6) != 0 || (d[in_off + 1] & 0x80) != 0 ||
+			    thl > GRO_GENEVE_HMAX ||
+			    (inner_et != ET_TEB && inner_et != ET_IPV4 && inner_et != ET_IPV6)) {
+				p->pass = TP_GRO_PASS_TUN_HDR;
+				return 1;
+			}
+		}
+		in_off += thl;
+		if (kind == GRO_TUN_VXLAN || inner_et == ET_TEB)
+			in_off += ETH_HLEN;
 		if (dlen < in_off) {
 			p->pass = plen >= in_off ? TP_GRO_PASS_HDR_SPLIT : TP_GRO_PASS_TUN_HDR;
 			return 1;
 		}
-		inner_et = rd16(d + in_off - 2);
+		if (kind == GRO_TUN_VXLAN || inner_et == ET_TEB)
+			inner_et = rd16(d + in_off - 2);
 		/* vlan_gro_receive for in-frame tags of the inner frame */
 		for (i = 0; i < 2 && (inner_et == ET_8021Q || inner_et == ET_8021AD); i++) {
 			in_off += 4;

@@ -290,7 +290,8 @@ parse_udp(struct tp_gro *g, struct gro_pkt *p, const uint8_t *l3, uint32_t avail
 		return -1;
 	}
 	memcpy(&dport, uh + 2, 2);
-	if (is_vxlan_port(g, dport)) {
+	if (is_vxlan_port(g, dport) ||
+	    (g->tun_geneve && dport == RTE_BE16(TP_GRO_GENEVE_PORT))) {
 		p->pass = TP_GRO_PASS_NOT_TCP;
 		return -1;
 	}

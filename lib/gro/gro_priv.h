@@ -89,11 +89,13 @@ struct gro_key {
 #define GRO_TUN_NONE 0
 #define GRO_TUN_VXLAN 1
 #define GRO_TUN_IPIP 2       /* any IP in IP: IPIP, SIT, 4in6, 6in6 */
+#define GRO_TUN_GENEVE 3
 
 /* The outer flow key of a tunnel packet, compared byte for byte: the
  * offsets, the outer IP key fields, outer UDP ports and checksum zero-ness,
  * VXLAN header, inner MAC header and tags (gro_encap.h tkey_build). */
-#define GRO_TKEY_MAX 88
+#define GRO_TKEY_MAX 128
+#define GRO_GENEVE_HMAX 56   /* GENEVE header + options held (8 + 48) */
 
 /* One packet as parsed by the burst loop. */
 struct gro_pkt {
@@ -263,6 +265,7 @@ struct tp_gro {
 	uint64_t ofixedid_flag; /* ... of TP_GRO_DYNFLAG_FIXEDID_OUTER */
 	uint8_t tun_vxlan;     /* conf.tunnels & TP_GRO_TUN_VXLAN */
 	uint8_t tun_ipip;      /* conf.tunnels & TP_GRO_TUN_IPIP */
+	uint8_t tun_geneve;    /* conf.tunnels & TP_GRO_TUN_GENEVE */
 	uint8_t udp;           /* conf.udp */
 	uint8_t encap;         /* any of the three: gro_parse looks further */
 	uint8_t nb_vxlan_ports;

@@ -252,15 +252,17 @@ tp_gro_segment(struct rte_mbuf *m, struct rte_mbuf **out, uint16_t max,
 	if (tun != 0) {
 		const uint8_t *oip;
 
-		if (tun != RTE_MBUF_F_TX_TUNNEL_VXLAN && tun != RTE_MBUF_F_TX_TUNNEL_IPIP)
+		if (tun != RTE_MBUF_F_TX_TUNNEL_VXLAN && tun != RTE_MBUF_F_TX_TUNNEL_IPIP &&
+		    tun != RTE_MBUF_F_TX_TUNNEL_GENEVE)
 			return -EINVAL;
 		c.tun = 1;
-		c.vxlan = tun == RTE_MBUF_F_TX_TUNNEL_VXLAN;
+		/* an outer UDP header: VXLAN or GENEVE */
+		c.vxlan = tun != RTE_MBUF_F_TX_TUNNEL_IPIP;
 		c.ol3 = m->outer_l2_len;
 		c.ohl = m->outer_l3_len;
 		c.l2 = (uint16_t)(c.ol3 + c.ohl + m->l2_len);
 		if (c.ol3 < 14 || m->data_len < (uint32_t)c.ol3 + c.ohl ||
-		    (c.vxlan && m->l2_len < 8 + 8 + 14))
+		    (c.vxlan && m->l2_len < 8 + 8))
 			return -EINVAL;
 		oip = rte_pktmbuf_mtod_offset(m, const uint8_t *, c.ol3);
 		c.ov6 = (oip[0] >> 4) == 6;

@@ -172,7 +172,8 @@ tp_gro_create(const struct tp_gro_conf *conf)
 	g->tun_vxlan = (c.tunnels & TP_GRO_TUN_VXLAN) != 0;
 	g->tun_ipip = (c.tunnels & TP_GRO_TUN_IPIP) != 0;
 	g->udp = c.udp != 0;
-	g->encap = g->tun_vxlan || g->tun_ipip || g->udp;
+	g->tun_geneve = (c.tunnels & TP_GRO_TUN_GENEVE) != 0;
+	g->encap = g->tun_vxlan || g->tun_ipip || g->tun_geneve || g->udp;
 	for (i = 0; i < TP_GRO_VXLAN_PORTS_MAX; i++) {
 		uint32_t j;
 

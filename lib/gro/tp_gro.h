@@ -252,7 +252,10 @@ enum tp_gro_order {
 #define TP_GRO_TUN_IPIP 0x2u   /* IPv4 or IPv6 in IPv4 or IPv6: IPIP (RFC 2003),
 				* SIT (RFC 4213), IPv4-in-IPv6 and IPv6-in-IPv6
 				* (RFC 2473) */
-#define TP_GRO_TUN_ALL (TP_GRO_TUN_VXLAN | TP_GRO_TUN_IPIP)
+#define TP_GRO_TUN_GENEVE 0x4u /* GENEVE (RFC 8926) over UDP/IPv4 or UDP/IPv6
+				* to port 6081, options up to 48 bytes */
+#define TP_GRO_TUN_ALL (TP_GRO_TUN_VXLAN | TP_GRO_TUN_IPIP | TP_GRO_TUN_GENEVE)
+#define TP_GRO_GENEVE_PORT 6081
 #define TP_GRO_VXLAN_PORTS_MAX 4
 #define TP_GRO_VXLAN_PORT_DEFAULT 4789
 

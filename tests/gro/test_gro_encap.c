@@ -23,9 +23,15 @@
 #include <stdio.h>
 #include <string.h>
 
-enum kind { K_VXLAN4, K_VXLAN6, K_IPIP, K_SIT, K_4IN6, K_6IN6, K_UDP4, K_UDP6, K_MAX };
+enum kind { K_VXLAN4, K_VXLAN6, K_IPIP, K_SIT, K_4IN6, K_6IN6, K_UDP4, K_UDP6,
+	    K_GENEVE4, K_GENEVE6, K_MAX };
 static const char *const kind_name[K_MAX] = { "vxlan4", "vxlan6", "ipip", "sit", "ip4ip6",
-					      "ip6ip6", "udp4", "udp6" };
+					      "ip6ip6", "udp4", "udp6", "geneve4", "geneve6" };
+
+#define IS_UDPTUN(k) ((k) == K_VXLAN4 || (k) == K_VXLAN6 || (k) == K_GENEVE4 || (k) == K_GENEVE6)
+#define IS_GENEVE(k) ((k) == K_GENEVE4 || (k) == K_GENEVE6)
+#define OUTER_V6(k) ((k) == K_VXLAN6 || (k) == K_4IN6 || (k) == K_6IN6 || (k) == K_UDP6 || \
+		     (k) == K_GENEVE6)
 
 #define NSEQ 400
 #define MAXF 3
@@ -149,6 +155,8 @@ struct flow {
 	struct outer o;
 	int ucsum;            /* VXLAN: outer UDP checksum */
 	uint32_t vni;
+	uint8_t gopt;         /* GENEVE option words */
+	int gip;              /* GENEVE carries IP directly (no inner Ethernet) */
 	uint16_t mss;
 	int oid_fixed, iid_fixed;
 };
@@ -183,24 +191,42 @@ build(struct flow *f, uint16_t len, uint8_t *buf)
 	f->t.paylen = len;
 	f->t.no_pad = 1;
 	n = tpkt_build(&f->t, in);
-	if (f->k == K_VXLAN4 || f->k == K_VXLAN6) {
+	if (IS_UDPTUN(f->k)) {
 		uint8_t *u;
+		/* VXLAN: 8-byte header + inner frame; GENEVE: 8 + options,
+		 * then the inner frame or (gip) its IP packet */
+		uint32_t th = IS_GENEVE(f->k) ? 8u + 4u * f->gopt : 8u;
+		const uint8_t *body = in;
+		uint32_t blen = n;
 
-		h = outer_ip(&f->o, 17, 16 + n, ip);
+		if (IS_GENEVE(f->k) && f->gip) {
+			body = in + 14;
+			blen = n - 14;
+		}
+		h = outer_ip(&f->o, 17, 8 + th + blen, ip);
 		u = ip + h;
 		put16(u, 51000 + f->vni);
-		put16(u + 2, 4789);
-		put16(u + 4, 16 + n);
+		put16(u + 2, IS_GENEVE(f->k) ? 6081 : 4789);
+		put16(u + 4, 8 + th + blen);
 		u[6] = u[7] = 0;
-		memset(u + 8, 0, 8);
-		u[8] = 0x08;
+		memset(u + 8, 0, th);
+		if (IS_GENEVE(f->k)) {
+			uint32_t i;
+
+			u[8] = f->gopt;
+			put16(u + 10, f->gip ? (f->t.v6 ? 0x86DD : 0x0800) : 0x6558);
+			for (i = 0; i < 4u * f->gopt; i++)
+				u[16 + i] = (uint8_t)(0x40 + i + f->vni);
+		} else {
+			u[8] = 0x08;
+		}
 		u[12] = (uint8_t)(f->vni >> 16);
 		u[13] = (uint8_t)(f->vni >> 8);
 		u[14] = (uint8_t)f->vni;
-		memcpy(u + 16, in, n);
+		memcpy(u + 8 + th, body, blen);
 		if (f->ucsum)
-			put16(u + 6, udp_csum(ip, f->o.v6, u, 16 + n));
-		l = 14 + h + 16 + n;
+			put16(u + 6, udp_csum(ip, f->o.v6, u, 8 + th + blen));
+		l = 14 + h + 8 + th + blen;
 	} else {
 		h = outer_ip(&f->o, f->t.v6 ? 41 : 4, n - 14, ip);
 		memcpy(ip + h, in + 14, n - 14);
@@ -257,6 +283,11 @@ check_merged(const struct rte_mbuf *m, const uint8_t *hdr, enum kind k, const st
 		assert_int_equal(tun, RTE_MBUF_F_TX_TUNNEL_VXLAN);
 		assert_int_equal(ptype & RTE_PTYPE_TUNNEL_MASK, RTE_PTYPE_TUNNEL_VXLAN);
 		assert_int_equal(m->l2_len, 8 + 8 + 14);
+		assert_int_equal(!!(m->ol_flags & RTE_MBUF_F_TX_OUTER_UDP_CKSUM), f->ucsum);
+	} else if (IS_GENEVE(k)) {
+		assert_int_equal(tun, RTE_MBUF_F_TX_TUNNEL_GENEVE);
+		assert_int_equal(ptype & RTE_PTYPE_TUNNEL_MASK, RTE_PTYPE_TUNNEL_GENEVE);
+		assert_int_equal(m->l2_len, 8 + 8 + 4 * f->gopt + (f->gip ? 0 : 14));
 		assert_int_equal(!!(m->ol_flags & RTE_MBUF_F_TX_OUTER_UDP_CKSUM), f->ucsum);
 	} else {
 		assert_int_equal(tun, RTE_MBUF_F_TX_TUNNEL_IPIP);
@@ -384,6 +415,8 @@ one_sequence(enum kind k, int order_kernel)
 	for (j = 0; j < nf; j++) {
 		struct flow *f = &fl[j];
 		int iv6 = k == K_SIT || k == K_6IN6 ? 1 : k == K_IPIP || k == K_4IN6 ? 0 : (int)rnd(2);
+		uint8_t gopt = (uint8_t)rnd(5);
+		int gip = (int)rnd(2);
 
 		memset(f, 0, sizeof(*f));
 		f->k = k;
@@ -392,7 +425,9 @@ one_sequence(enum kind k, int order_kernel)
 		f->t.seq = rnd(UINT32_MAX);
 		f->t.ip_id = (uint16_t)rnd(65536);
 		f->iid_fixed = rnd(3) == 0;
-		f->o.v6 = k == K_VXLAN6 || k == K_4IN6 || k == K_6IN6 || k == K_UDP6;
+		f->o.v6 = OUTER_V6(k);
+		f->gopt = gopt;
+		f->gip = gip;
 		f->o.ttl = 64;
 		f->o.id = (uint16_t)rnd(65536);
 		f->o.df = (int)rnd(2);
@@ -465,6 +500,7 @@ one_sequence(enum kind k, int order_kernel)
 				 * inner checksums (the fast path's case) */
 				pkts[m]->packet_type = k == K_VXLAN4 || k == K_VXLAN6 ?
 						       RTE_PTYPE_TUNNEL_VXLAN :
+						       IS_GENEVE(k) ? RTE_PTYPE_TUNNEL_GENEVE :
 						       k == K_UDP4 || k == K_UDP6 ? 0 :
 						       RTE_PTYPE_TUNNEL_IP;
 				pkts[m]->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
@@ -531,7 +567,7 @@ test_off_by_default(void **state)
 		memset(&f, 0, sizeof(f));
 		f.k = (enum kind)k;
 		tpkt_init(&f.t, k == K_SIT || k == K_6IN6);
-		f.o.v6 = k == K_VXLAN6 || k == K_4IN6 || k == K_6IN6 || k == K_UDP6;
+		f.o.v6 = OUTER_V6(k);
 		f.o.ttl = 64;
 		f.ucsum = 1;
 		f.mss = 100;

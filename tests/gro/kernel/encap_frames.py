@@ -2,6 +2,7 @@
 the kernel GRO oracle and its comparison (independent of lib/gro)."""
 
 VXLAN_PORTS = (4789, 8472)
+GENEVE_PORT = 6081
 
 
 def be16(b, o):
@@ -40,6 +41,18 @@ def parse(raw, vxlan_ports=VXLAN_PORTS):
                 res["l4"] = ("tcp", nxt)
                 break
             if proto == 17:
+                if depth == 0 and be16(raw, nxt + 2) == GENEVE_PORT:
+                    # GENEVE (RFC 8926): 8 bytes + options, then Ethernet
+                    # (protocol 0x6558) or IP
+                    res["vxlan_udp"] = nxt
+                    off = nxt + 8 + 8 + (raw[nxt + 8] & 0x3F) * 4
+                    et = be16(raw, nxt + 10)
+                    if et == 0x6558:
+                        off += 14
+                        et = be16(raw, off - 2)
+                    while et in (0x8100, 0x88A8):
+                        et, off = be16(raw, off + 2), off + 4
+                    continue
                 if depth == 0 and be16(raw, nxt + 2) in vxlan_ports:
                     res["vxlan_udp"] = nxt
                     off = nxt + 16 + 14
