@@ -61,7 +61,7 @@ def inner_v6(kind, rng):
 
 
 class Flow:
-    def __init__(self, rng, idx, kind):
+    def __init__(self, rng, idx, kind, tags=True):
         self.kind, self.idx = kind, idx
         self.udp = kind in ("udp4", "udp6")
         self.ov6 = outer_v6(kind)
@@ -85,6 +85,8 @@ class Flow:
         # the outer IP), on VXLAN's inner frame (after eth_gro_receive)
         self.otag = rng.choice((None, None, None, None, 100 + idx, 200))
         self.itag = rng.choice((None, None, None, 300 + idx)) if kind.startswith("vxlan") else None
+        if not tags:
+            self.otag = self.itag = None
         self.seq, self.ack = rng.randrange(1 << 32), rng.randrange(1 << 32)
         self.sent = []
 
@@ -239,13 +241,15 @@ def flow_frames(rng, f, n):
     return out
 
 
-def sequence(seed, i, kinds=KINDS):
-    """frames, description, per-frame labels of sequence i."""
+def sequence(seed, i, kinds=KINDS, tags=True):
+    """frames, description, per-frame labels of sequence i. tags: some
+    flows carry in-frame 802.1Q tags (outer, and VXLAN's inner), which only
+    a kernel with VLAN GRO (CONFIG_VLAN_8021Q, vlan_gro_receive) merges."""
     rng = random.Random("%d/%d" % (seed, i))
     ka = rng.choice(kinds)
     kb = rng.choice(kinds) if rng.random() < 0.3 else ka
     nflows = rng.randrange(1, 5)
-    flows = [Flow(rng, j, ka if j % 2 == 0 else kb) for j in range(nflows)]
+    flows = [Flow(rng, j, ka if j % 2 == 0 else kb, tags) for j in range(nflows)]
     per = [rng.randrange(4, max(5, MAX_FRAMES // nflows)) for _ in flows]
     lists = [flow_frames(rng, f, n) for f, n in zip(flows, per)]
     frames, labels = [], []
