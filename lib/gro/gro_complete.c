@@ -51,7 +51,7 @@ static uint64_t
 complete_outer(const struct gro_flow *f, struct rte_mbuf *h)
 {
 	uint8_t *oip = rte_pktmbuf_mtod_offset(h, uint8_t *, f->o_l3);
-	uint32_t olen = f->ip_len + f->o_extra;
+	uint32_t olen = f->ip_len;
 	uint64_t ol = f->ov6 ? RTE_MBUF_F_TX_OUTER_IPV6 : RTE_MBUF_F_TX_OUTER_IPV4;
 	uint32_t ptype = RTE_PTYPE_L2_ETHER |
 			 (f->ov6 ? RTE_PTYPE_L3_IPV6 : RTE_PTYPE_L3_IPV4);
@@ -97,7 +97,9 @@ gro_complete(struct tp_gro *g, uint16_t idx, enum tp_gro_flush_reason why)
 	struct rte_mbuf *h = f->head;
 	uint8_t *ip, *th;
 	uint16_t csum, l4_len;
+	uint32_t in_len;
 	uint64_t ol;
+	int ext;
 
 	gro_flow_unlink(g, idx);
 	g->st.flush[why]++;
@@ -111,13 +113,15 @@ gro_complete(struct tp_gro *g, uint16_t idx, enum tp_gro_flush_reason why)
 	h->nb_segs = f->mbufs;
 	if (f->head_single)
 		h->data_len = (uint16_t)(f->hdr_len + f->mss);  /* drops L2 padding */
-	h->pkt_len = f->l2_len + f->ip_len;
+	ext = (f->meta & GRO_META_EXT) != 0;
+	in_len = ext ? f->ip_len - f->o_extra : f->ip_len;   /* the (inner) IP datagram */
+	h->pkt_len = f->l2_len + in_len;
 	ip = rte_pktmbuf_mtod_offset(h, uint8_t *, f->l2_len);
 	th = ip + f->l3_len;
-	ip_set_len(ip, f->v6, f->ip_len);
-	if (f->l4p == NH_UDP_PROTO) {
+	ip_set_len(ip, f->v6, in_len);
+	if (ext && f->l4p == NH_UDP_PROTO) {
 		/* udp_gro_complete_segment: the UDP length of the whole */
-		uint16_t ulen = rte_cpu_to_be_16((uint16_t)(f->ip_len - f->l3_len));
+		uint16_t ulen = rte_cpu_to_be_16((uint16_t)(in_len - f->l3_len));
 
 		memcpy(th + 4, &ulen, 2);
 		csum = gro_phdr_nolen(ip, f->v6, IPPROTO_UDP);
@@ -136,7 +140,9 @@ gro_complete(struct tp_gro *g, uint16_t idx, enum tp_gro_flush_reason why)
 			ol |= g->fixedid_flag;
 	}
 	h->l2_len = f->l2_len;
-	if (f->tun != GRO_TUN_NONE) {
+	if (!ext) {
+		/* plain TCP */
+	} else if (f->tun != GRO_TUN_NONE) {
 		ol |= complete_outer(f, h);
 		if (!f->ov6 && f->o_id_mode == GRO_ID_FIXED)
 			ol |= g->ofixedid_flag;

@@ -204,7 +204,7 @@ fast_setup(struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
 	f->nvec = (uint8_t)nvec;
 	f->cs_in_vec = ((m->ol_flags ^ f->ol_want) & f->cs_mask) == 0;
 	f->ol_strict = f->cs_in_vec ? f->ol_mask : f->ol_mask & ~f->cs_mask;
-	f->meta = (f->tci_mask | f->hash_mask) != 0 ? GRO_META_TCI : 0;
+	f->meta |= (f->tci_mask | f->hash_mask) != 0 ? GRO_META_TCI : 0;
 	if (tun) {
 		f->meta |= GRO_META_TUN;
 		f->ptype_want = m->packet_type & RTE_PTYPE_TUNNEL_MASK;

@@ -131,7 +131,7 @@ check(const struct tp_gro *g, const struct gro_flow *f, const struct gro_pkt *p)
 		return TP_GRO_FLUSH_IPID;
 size:
 	/* the outermost IP datagram is what gro_max_size caps */
-	if (f->ip_len + f->o_extra + p->paylen > g->max_ip_len ||
+	if (f->ip_len + p->paylen > g->max_ip_len ||
 	    (uint32_t)f->mbufs + p->m->nb_segs > RTE_MBUF_MAX_NB_SEGS)
 		return TP_GRO_FLUSH_SIZE;
 	return TP_GRO_FLUSH_MAX;
@@ -140,19 +140,24 @@ size:
 /* Append segment m (payload paylen, IPv4 ID ip_id) to f. */
 static inline void
 append(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, uint32_t paylen,
-       uint16_t ip_id, uint16_t o_id)
+       uint16_t ip_id, uint16_t o_id, int ext)
 {
 	const uint8_t *th;
 
-	if (f->segs == 1) {
+	if (f->segs == 1)
 		f->id_mode = (f->v6 || ip_id != f->first_id) ? GRO_ID_INC : GRO_ID_FIXED;
-		f->o_id_mode = (f->ov6 || o_id != f->o_first_id) ? GRO_ID_INC : GRO_ID_FIXED;
-	}
 	f->id_next = (uint16_t)(ip_id + (f->id_mode == GRO_ID_INC));
-	f->o_id_next = (uint16_t)(o_id + (f->o_id_mode == GRO_ID_INC));
 	th = rte_pktmbuf_mtod_offset(m, const uint8_t *, f->l2_len + f->l3_len);
-	/* PSH | FIN of the last segment (TCP) */
-	f->psh_fin = f->l4p == NH_TCP ? th[13] & 0x09 : 0;
+	f->psh_fin = th[13] & 0x09;        /* PSH | FIN of the last segment */
+	if (unlikely(ext)) {
+		/* a tunnel's outer ID mode, decided as the inner one */
+		if (f->segs == 1)
+			f->o_id_mode = (f->ov6 || o_id != f->o_first_id) ? GRO_ID_INC :
+									   GRO_ID_FIXED;
+		f->o_id_next = (uint16_t)(o_id + (f->o_id_mode == GRO_ID_INC));
+		if (f->l4p != NH_TCP)
+			f->psh_fin = 0;
+	}
 	/* keep only the payload: headers stay in the headroom, padding goes
 	 * (a chained packet has no padding: see trailer()) */
 	m->data_off = (uint16_t)(m->data_off + f->hdr_len);
@@ -188,9 +193,9 @@ append(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, uint32_t paylen
 
 /* After an append: complete f at once when the segment was short, carried
  * PSH/FIN or filled conf.max_segs (tcp_gro_receive's final checks). */
-static inline void
+static __rte_always_inline void
 after_append(struct tp_gro *g, uint16_t idx, uint32_t paylen, struct rte_mbuf **out,
-	     uint32_t *no)
+	     uint32_t *no, const int udp)
 {
 	const struct gro_flow *f = &g->flows[idx];
 	enum tp_gro_flush_reason why;
@@ -199,8 +204,7 @@ after_append(struct tp_gro *g, uint16_t idx, uint32_t paylen, struct rte_mbuf **
 		why = TP_GRO_FLUSH_SHORT;
 	else if (f->psh_fin)
 		why = TP_GRO_FLUSH_PSH_FIN;
-	else if (f->segs >= g->max_segs ||
-		 (f->l4p == NH_UDP && f->segs >= GRO_UDP_CNT_MAX))
+	else if (f->segs >= g->max_segs || (udp && f->segs >= GRO_UDP_CNT_MAX))
 		why = TP_GRO_FLUSH_MAX_SEGS;
 	else {
 		g->last = idx;
@@ -251,7 +255,6 @@ start(struct tp_gro *g, const struct gro_pkt *p, uint64_t now, struct rte_mbuf *
 	f->ack = p->ack;
 	f->tcpw = p->tcpw;
 	f->l3w = p->l3w;
-	f->ip_len = p->ip_len;
 	f->hash = p->hash;
 	f->mss = p->paylen;
 	f->segs = 1;
@@ -280,7 +283,9 @@ start(struct tp_gro *g, const struct gro_pkt *p, uint64_t now, struct rte_mbuf *
 	f->tun = p->tun;
 	f->o_extra = 0;
 	f->o_id_next = (uint16_t)(p->o_id + 1);
+	f->meta = 0;
 	if (unlikely(p->key.flags & (GRO_KF_TUN | GRO_KF_UDP))) {
+		f->meta = GRO_META_EXT;
 		f->ov6 = p->ov6;
 		f->ucsum = p->ucsum;
 		f->o_hl = p->o_hl;
@@ -293,6 +298,7 @@ start(struct tp_gro *g, const struct gro_pkt *p, uint64_t now, struct rte_mbuf *
 		if (p->tun != GRO_TUN_NONE)
 			f->o_extra = (uint16_t)(p->l2_len - p->o_l3);
 	}
+	f->ip_len = p->ip_len + f->o_extra;
 	fast_setup(g, f, p);
 	gro_flow_link(g, idx, p->hash & g->bucket_mask, (uint8_t)slot);
 	g->last = idx;
@@ -314,8 +320,12 @@ process(struct tp_gro *g, const struct gro_pkt *p, uint64_t now,
 	if (idx != GRO_NIL) {
 		why = check(g, &g->flows[idx], p);
 		if (why == TP_GRO_FLUSH_MAX) {
-			append(g, &g->flows[idx], p->m, p->paylen, p->ip_id, p->o_id);
-			after_append(g, idx, p->paylen, out, no);
+			append(g, &g->flows[idx], p->m, p->paylen, p->ip_id, p->o_id,
+			       p->key.flags & (GRO_KF_TUN | GRO_KF_UDP));
+			if (unlikely(p->key.flags & GRO_KF_UDP))
+				after_append(g, idx, p->paylen, out, no, 1);
+			else
+				after_append(g, idx, p->paylen, out, no, 0);
 			return;
 		}
 		out[(*no)++] = gro_complete(g, idx, why);
@@ -335,7 +345,7 @@ process(struct tp_gro *g, const struct gro_pkt *p, uint64_t now,
 /* fast_hash of VXLAN over IPv4 (UDP header at u), no inner tags: the
  * full parse hashes a tunnel packet by its inner addresses and ports, the
  * outer key being compared in full (tkey). */
-static inline int
+static __rte_noinline int
 fast_hash_vxlan(const struct tp_gro *g, const struct rte_mbuf *m, const uint8_t *d,
 		uint32_t u, uint32_t *h)
 {
@@ -437,18 +447,17 @@ struct fast_run {
 	uint8_t psh_fin;
 };
 
-static inline struct fast_run
-fast_run_of(const struct gro_flow *f)
+static __rte_always_inline struct fast_run
+fast_run_of(const struct gro_flow *f, const int tun)
 {
-	return (struct fast_run){ f->tail, f->next_seq, f->id_next,
-				  (f->meta & GRO_META_TUN) ? f->o_id_next : 0, 0 };
+	return (struct fast_run){ f->tail, f->next_seq, f->id_next, tun ? f->o_id_next : 0, 0 };
 }
 
 /* Count a train's appended full-size segments into f and the table,
  * before anything reads f again. */
-static inline void
+static __rte_always_inline void
 fast_train_commit(struct tp_gro *g, struct gro_flow *f, uint32_t appended,
-		  const struct fast_run *run)
+		  const struct fast_run *run, const int tun)
 {
 	f->tail = run->tail;
 	f->next_seq = run->seq;
@@ -457,7 +466,7 @@ fast_train_commit(struct tp_gro *g, struct gro_flow *f, uint32_t appended,
 	f->mbufs = (uint16_t)(f->mbufs + appended);
 	f->segs = (uint16_t)(f->segs + appended);
 	f->psh_fin = run->psh_fin;
-	if (f->meta & GRO_META_TUN)
+	if (tun)
 		f->o_id_next = run->oid;
 	g->held_segs += appended;
 }
@@ -499,7 +508,7 @@ struct fast_view {
 static __rte_always_inline enum fast_result
 fast_seg(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, const struct fast_view sh,
 	 struct fast_run *run, uint8_t *bad, const unsigned int nvec, const int v6,
-	 const int wide, const int seq_checked)
+	 const int wide, const int seq_checked, const int tun)
 {
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint16_t id = 0;
@@ -519,7 +528,7 @@ fast_seg(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, const struct 
 		if (id != run->id)
 			return FAST_REFUSED;
 	}
-	if (sh.o_id_off != 0) {
+	if (tun && sh.o_id_off != 0) {
 		/* the outer IPv4 header of a tunnel: its own ID sequence, and
 		 * its checksum verified as inet_gro_receive does (a bad one:
 		 * the full parse passes the segment through) */
@@ -557,10 +566,8 @@ fast_seg(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, const struct 
 }
 
 static __rte_always_inline struct fast_view
-fast_shape_of(const struct tp_gro *g, const struct gro_flow *f)
+fast_shape_of(const struct tp_gro *g, const struct gro_flow *f, const int tun)
 {
-	const int tun = (f->meta & GRO_META_TUN) != 0;
-
 	return (struct fast_view){ g->shape_mask[f->shape], g->dsa_off, f->mss, f->hdr_len,
 				    f->frame, f->l4_off, (uint16_t)(f->l2_len + IP4_ID),
 				    (uint16_t)(f->id_mode & GRO_ID_INC),
@@ -585,11 +592,11 @@ fast_shape_of(const struct tp_gro *g, const struct gro_flow *f)
 static __rte_always_inline uint32_t
 fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf **pkts,
 	     uint32_t j, uint32_t n, struct rte_mbuf **out, uint32_t *no, int *tried_next,
-	     const unsigned int nvec, const int v6, const int wide)
+	     const unsigned int nvec, const int v6, const int wide, const int tun)
 {
 	const uint32_t stop = fast_train_cap(f);
-	const struct fast_view sh = fast_shape_of(g, f);
-	struct fast_run run = fast_run_of(f);
+	const struct fast_view sh = fast_shape_of(g, f, tun);
+	struct fast_run run = fast_run_of(f, tun);
 	enum fast_result r = FAST_REFUSED;
 	uint32_t k, kend;
 	uint8_t bad;
@@ -599,11 +606,11 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 	/* the packets this train may take: the burst's, up to the cap */
 	kend = RTE_MIN(n, j + (stop - f->segs));
 	for (k = j; k < kend; k++) {
-		r = fast_seg(g, f, pkts[k], sh, &run, &bad, nvec, v6, wide, 0);
+		r = fast_seg(g, f, pkts[k], sh, &run, &bad, nvec, v6, wide, 0, tun);
 		if (unlikely(r != FAST_JOINED)) {
 			if (r == FAST_BAD_CSUM) {
 				if (k != j)
-					fast_train_commit(g, f, k - j, &run);
+					fast_train_commit(g, f, k - j, &run, tun);
 				pass_through(g, idx, pkts[k], bad, kernel_overtakes(bad), out, no);
 				return k - j + 1;
 			}
@@ -613,8 +620,8 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 	}
 	if (k == j)
 		return 0;
-	fast_train_commit(g, f, k - j, &run);
-	after_append(g, idx, f->mss, out, no);
+	fast_train_commit(g, f, k - j, &run, tun);
+	after_append(g, idx, f->mss, out, no, 0);   /* UDP flows have no fast path */
 	*tried_next = r == FAST_REFUSED && k < n && g->last == idx;
 	return k - j;
 }
@@ -632,25 +639,26 @@ fast_train_shape(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_
 	struct gro_flow *f = &g->flows[idx];
 
 	*tried_next = 0;
-	switch (f->nvec << 1 | f->v6) {
-	case 4 << 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 4, 0, wide);
-	case 5 << 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 5, 0, wide);
-	case 6 << 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 6, 0, wide);
-	case 5 << 1 | 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 5, 1, wide);
-	case 6 << 1 | 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 6, 1, wide);
-	case 7 << 1:           /* tunnels (VXLAN over IPv4 + IPv4 + TCP) */
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 7, 0, wide);
-	case 8 << 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 8, 0, wide);
-	case 7 << 1 | 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 7, 1, wide);
-	case 8 << 1 | 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 8, 1, wide);
+	/* plain TCP: nvec 4-6; tunnels (packet_type's tunnel bits compared,
+	 * outer IPv4 ID checked): IP in IP 5-6, VXLAN / GENEVE 7-8 */
+#define FAST_CASE(nv, v6, tun) \
+	case (nv) << 2 | (v6) << 1 | (tun): \
+		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, nv, v6, wide, tun)
+	switch (f->nvec << 2 | f->v6 << 1 | ((f->meta & GRO_META_TUN) != 0)) {
+	FAST_CASE(4, 0, 0);
+	FAST_CASE(5, 0, 0);
+	FAST_CASE(6, 0, 0);
+	FAST_CASE(5, 1, 0);
+	FAST_CASE(6, 1, 0);
+	FAST_CASE(5, 0, 1);
+	FAST_CASE(6, 0, 1);
+	FAST_CASE(5, 1, 1);
+	FAST_CASE(6, 1, 1);
+	FAST_CASE(7, 0, 1);
+	FAST_CASE(8, 0, 1);
+	FAST_CASE(7, 1, 1);
+	FAST_CASE(8, 1, 1);
+#undef FAST_CASE
 	default:               /* nvec 0: no fast path for this flow */
 		return 0;
 	}
@@ -683,11 +691,11 @@ fast_train_wide(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t
  * bad checksum).
  */
 static __rte_always_inline int
-fast_one(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **out,
-	 uint32_t *no, const int wide)
+fast_one_n(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **out,
+	   uint32_t *no, const int wide, const int tun)
 {
 	struct gro_flow *f = &g->flows[idx];
-	struct fast_run run = fast_run_of(f);
+	struct fast_run run = fast_run_of(f, tun);
 	uint8_t bad;
 
 	/* nvec and v6 as variables: one segment does not pay for a
@@ -695,17 +703,50 @@ fast_one(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **o
 	 * length and sequence number */
 	if (f->nvec == 0 || f->segs >= fast_train_cap(f))
 		return 0;
-	switch (fast_seg(g, f, m, fast_shape_of(g, f), &run, &bad, f->nvec, f->v6, wide, 1)) {
+	switch (fast_seg(g, f, m, fast_shape_of(g, f, tun), &run, &bad, f->nvec, f->v6, wide, 1,
+			 tun)) {
 	case FAST_REFUSED:
 		return 0;
 	case FAST_BAD_CSUM:
 		pass_through(g, idx, m, bad, kernel_overtakes(bad), out, no);
 		return 1;
 	default:
-		fast_train_commit(g, f, 1, &run);
-		after_append(g, idx, f->mss, out, no);
+		fast_train_commit(g, f, 1, &run, tun);
+		after_append(g, idx, f->mss, out, no, 0);
 		return 1;
 	}
+}
+
+#ifdef GRO_HAVE_WIDE
+static __rte_noinline GRO_WIDE_TARGET int
+fast_one_tun_wide(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **out,
+		  uint32_t *no)
+{
+	return fast_one_n(g, idx, m, out, no, 1, 1);
+}
+#endif
+
+static __rte_noinline int
+fast_one_tun(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **out,
+	     uint32_t *no)
+{
+	return fast_one_n(g, idx, m, out, no, 0, 1);
+}
+
+/* fast_one_n for plain TCP inline; a tunnel flow's (outer ID, packet_type)
+ * in an instance of its own, so plain flows pay nothing for it. */
+static __rte_always_inline int
+fast_one(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **out,
+	 uint32_t *no, const int wide)
+{
+	if (unlikely(g->flows[idx].meta & GRO_META_TUN)) {
+#ifdef GRO_HAVE_WIDE
+		if (wide)
+			return fast_one_tun_wide(g, idx, m, out, no);
+#endif
+		return fast_one_tun(g, idx, m, out, no);
+	}
+	return fast_one_n(g, idx, m, out, no, wide, 0);
 }
 
 /*
@@ -811,7 +852,7 @@ fast_start(struct tp_gro *g, struct rte_mbuf *m, uint64_t now)
 	}
 	(void)gro_flow_alloc(g);           /* idx, the top */
 	f->next_seq = rd32(d + f->l4_off + TCP_SEQ) + f->mss;
-	f->ip_len = (uint32_t)f->frame - f->l2_len;
+	f->ip_len = (uint32_t)f->frame - ((f->meta & GRO_META_TUN) ? f->o_l3 : f->l2_len);
 	f->segs = 1;
 	f->first_id = id;
 	f->id_next = (uint16_t)(id + 1);

@@ -45,6 +45,8 @@
 				* timestamps is 116 */
 #define GRO_META_TCI 0x01      /* gro_flow.meta: TCIs or RSS hash compared */
 #define GRO_META_TUN 0x02      /* tunnel: packet_type's tunnel bits compared */
+#define GRO_META_EXT 0x04      /* a tunnel or UDP flow: the fields after key
+				* matter (plain TCP flows never read them) */
 
 /* TCP flag bits inside the 32-bit flag word (bytes 12..15 of the TCP header,
  * host order: doff/reserved/AE, flags, window). */
@@ -146,7 +148,8 @@ enum gro_id_mode { GRO_ID_INC = 1, GRO_ID_FIXED = 2 };
  * cache. */
 struct gro_flow {
 	uint32_t next_seq;
-	uint32_t ip_len;      /* IP length of the aggregate so far */
+	uint32_t ip_len;      /* IP length of the aggregate so far (a tunnel's:
+			       * the outer datagram's, o_extra more) */
 	uint32_t hash;
 	uint32_t hash_mask;   /* ~0: the NIC's RSS hash picks the flow */
 	uint32_t tci_mask;    /* vlan_tci | vlan_tci_outer << 16 */

@@ -48,14 +48,18 @@
  *    net/ipv6/udp_offload.c) for a tunnel socket. TP_GRO_TUN_IPIP: TCP
  *    inside IPv4-in-IPv4, IPv6-in-IPv4 (SIT), IPv4-in-IPv6 and IPv6-in-IPv6,
  *    as ipip_gro_receive (net/ipv4/af_inet.c) and sit / ip4ip6 / ip6ip6
- *    gro_receive (net/ipv6/ip6_offload.c). One level: a tunnel inside the
+ *    gro_receive (net/ipv6/ip6_offload.c). TP_GRO_TUN_GENEVE: TCP inside
+ *    GENEVE (RFC 8926) over UDP/IPv4 or UDP/IPv6 to port 6081, Ethernet or
+ *    IP inside, as geneve_gro_receive (drivers/net/geneve.c): version 0 and
+ *    no O bit, else not merged; options up to 48 bytes (longer: passed
+ *    through, which the kernel would merge). One level: a tunnel inside the
  *    tunnel passes through (the kernel's encap_mark).
  *    Flow key, beyond the inner flow's (above): the outer MAC header and
  *    tags, switch port and stripped TCIs (as for plain TCP), outer IP
  *    protocol and addresses (IPv6: version + flow label and next header),
  *    outer UDP ports, whether the outer UDP checksum is zero, the whole
- *    VXLAN header (flags and VNI words), the inner MAC header and its
- *    in-frame tags. Flush rules, beyond the inner flow's: outer TTL, TOS
+ *    VXLAN header (flags and VNI words) or GENEVE header with its options,
+ *    the inner MAC header and its in-frame tags. Flush rules, beyond the inner flow's: outer TTL, TOS
  *    and DF, or traffic class and hop limit; the outer IPv4 ID incrementing
  *    or fixed, decided apart from the inner ID's (include/net/gro.h
  *    inet_gro_flush per level, since Linux 6.18 without a DF condition);
@@ -78,11 +82,13 @@
  *    the next; at most 64 datagrams (UDP_GRO_CNT_MAX); IP rules as TCP's.
  *    Never held: UDP checksum zero or bad, UDP length other than the bytes
  *    received, empty datagrams, datagrams to a VXLAN port (never merged as
- *    UDP, tunnels on or off). In kernel order every refused datagram
+ *    UDP, tunnels on or off; nor to 6081 when GENEVE is on). In kernel order every refused datagram
  *    overtakes its held flow (udp_gro_receive_segment refuses before its
  *    lookup).
  *  - Checked against the running kernel (tests/gro/kernel/compare_encap.py:
- *    VXLAN devices in the receiving namespace, rx-udp-gro-forwarding on).
+ *    VXLAN devices in the receiving namespace, rx-udp-gro-forwarding on);
+ *    GENEVE, which the test kernel lacks, against expectations built from
+ *    the kernel's rules (tests/gro/check_geneve.py).
  *
  * ORDER: TWO MODES (conf.order).
  *  - TP_GRO_ORDER_FLOW (default): every flow leaves in arrival order. A
@@ -107,7 +113,7 @@
  *
  * WHAT IT DOES NOT DO
  *  - no locks: one struct tp_gro per lcore (per RX queue); never share one.
- *  - no GRE, GENEVE, VXLAN-GPE, FOU/GUE tunnels; no outer IPv6 extension
+ *  - no GRE, VXLAN-GPE, FOU/GUE tunnels; no outer IPv6 extension
  *    headers; no inner VLAN of a tunnel beyond two tags; no UDP GRO inside
  *    a tunnel (the kernel merges inner UDP of a VXLAN packet when
  *    rx-udp-gro-forwarding is on); no fraglist GRO; no TCP over fragments,
@@ -148,7 +154,9 @@
  *    (outer MAC header and tags), outer_l3_len (outer IP header), l2_len =
  *    outer UDP + VXLAN + inner MAC header (VXLAN) or 0 (IP in IP), l3_len
  *    and l4_len of the inner headers; ol_flags RTE_MBUF_F_TX_TUNNEL_VXLAN
- *    or RTE_MBUF_F_TX_TUNNEL_IPIP, RTE_MBUF_F_TX_OUTER_IPV4 or _IPV6,
+ *    (or _GENEVE, then l2_len = outer UDP + GENEVE header and options
+ *    [+ inner MAC header]) or RTE_MBUF_F_TX_TUNNEL_IPIP,
+ *    RTE_MBUF_F_TX_OUTER_IPV4 or _IPV6,
  *    RTE_MBUF_F_TX_OUTER_UDP_CKSUM when the outer UDP checksum is non-zero
  *    (then it holds the outer pseudo-header sum without the length, as the
  *    TCP one); packet_type L2_ETHER | outer L3 | [L4_UDP | TUNNEL_VXLAN |
