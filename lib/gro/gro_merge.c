@@ -717,35 +717,14 @@ fast_one_n(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf *
 	}
 }
 
-#ifdef GRO_HAVE_WIDE
-static __rte_noinline GRO_WIDE_TARGET int
-fast_one_tun_wide(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **out,
-		  uint32_t *no)
-{
-	return fast_one_n(g, idx, m, out, no, 1, 1);
-}
-#endif
-
-static __rte_noinline int
-fast_one_tun(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **out,
-	     uint32_t *no)
-{
-	return fast_one_n(g, idx, m, out, no, 0, 1);
-}
-
-/* fast_one_n for plain TCP inline; a tunnel flow's (outer ID, packet_type)
- * in an instance of its own, so plain flows pay nothing for it. */
+/* fast_one_n with tun a constant in each branch: a tunnel flow's outer ID
+ * and packet_type checks exist only in the branch plain flows never take. */
 static __rte_always_inline int
 fast_one(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **out,
 	 uint32_t *no, const int wide)
 {
-	if (unlikely(g->flows[idx].meta & GRO_META_TUN)) {
-#ifdef GRO_HAVE_WIDE
-		if (wide)
-			return fast_one_tun_wide(g, idx, m, out, no);
-#endif
-		return fast_one_tun(g, idx, m, out, no);
-	}
+	if (unlikely(g->flows[idx].meta & GRO_META_TUN))
+		return fast_one_n(g, idx, m, out, no, wide, 1);
 	return fast_one_n(g, idx, m, out, no, wide, 0);
 }
 
