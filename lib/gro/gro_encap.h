@@ -47,6 +47,23 @@
 #define ET_TEB 0x6558          /* Transparent Ethernet Bridging (GENEVE) */
 #define UDP_HLEN 8
 
+/* 1 when the 20-byte IPv4 header at ip sums to 0xFFFF (RFC 1071): five
+ * 32-bit words folded, inline (the outer header of every tunnel packet). */
+static inline int
+encap_ipv4_hdr_ok(const uint8_t *ip)
+{
+	uint32_t w[5];
+	uint64_t s;
+
+	memcpy(w, ip, 20);
+	s = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+	s = (s & 0xFFFFFFFFu) + (s >> 32);
+	s = (s & 0xFFFF) + (s >> 16);
+	s = (s & 0xFFFF) + (s >> 16);
+	s = (s & 0xFFFF) + (s >> 16);
+	return s == 0xFFFF;
+}
+
 /* The outer UDP checksum of a VXLAN packet, when non-zero: the NIC's outer
  * L4 status if it parsed the tunnel (packet_type), else verified in
  * software over the bytes received, as skb_gro_checksum_validate_zero_check
@@ -167,7 +184,7 @@ parse_encap(struct tp_gro *g, struct gro_pkt *p, const uint8_t *d, uint32_t l2,
 			return 1;
 		}
 		g->st.csum_sw_ip++;
-		if ((m->ol_flags & RTE_MBUF_F_RX_OUTER_IP_CKSUM_BAD) || !gro_ipv4_hdr_ok(ip))
+		if ((m->ol_flags & RTE_MBUF_F_RX_OUTER_IP_CKSUM_BAD) || !encap_ipv4_hdr_ok(ip))
 			opass = TP_GRO_PASS_BAD_IP_CSUM;
 		if (tot != frame)
 			late = tot > frame ? TP_GRO_PASS_BAD_LEN : TP_GRO_PASS_TRAILER;

@@ -105,7 +105,9 @@ static inline int
 fast_shape(struct tp_gro *g, uint32_t hdr, uint32_t l3, uint32_t l4, int v6, uint32_t o_id_off)
 {
 	const struct gro_shape want = { (uint16_t)l3, (uint16_t)l4, (uint16_t)hdr,
-					(uint16_t)v6, (uint16_t)o_id_off };
+					(uint8_t)v6, (uint8_t)o_id_off };
+
+	RTE_BUILD_BUG_ON(sizeof(want) != 8);
 	uint8_t *k;
 	uint32_t i;
 
@@ -132,16 +134,16 @@ fast_shape(struct tp_gro *g, uint32_t hdr, uint32_t l3, uint32_t l4, int v6, uin
 	return (int)i;
 }
 
-/* Fill the fast path's view of a flow just started with segment p. */
-static inline void
-fast_setup(struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
+/* Fill the fast path's view of a flow just started with segment p; tun (a
+ * constant): p is a tunnel packet. */
+static __rte_always_inline void
+fast_setup_n(struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p, const int tun)
 {
 	const struct rte_mbuf *m = p->m;
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t hdr = f->hdr_len, l3 = p->l2_len, l4 = l3 + p->l3_len;
-	uint32_t ip_len = p->ip_len + f->o_extra, o_id_off = 0;
+	uint32_t ip_len = tun ? p->ip_len + f->o_extra : p->ip_len, o_id_off = 0;
 	unsigned int nvec = (hdr + 15) / 16, i;
-	const int tun = p->tun != GRO_TUN_NONE;
 	const uint8_t *k;
 	int shape;
 
@@ -153,7 +155,7 @@ fast_setup(struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
 	 * UDP checksum is zero (else verified in software: the full parse) */
 	f->nvec = 0;
 	if (hdr > (tun ? GRO_TMPL_FULL : GRO_TMPL_MAX) || hdr + p->paylen < 16 * nvec ||
-	    m->data_len < 16 * nvec || hdr + p->paylen > UINT16_MAX || p->l4p != NH_TCP ||
+	    m->data_len < 16 * nvec || hdr + p->paylen > UINT16_MAX ||
 	    (tun && (p->ucsum || !(m->packet_type & RTE_PTYPE_TUNNEL_MASK))))
 		return;
 	if (tun && !p->ov6)
@@ -163,13 +165,37 @@ fast_setup(struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
 		return;
 	f->shape = (uint8_t)shape;
 	k = g->shape_mask[shape];
+#if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
+	for (i = 0; i < GRO_TMPL_MAX / 16; i++) {
+		__m128i t = _mm_setzero_si128();
+
+		if (i < nvec)
+			t = _mm_and_si128(_mm_loadu_si128((const __m128i *)(d + 16 * i)),
+					  _mm_load_si128((const __m128i *)(k + 16 * i)));
+		_mm_store_si128((__m128i *)f->tmpl + i, t);
+	}
+	if (tun) {                     /* tmpl_hi: read by tunnel flows only */
+		for (i = GRO_TMPL_MAX / 16; i < GRO_TMPL_FULL / 16; i++) {
+			__m128i t = _mm_setzero_si128();
+
+			if (i < nvec)
+				t = _mm_and_si128(_mm_loadu_si128((const __m128i *)(d + 16 * i)),
+						  _mm_load_si128((const __m128i *)(k + 16 * i)));
+			_mm_store_si128((__m128i *)f->tmpl_hi + (i - GRO_TMPL_MAX / 16), t);
+		}
+	}
+#else
 	memset(f->tmpl, 0, sizeof(f->tmpl));
 	if (tun)
 		memset(f->tmpl_hi, 0, sizeof(f->tmpl_hi));
 	for (i = 0; i < 16 * nvec; i++)
 		*fast_tmpl_at(f, i) = d[i] & k[i];
+#endif
 	/* strict: a held head has neither PSH nor FIN (process()) */
-	*fast_tmpl_at(f, l4 + TCP_FLAGS) &= (uint8_t)~TCP_PSH_FIN;
+	if (tun)
+		*fast_tmpl_at(f, l4 + TCP_FLAGS) &= (uint8_t)~TCP_PSH_FIN;
+	else
+		f->tmpl[l4 + TCP_FLAGS] &= (uint8_t)~TCP_PSH_FIN;
 
 	/* no LRO, the head's VLAN/QinQ/RSS flags, and (the common case, else
 	 * the checksum is looked at) checksums GOOD */
@@ -210,6 +236,19 @@ fast_setup(struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
 		f->ptype_want = m->packet_type & RTE_PTYPE_TUNNEL_MASK;
 		f->o_id_off = (uint16_t)o_id_off;
 	}
+}
+
+/* fast_setup_n for plain TCP (its own instance) or a tunnel; a UDP flow
+ * has no fast path. */
+static inline void
+fast_setup(struct tp_gro *g, struct gro_flow *f, const struct gro_pkt *p)
+{
+	if (likely(!(p->key.flags & (GRO_KF_TUN | GRO_KF_UDP))))
+		fast_setup_n(g, f, p, 0);
+	else if (p->l4p == NH_TCP)
+		fast_setup_n(g, f, p, 1);
+	else
+		f->nvec = 0;
 }
 
 /* 1 when m's metadata is the head's: one mbuf, the same offload flags

@@ -279,13 +279,14 @@ start(struct tp_gro *g, const struct gro_pkt *p, uint64_t now, struct rte_mbuf *
 	f->l3_len = p->l3_len;
 	memcpy(f->opts, p->opts, p->optlen);
 	f->key = p->key;
-	f->l4p = p->l4p;
-	f->tun = p->tun;
-	f->o_extra = 0;
-	f->o_id_next = (uint16_t)(p->o_id + 1);
+	/* a plain TCP flow never reads the fields below (GRO_META_EXT) */
 	f->meta = 0;
+	f->o_extra = 0;
 	if (unlikely(p->key.flags & (GRO_KF_TUN | GRO_KF_UDP))) {
 		f->meta = GRO_META_EXT;
+		f->l4p = p->l4p;
+		f->tun = p->tun;
+		f->o_id_next = (uint16_t)(p->o_id + 1);
 		f->ov6 = p->ov6;
 		f->ucsum = p->ucsum;
 		f->o_hl = p->o_hl;

@@ -227,12 +227,12 @@ struct gro_flow {
  * are, so all flows of one geometry share one, which stays in cache. */
 #define GRO_SHAPES 16
 
-struct gro_shape {
+struct gro_shape {          /* 8 bytes: compared as one word */
 	uint16_t l2_len;
 	uint16_t l4_off;
 	uint16_t hdr_len;
-	uint16_t v6;
-	uint16_t o_id_off;    /* tunnel with outer IPv4: its ID's offset */
+	uint8_t v6;
+	uint8_t o_id_off;     /* tunnel with outer IPv4: its ID's offset */
 };
 
 struct gro_bucket {

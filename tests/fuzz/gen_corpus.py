@@ -281,6 +281,9 @@ def replay_opts():
         "cluster": ["-qi", "x.pcap", "-q"],
         "old_spelling_note": ["\xa0", "-i", "x.pcap", "--redirect", "3=port:0",
                               "--redire", "0:4"],
+        "gro_tunnels": ["-i", "x.pcap", "--gro-tunnels", "vxlan:4789+8472,geneve,ipip",
+                        "--gro-udp"],
+        "gro_tunnels_bad": ["-i", "x.pcap", "--gro-tunnels", "vxlan:0+1+2+3+4,gre"],
     }
     for name, args in seeds.items():
         write("replay_opts", name, b"\0".join(a.encode() for a in args))
@@ -309,6 +312,8 @@ def fwd_opts():
         "unknown": ["--frobnicate"],
         "needs_value": ["--rxq"],
         "stray": ["stray"],
+        "gro_tunnels": ["--gro-tunnels", "all", "--gro-udp"],
+        "gro_tunnels_bad": ["--gro-tunnels", "vxlan:"],
     }
     for name, args in seeds.items():
         write("fwd_opts", name, b"\0".join(a.encode() for a in args))

@@ -110,6 +110,7 @@ def main():
         print("NOTE: this kernel has no VLAN GRO (CONFIG_VLAN_8021Q): sequences without "
               "in-frame 802.1Q tags")
     identical, differ = 0, []
+    total_in = total_agg = 0
     try:
         with kernel_gro.KernelGro(vxlan_ports=ef.VXLAN_PORTS, udp_fwd=True, segments=segments) as k:
             for i in range(a.count):
@@ -141,6 +142,8 @@ def main():
                     if probs:
                         lines.append("frame %d: %s" % (j, "; ".join(probs)))
                 kind_names = desc[0].split(": ")[1].split(",")
+                total_in += len(frames)
+                total_agg += sum(1 for _, g in kout if g)
                 for kn_ in set(kind_names):
                     if kn_ in per:
                         per[kn_][0] += 1
@@ -167,6 +170,8 @@ def main():
     print("%-8s %9s %9s %9s %17s" % ("kind", "sequences", "identical", "frames_in", "kernel_aggregates"))
     for kname, (s, ok, fin, agg) in per.items():
         print("%-8s %9d %9d %9d %17d" % (kname, s, ok, fin, agg))
+    print("(a sequence that mixes kinds counts for each)")
+    print("all: %d frames in, %d kernel aggregates" % (total_in, total_agg))
     print("%d sequences, %d identical, %d differ" % (a.count, identical, len(differ)))
     return 0 if not differ else 1
 
