@@ -88,7 +88,8 @@ encap_udp_csum_ok(struct tp_gro *g, const struct rte_mbuf *m, const uint8_t *oip
 	return gro_l4_csum_ok_mbuf(m, oip, ov6, NH_UDP, udp_off, m->pkt_len - udp_off);
 }
 
-/* The outer part of the flow key: see the top of this file. */
+/* The outer part of the flow key: see the top of this file. Compared byte
+ * for byte (lookup) only with held flows whose inner key is equal. */
 static inline void
 tkey_build(struct gro_pkt *p, const uint8_t *d)
 {
@@ -123,7 +124,6 @@ tkey_build(struct gro_pkt *p, const uint8_t *d)
 		n += 4 + p->l2_len - udp - UDP_HLEN;
 	}
 	p->tkey_len = (uint8_t)n;
-	p->key.pad = rte_hash_crc(k, n, 0x74756e6cu);
 }
 
 /*

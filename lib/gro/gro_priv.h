@@ -84,7 +84,8 @@ struct gro_key {
 #define GRO_KF_VLAN 0x02     /* RTE_MBUF_F_RX_VLAN_STRIPPED */
 #define GRO_KF_QINQ 0x04     /* RTE_MBUF_F_RX_QINQ_STRIPPED */
 #define GRO_KF_DSA 0x08      /* switch port metadata valid */
-#define GRO_KF_TUN 0x10      /* encapsulated: tkey holds the outer key */
+#define GRO_KF_TUN 0x10      /* encapsulated: tkey holds the outer key
+			      * (compared after the key, gro_merge.c lookup) */
 #define GRO_KF_UDP 0x20      /* UDP GRO (the ports are UDP's) */
 
 /* Tunnel kinds (gro_encap.h). */
