@@ -314,6 +314,36 @@ check_merged(const struct rte_mbuf *m, const uint8_t *hdr, enum kind k, const st
 	}
 }
 
+/* On a failure: where the frame differs from each flow's next expected
+ * one, and the counters (what tp_gro made of the sequence). */
+static void
+explain_miss(const uint8_t *buf, uint32_t l, int nf)
+{
+	struct tp_gro_stats st;
+	int j, q;
+
+	for (j = 0; j < nf; j++) {
+		const struct rec *r = &recs[j][next_out[j]];
+		uint32_t x = 0;
+
+		if (next_out[j] >= nrec[j])
+			continue;
+		while (x < l && x < r->len && r->b[x] == buf[x])
+			x++;
+		printf("flow %d: next frame #%d (%u bytes) differs from byte %u\n", j,
+		       next_out[j], r->len, x);
+	}
+	tp_gro_stats_get(cur, &st);
+	for (q = 0; q < TP_GRO_PASS_MAX; q++)
+		if (st.pass[q])
+			printf("pass %s %lu\n", tp_gro_pass_reason_names[q],
+			       (unsigned long)st.pass[q]);
+	for (q = 0; q < TP_GRO_FLUSH_MAX; q++)
+		if (st.flush[q])
+			printf("flush %s %lu\n", tp_gro_flush_reason_names[q],
+			       (unsigned long)st.flush[q]);
+}
+
 /* Match each segment to the next expected frame of its flow. */
 static void
 take_output(struct rte_mbuf *m, const struct flow *fl, int nf)
@@ -352,32 +382,8 @@ take_output(struct rte_mbuf *m, const struct flow *fl, int nf)
 			if (next_out[j] < nrec[j] && recs[j][next_out[j]].len == l &&
 			    memcmp(recs[j][next_out[j]].b, buf, l) == 0)
 				hit = j;
-		if (hit < 0) {
-			for (j = 0; j < nf; j++) {
-				uint32_t x = 0;
-
-				if (next_out[j] >= nrec[j])
-					continue;
-				while (x < l && x < recs[j][next_out[j]].len &&
-				       recs[j][next_out[j]].b[x] == buf[x])
-					x++;
-				printf("flow %d next #%d (%u bytes) differs at %u: got %02x%02x want %02x%02x, #+1 %02x%02x lro %d\n", j, next_out[j],
-				       recs[j][next_out[j]].len, x, buf[18], buf[19], recs[j][next_out[j]].b[18], recs[j][next_out[j]].b[19],
-				       next_out[j] + 1 < nrec[j] ? recs[j][next_out[j]+1].b[18] : 0, next_out[j] + 1 < nrec[j] ? recs[j][next_out[j]+1].b[19] : 0, lro);
-			}
-		}
-		if (hit < 0) {
-			struct tp_gro_stats st;
-			int q;
-
-			tp_gro_stats_get(cur, &st);
-			for (q = 0; q < TP_GRO_PASS_MAX; q++)
-				if (st.pass[q])
-					printf("pass %s %lu\n", tp_gro_pass_reason_names[q], (unsigned long)st.pass[q]);
-			for (q = 0; q < TP_GRO_FLUSH_MAX; q++)
-				if (st.flush[q])
-					printf("flush %s %lu\n", tp_gro_flush_reason_names[q], (unsigned long)st.flush[q]);
-		}
+		if (hit < 0)
+			explain_miss(buf, l, nf);
 		if (hit < 0)
 			fail_msg("kind %s: output segment %d of %d (%u bytes) is no flow's next frame",
 				 kind_name[k], i, n, l);
