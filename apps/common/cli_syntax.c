@@ -174,6 +174,58 @@ cli_parse_gro(const char *val, enum cli_gro_mode *mode, uint32_t *age_us,
 }
 
 int
+cli_parse_gro_tunnels(const char *val, uint32_t *bits, uint16_t ports[4], char *err,
+		      size_t errlen)
+{
+	const char *p = val;
+	unsigned int np = 0;
+
+	*bits = 0;
+	memset(ports, 0, 4 * sizeof(ports[0]));
+	if (strcmp(val, "off") == 0)
+		return 0;
+	if (strcmp(val, "all") == 0) {
+		*bits = 0x7;           /* TP_GRO_TUN_VXLAN | _IPIP | _GENEVE */
+		return 0;
+	}
+	while (*p != '\0') {
+		size_t n = strcspn(p, ",");
+
+		if (n == 4 && strncmp(p, "ipip", 4) == 0) {
+			*bits |= 0x2;
+		} else if (n == 6 && strncmp(p, "geneve", 6) == 0) {
+			*bits |= 0x4;
+		} else if (n >= 5 && strncmp(p, "vxlan", 5) == 0 && (n == 5 || p[5] == ':')) {
+			const char *q = p + 6, *end = p + n;
+
+			*bits |= 0x1;
+			while (n > 5 && q <= end) {
+				size_t k = strcspn(q, "+,");
+				unsigned long v;
+
+				if (q + k > end)
+					k = (size_t)(end - q);
+				if (!number(q, k, 65535, &v) || v == 0 || np == 4) {
+					snprintf(err, errlen, "bad VXLAN port list in '%s' (1 to 4 "
+						 "ports 1..65535 joined by +)", val);
+					return -EINVAL;
+				}
+				ports[np++] = (uint16_t)v;
+				q += k + 1;
+			}
+		} else {
+			snprintf(err, errlen, "bad value '%s' (expected off, all, or a comma "
+				 "list of vxlan[:PORT[+PORT]], geneve and ipip)", val);
+			return -EINVAL;
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+int
 cli_check_tagger(const char *name, char *err, size_t errlen)
 {
 	char names[1024];

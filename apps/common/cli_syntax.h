@@ -50,6 +50,12 @@ enum cli_gro_mode { CLI_GRO_OFF, CLI_GRO_BURST, CLI_GRO_AGE };
 int cli_parse_gro(const char *val, enum cli_gro_mode *mode, uint32_t *age_us,
 		  char *err, size_t errlen);
 
+/* --gro-tunnels: off | all | a comma list of vxlan[:PORT[+PORT...]],
+ * geneve and ipip (tp_gro.h TP_GRO_TUN_*). *bits gets the kinds, ports[] the VXLAN
+ * ports given (0 = unused: tp_gro's default 4789). 0 or -EINVAL. */
+int cli_parse_gro_tunnels(const char *val, uint32_t *bits, uint16_t ports[4],
+			  char *err, size_t errlen);
+
 /* 0 if name is a tagger; else -EINVAL with err "unknown tagger 'X'
  * (valid: a, b, ...)". */
 int cli_check_tagger(const char *name, char *err, size_t errlen);

@@ -100,6 +100,9 @@ struct fwd_gro_conf {
 	uint32_t max_segs;    /* 0: library default */
 	uint32_t age_usec;    /* 0: merge within a burst; else hold up to this */
 	bool kernel_order;    /* --gro-order kernel (TP_GRO_ORDER_KERNEL) */
+	uint32_t tunnels;     /* --gro-tunnels (TP_GRO_TUN_*) */
+	bool udp;             /* --gro-udp */
+	uint16_t vxlan_ports[4];
 };
 
 /* --host-if PORT:SWITCH_PORT=NAME (host_if.c): a Linux interface for a

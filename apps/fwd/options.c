@@ -86,6 +86,8 @@ usage(void)
 	       "                             within a burst; age: held across bursts up\n"
 	       "                             to USEC, 1..%u; on = burst)\n"
 	       "  --gro-flows N (1..65535), --gro-max-segs N (1..64)   GRO limits\n"
+	       "  --gro-tunnels off|all|vxlan[:PORT[+PORT]],geneve,ipip   GRO inside tunnels\n"
+	       "  --gro-udp                  UDP GRO as rx-udp-gro-forwarding\n"
 	       "  --gro-order flow|kernel    output order: each flow in arrival order\n"
 	       "                             (default), or exactly the Linux kernel's\n"
 	       "  --gso on|off               re-segment merged packets on egress (default on)\n"
@@ -187,7 +189,7 @@ enum {
 	OPT_STATS_PERIOD = 256, OPT_FWD_MODE, OPT_TOPOLOGY, OPT_RXQ, OPT_TXQ,
 	OPT_RXD, OPT_TXD, OPT_NB_CORES, OPT_BURST, OPT_NB_MBUFS, OPT_TXPKTS,
 	OPT_ETH_PEER, OPT_PORT_TAGGER, OPT_PORT_VLAN, OPT_GRO, OPT_GRO_FLOWS,
-	OPT_GRO_SEGS, OPT_GRO_AGE, OPT_GRO_ORDER, OPT_GSO, OPT_VERDICT, OPT_REDIRECT,
+	OPT_GRO_SEGS, OPT_GRO_AGE, OPT_GRO_ORDER, OPT_GRO_TUNNELS, OPT_GRO_UDP, OPT_GSO, OPT_VERDICT, OPT_REDIRECT,
 	OPT_BPF_UNVERIFIED, OPT_BPF_MAP, OPT_BPF_ROUTE, OPT_VERSION, OPT_CMDLINE_FILE,
 	OPT_STAGE_CYCLES,
 	OPT_HOST_IF,
@@ -220,6 +222,8 @@ static const struct option long_opts[] = {
 	{ "gro-max-segs", required_argument, NULL, OPT_GRO_SEGS },
 	{ "gro-age", required_argument, NULL, OPT_GRO_AGE },
 	{ "gro-order", required_argument, NULL, OPT_GRO_ORDER },
+	{ "gro-tunnels", required_argument, NULL, OPT_GRO_TUNNELS },
+	{ "gro-udp", no_argument, NULL, OPT_GRO_UDP },
 	{ "gso", required_argument, NULL, OPT_GSO },
 	{ "verdict", required_argument, NULL, OPT_VERDICT },
 	{ "redirect", required_argument, NULL, OPT_REDIRECT },
@@ -336,6 +340,17 @@ parse_one(struct fwd_options *o, int c, const char *a)
 		fprintf(stderr, "tagpipe-fwd: note: --gro-age %s: old spelling, write "
 			"--gro %s%s\n", a, o->gro.age_usec ? "age:" : "burst",
 			o->gro.age_usec ? a : "");
+		break;
+	case OPT_GRO_TUNNELS: {
+		char err[160];
+
+		if (cli_parse_gro_tunnels(a, &o->gro.tunnels, o->gro.vxlan_ports, err,
+					  sizeof(err)) < 0)
+			usage_exit("--gro-tunnels: %s", err);
+		break;
+	}
+	case OPT_GRO_UDP:
+		o->gro.udp = true;
 		break;
 	case OPT_GRO_ORDER:
 		if (strcmp(a, "flow") != 0 && strcmp(a, "kernel") != 0)

@@ -186,6 +186,9 @@ fwd_pipeline_stream_init(struct fwd_stream *fs)
 			fwd.opt.gro.age_usec ? TP_GRO_AGE : TP_GRO_BURST;
 	conf.gro.age_usec = fwd.opt.gro.age_usec;
 	conf.gro.kernel_order = fwd.opt.gro.kernel_order;
+	conf.gro.tunnels = fwd.opt.gro.tunnels;
+	conf.gro.udp = fwd.opt.gro.udp;
+	memcpy(conf.gro.vxlan_ports, fwd.opt.gro.vxlan_ports, sizeof(conf.gro.vxlan_ports));
 	conf.gro.max_flows = fwd.opt.gro.max_flows;
 	conf.gro.max_segs = (uint16_t)fwd.opt.gro.max_segs;
 	conf.prog = prog;

@@ -51,8 +51,11 @@ tp_engine_create(const struct replay_opts *o)
 		.no_sw_csum = pg->no_sw_csum,
 		.socket_id = (int)rte_socket_id(),
 		.order = pg->kernel_order ? TP_GRO_ORDER_KERNEL : TP_GRO_ORDER_FLOW,
+		.tunnels = pg->tunnels,
+		.udp = pg->udp,
 	};
 
+	memcpy(gc.vxlan_ports, pg->vxlan_ports, sizeof(gc.vxlan_ports));
 	return tp_gro_create(&gc);
 }
 

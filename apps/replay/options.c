@@ -76,6 +76,11 @@ replay_usage(FILE *f, const char *prog)
 		"  --gro-flows N           aggregates GRO holds at once (default 1024)\n"
 		"  --gro-order flow|kernel output order: each flow in arrival order\n"
 		"                          (default), or exactly the Linux kernel's\n"
+		"  --gro-tunnels LIST      merge TCP inside tunnels: off (default), all,\n"
+		"                          or vxlan[:PORT[+PORT]],geneve,ipip (VXLAN port\n"
+		"                          4789, GENEVE 6081)\n"
+		"  --gro-udp               merge UDP datagrams as the kernel's\n"
+		"                          rx-udp-gro-forwarding (default off)\n"
 		"  --gro-csum verify|trust checksums the NIC did not check: verified in\n"
 		"                          software, or trusted (default verify; with\n"
 		"                          --compare trust, as librte_gro checks none)\n"
@@ -335,7 +340,7 @@ parse_write(const char *arg, struct replay_opts *o)
 enum {
 	OPT_BURST = 256, OPT_LOOPS, OPT_TAGGER, OPT_VLAN, OPT_GRO, OPT_VERDICT,
 	OPT_WRITE, OPT_META, OPT_STATS, OPT_GRO_FLOWS, OPT_COMPARE, OPT_JSON,
-	OPT_VLAN_TPID, OPT_REDIRECT, OPT_VIA_PORT, OPT_GRO_CSUM, OPT_GRO_ORDER, OPT_CPU_PORT,
+	OPT_VLAN_TPID, OPT_REDIRECT, OPT_VIA_PORT, OPT_GRO_CSUM, OPT_GRO_ORDER, OPT_GRO_TUNNELS, OPT_GRO_UDP, OPT_CPU_PORT,
 	OPT_BPF_UNVERIFIED, OPT_WRITE_FORMAT, OPT_BPF_MAP, OPT_VERSION, OPT_BPF_ROUTE,
 };
 
@@ -390,6 +395,8 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 		{ "via-port", required_argument, NULL, OPT_VIA_PORT },
 		{ "gro-csum", required_argument, NULL, OPT_GRO_CSUM },
 		{ "gro-order", required_argument, NULL, OPT_GRO_ORDER },
+		{ "gro-tunnels", required_argument, NULL, OPT_GRO_TUNNELS },
+		{ "gro-udp", no_argument, NULL, OPT_GRO_UDP },
 		{ "bpf-unverified", no_argument, NULL, OPT_BPF_UNVERIFIED },
 		{ "bpf-map", required_argument, NULL, OPT_BPF_MAP },
 		{ "bpf-route", required_argument, NULL, OPT_BPF_ROUTE },
@@ -508,6 +515,19 @@ replay_parse_args(int argc, char **argv, struct replay_opts *o)
 				return -EINVAL;
 			}
 			o->gro_conf.kernel_order = strcmp(optarg, "kernel") == 0;
+			break;
+		case OPT_GRO_TUNNELS: {
+			char err[160];
+
+			if (cli_parse_gro_tunnels(optarg, &o->gro_conf.tunnels,
+						  o->gro_conf.vxlan_ports, err, sizeof(err)) < 0) {
+				replay_err("--gro-tunnels: %s", err);
+				return -EINVAL;
+			}
+			break;
+		}
+		case OPT_GRO_UDP:
+			o->gro_conf.udp = true;
 			break;
 		case OPT_GRO_CSUM:
 			if (strcmp(optarg, "verify") != 0 && strcmp(optarg, "trust") != 0) {

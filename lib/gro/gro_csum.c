@@ -146,6 +146,32 @@ fold32(uint32_t s)
 	return s;
 }
 
+/* The folded sum of len bytes from offset off of m, across chained mbufs.
+ * A segment that starts at an odd offset of the whole contributes its sum
+ * byte-swapped (RFC 1071 §2(B)); it is folded to 16 bits first (DPDK 22.11's
+ * rte_raw_cksum_mbuf swaps the unfolded 32-bit sum, wrong when it exceeds
+ * 16 bits). */
+static uint32_t
+sum_mbuf(const struct rte_mbuf *m, uint32_t off, uint32_t len)
+{
+	uint32_t s = 0, done = 0;
+
+	while (m != NULL && off >= m->data_len) {
+		off -= m->data_len;
+		m = m->next;
+	}
+	for (; m != NULL && done < len; m = m->next, off = 0) {
+		uint32_t n = RTE_MIN((uint32_t)m->data_len - off, len - done), t;
+
+		t = fold64(sum_sse(rte_pktmbuf_mtod_offset(m, const uint8_t *, off), n, 0));
+		if (done & 1)
+			t = (uint32_t)rte_bswap16((uint16_t)t);
+		s = fold32(s + t);
+		done += n;
+	}
+	return s;
+}
+
 /* 1 when the 20-byte IPv4 header sums to 0xFFFF (checksum valid). */
 int
 gro_ipv4_hdr_ok(const void *iph)
@@ -156,7 +182,7 @@ gro_ipv4_hdr_ok(const void *iph)
 /* Pseudo-header sum: addresses and protocol, plus len (0 for TSO). The IPv6
  * header's own destination is used, as Linux GRO does (ip6_gro_compute_pseudo). */
 static uint32_t
-phdr_sum(const uint8_t *l3, int v6, uint32_t len)
+phdr_sum_proto(const uint8_t *l3, int v6, uint32_t len, uint8_t proto)
 {
 	uint32_t s;
 
@@ -165,9 +191,15 @@ phdr_sum(const uint8_t *l3, int v6, uint32_t len)
 	else
 		s = __rte_raw_cksum(l3 + 12, 8, 0);
 	/* protocol and length as 16-bit big-endian words */
-	s += rte_cpu_to_be_16(IPPROTO_TCP);
+	s += rte_cpu_to_be_16(proto);
 	s += rte_cpu_to_be_16((uint16_t)len) + rte_cpu_to_be_16((uint16_t)(len >> 16));
 	return fold32(s);
+}
+
+static inline uint32_t
+phdr_sum(const uint8_t *l3, int v6, uint32_t len)
+{
+	return phdr_sum_proto(l3, v6, len, IPPROTO_TCP);
 }
 
 int
@@ -181,10 +213,7 @@ int
 gro_tcp_csum_ok_mbuf(const struct rte_mbuf *m, const uint8_t *l3, int v6,
 		     uint32_t l4_off, uint32_t l4_len)
 {
-	uint16_t c = 0;
-
-	rte_raw_cksum_mbuf(m, l4_off, l4_len, &c);
-	return fold32(phdr_sum(l3, v6, l4_len) + c) == 0xFFFF;
+	return fold32(phdr_sum(l3, v6, l4_len) + sum_mbuf(m, l4_off, l4_len)) == 0xFFFF;
 }
 
 /* The value DPDK TSO expects in the TCP checksum field: the pseudo-header
@@ -201,11 +230,46 @@ uint16_t
 gro_tcp_csum_full(const uint8_t *l3, int v6, const struct rte_mbuf *m,
 		  uint32_t l4_off, uint32_t l4_len)
 {
-	uint16_t c = 0;
 	uint32_t s;
 
-	rte_raw_cksum_mbuf(m, l4_off, l4_len, &c);
-	s = fold32(phdr_sum(l3, v6, l4_len) + c);
+	s = fold32(phdr_sum(l3, v6, l4_len) + sum_mbuf(m, l4_off, l4_len));
 	s = (~s) & 0xFFFF;
 	return (uint16_t)s;
+}
+
+/* The pseudo-header sum without the length for protocol proto (TCP or
+ * UDP): what a merged packet carries (tp_gro.h OUTPUT FORMAT). */
+uint16_t
+gro_phdr_nolen(const uint8_t *l3, int v6, uint8_t proto)
+{
+	return (uint16_t)phdr_sum_proto(l3, v6, 0, proto);
+}
+
+/* 1 when the TCP or UDP checksum over l4_off..+l4_len of m (may be chained)
+ * is valid, the pseudo-header length being l4_len (what Linux GRO takes:
+ * the bytes received, inet_gro_compute_pseudo / ip6_gro_compute_pseudo). */
+int
+gro_l4_csum_ok_mbuf(const struct rte_mbuf *m, const uint8_t *l3, int v6, uint8_t proto,
+		    uint32_t l4_off, uint32_t l4_len)
+{
+	uint32_t s = phdr_sum_proto(l3, v6, l4_len, proto);
+
+	if (m->nb_segs == 1)
+		return gro_sum(rte_pktmbuf_mtod_offset(m, const uint8_t *, l4_off), l4_len, s) ==
+		       0xFFFF;
+	return fold32(s + sum_mbuf(m, l4_off, l4_len)) == 0xFFFF;
+}
+
+/* The full checksum to store (field taken as 0 by the caller); UDP sends a
+ * computed 0 as 0xFFFF (RFC 768: 0 means "no checksum"). */
+uint16_t
+gro_l4_csum_full(const uint8_t *l3, int v6, uint8_t proto, const struct rte_mbuf *m,
+		 uint32_t l4_off, uint32_t l4_len)
+{
+	uint16_t v;
+
+	v = (uint16_t)~fold32(phdr_sum_proto(l3, v6, l4_len, proto) + sum_mbuf(m, l4_off, l4_len));
+	if (proto == IPPROTO_UDP && v == 0)
+		v = 0xFFFF;
+	return v;
 }

@@ -62,15 +62,59 @@ lookup(const struct tp_gro *g, const struct gro_pkt *p)
 			continue;
 		if (p->key.ext_len != 0 && !ext_eq(f, p))
 			continue;
+		if ((p->key.flags & GRO_KF_TUN) &&
+		    (f->tkey_len != p->tkey_len || memcmp(f->tkey, p->tkey, p->tkey_len) != 0))
+			continue;
 		return b->flow[i];
 	}
 	return GRO_NIL;
 }
 
 /* TP_GRO_FLUSH_MAX: p may be appended to f; else the reason to flush f. */
+/* inet_gro_flush for the outer IPv4 header of a tunnel: its own fixed-ID
+ * bit, decided by the second segment as for the inner one. */
+static inline int
+oipid_ok(const struct gro_flow *f, uint16_t id)
+{
+	uint16_t off = (uint16_t)(id - f->o_first_id);
+
+	if (f->segs == 1)
+		return off <= 1;
+	return off == (f->o_id_mode == GRO_ID_FIXED ? 0 : f->segs);
+}
+
+/* The rules beyond plain TCP: the outer header of a tunnel
+ * (gro_receive_network_flush on the outer level), UDP GRO's
+ * (udp_gro_receive_segment: a datagram longer than the first completes the
+ * aggregate; IP rules as TCP's). TP_GRO_FLUSH_MAX: no objection. */
+static inline enum tp_gro_flush_reason
+check_ext(const struct gro_flow *f, const struct gro_pkt *p)
+{
+	if (f->tun != GRO_TUN_NONE &&
+	    (p->ol3w != f->ol3w || (!p->ov6 && !oipid_ok(f, p->o_id))))
+		return TP_GRO_FLUSH_OUTER;
+	if (f->l4p == NH_UDP) {
+		if (p->paylen > f->mss)
+			return TP_GRO_FLUSH_MSS;
+		if (p->l3w != f->l3w)
+			return TP_GRO_FLUSH_L3;
+		if (!p->v6 && !ipid_ok(f, p->ip_id))
+			return TP_GRO_FLUSH_IPID;
+	}
+	return TP_GRO_FLUSH_MAX;
+}
+
 static inline enum tp_gro_flush_reason
 check(const struct tp_gro *g, const struct gro_flow *f, const struct gro_pkt *p)
 {
+	if (unlikely(p->key.flags & (GRO_KF_TUN | GRO_KF_UDP))) {
+		enum tp_gro_flush_reason why = check_ext(f, p);
+
+		if (why != TP_GRO_FLUSH_MAX)
+			return why;
+		if (f->l4p == NH_UDP)
+			goto size;
+	}
 	if ((p->tcpw ^ f->tcpw) & ~(GRO_TCPW_PSH | GRO_TCPW_FIN))
 		return TP_GRO_FLUSH_FLAGS;
 	if (p->ack != f->ack)
@@ -85,6 +129,8 @@ check(const struct tp_gro *g, const struct gro_flow *f, const struct gro_pkt *p)
 		return TP_GRO_FLUSH_L3;
 	if (!p->v6 && !ipid_ok(f, p->ip_id))
 		return TP_GRO_FLUSH_IPID;
+size:
+	/* the outermost IP datagram is what gro_max_size caps */
 	if (f->ip_len + p->paylen > g->max_ip_len ||
 	    (uint32_t)f->mbufs + p->m->nb_segs > RTE_MBUF_MAX_NB_SEGS)
 		return TP_GRO_FLUSH_SIZE;
@@ -94,7 +140,7 @@ check(const struct tp_gro *g, const struct gro_flow *f, const struct gro_pkt *p)
 /* Append segment m (payload paylen, IPv4 ID ip_id) to f. */
 static inline void
 append(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, uint32_t paylen,
-       uint16_t ip_id)
+       uint16_t ip_id, uint16_t o_id, int ext)
 {
 	const uint8_t *th;
 
@@ -103,6 +149,15 @@ append(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, uint32_t paylen
 	f->id_next = (uint16_t)(ip_id + (f->id_mode == GRO_ID_INC));
 	th = rte_pktmbuf_mtod_offset(m, const uint8_t *, f->l2_len + f->l3_len);
 	f->psh_fin = th[13] & 0x09;        /* PSH | FIN of the last segment */
+	if (unlikely(ext)) {
+		/* a tunnel's outer ID mode, decided as the inner one */
+		if (f->segs == 1)
+			f->o_id_mode = (f->ov6 || o_id != f->o_first_id) ? GRO_ID_INC :
+									   GRO_ID_FIXED;
+		f->o_id_next = (uint16_t)(o_id + (f->o_id_mode == GRO_ID_INC));
+		if (f->l4p != NH_TCP)
+			f->psh_fin = 0;
+	}
 	/* keep only the payload: headers stay in the headroom, padding goes
 	 * (a chained packet has no padding: see trailer()) */
 	m->data_off = (uint16_t)(m->data_off + f->hdr_len);
@@ -138,9 +193,9 @@ append(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, uint32_t paylen
 
 /* After an append: complete f at once when the segment was short, carried
  * PSH/FIN or filled conf.max_segs (tcp_gro_receive's final checks). */
-static inline void
+static __rte_always_inline void
 after_append(struct tp_gro *g, uint16_t idx, uint32_t paylen, struct rte_mbuf **out,
-	     uint32_t *no)
+	     uint32_t *no, const int udp)
 {
 	const struct gro_flow *f = &g->flows[idx];
 	enum tp_gro_flush_reason why;
@@ -149,7 +204,7 @@ after_append(struct tp_gro *g, uint16_t idx, uint32_t paylen, struct rte_mbuf **
 		why = TP_GRO_FLUSH_SHORT;
 	else if (f->psh_fin)
 		why = TP_GRO_FLUSH_PSH_FIN;
-	else if (f->segs >= g->max_segs)
+	else if (f->segs >= g->max_segs || (udp && f->segs >= GRO_UDP_CNT_MAX))
 		why = TP_GRO_FLUSH_MAX_SEGS;
 	else {
 		g->last = idx;
@@ -158,25 +213,14 @@ after_append(struct tp_gro *g, uint16_t idx, uint32_t paylen, struct rte_mbuf **
 	out[(*no)++] = gro_complete(g, idx, why);
 }
 
-/* Refused by Linux before its TCP flow lookup (inet_gro_receive,
- * ipv6_gro_receive, the checksum check of tcp4/6_gro_receive): in kernel
- * order such a packet overtakes its flow's held aggregate. */
-static inline int
-kernel_overtakes(uint8_t reason)
-{
-	return reason == TP_GRO_PASS_BAD_L4_CSUM || reason == TP_GRO_PASS_BAD_IP_CSUM ||
-	       reason == TP_GRO_PASS_IP_OPTS || reason == TP_GRO_PASS_IP_FRAG ||
-	       reason == TP_GRO_PASS_IP_HDR;
-}
-
 /* A packet that is not held: the held aggregate of its flow (idx, or
  * GRO_NIL) leaves first, so the flow stays in order; in kernel order, not
  * when Linux lets the packet overtake it. */
 static inline void
 pass_through(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, uint8_t reason,
-	     struct rte_mbuf **out, uint32_t *no)
+	     int early, struct rte_mbuf **out, uint32_t *no)
 {
-	if (idx != GRO_NIL && !(g->kernel && kernel_overtakes(reason)))
+	if (idx != GRO_NIL && !(g->kernel && early))
 		out[(*no)++] = gro_complete(g, idx, TP_GRO_FLUSH_BYPASS);
 	g->st.pass[reason]++;
 	g->st.passed++;
@@ -211,7 +255,6 @@ start(struct tp_gro *g, const struct gro_pkt *p, uint64_t now, struct rte_mbuf *
 	f->ack = p->ack;
 	f->tcpw = p->tcpw;
 	f->l3w = p->l3w;
-	f->ip_len = p->ip_len;
 	f->hash = p->hash;
 	f->mss = p->paylen;
 	f->segs = 1;
@@ -236,6 +279,27 @@ start(struct tp_gro *g, const struct gro_pkt *p, uint64_t now, struct rte_mbuf *
 	f->l3_len = p->l3_len;
 	memcpy(f->opts, p->opts, p->optlen);
 	f->key = p->key;
+	/* a plain TCP flow never reads the fields below (GRO_META_EXT) */
+	f->meta = 0;
+	f->o_extra = 0;
+	if (unlikely(p->key.flags & (GRO_KF_TUN | GRO_KF_UDP))) {
+		f->meta = GRO_META_EXT;
+		f->l4p = p->l4p;
+		f->tun = p->tun;
+		f->o_id_next = (uint16_t)(p->o_id + 1);
+		f->ov6 = p->ov6;
+		f->ucsum = p->ucsum;
+		f->o_hl = p->o_hl;
+		f->o_l3 = p->o_l3;
+		f->o_first_id = p->o_id;
+		f->o_id_mode = GRO_ID_INC;
+		f->ol3w = p->ol3w;
+		f->tkey_len = p->tkey_len;
+		memcpy(f->tkey, p->tkey, p->tkey_len);
+		if (p->tun != GRO_TUN_NONE)
+			f->o_extra = (uint16_t)(p->l2_len - p->o_l3);
+	}
+	f->ip_len = p->ip_len + f->o_extra;
 	fast_setup(g, f, p);
 	gro_flow_link(g, idx, p->hash & g->bucket_mask, (uint8_t)slot);
 	g->last = idx;
@@ -249,22 +313,27 @@ process(struct tp_gro *g, const struct gro_pkt *p, uint64_t now,
 	uint16_t idx;
 
 	if (p->pass != GRO_HOLDABLE) {
-		pass_through(g, p->has_key ? lookup(g, p) : GRO_NIL, p->m, p->pass, out, no);
+		pass_through(g, p->has_key ? lookup(g, p) : GRO_NIL, p->m, p->pass, p->early,
+			     out, no);
 		return;
 	}
 	idx = lookup(g, p);
 	if (idx != GRO_NIL) {
 		why = check(g, &g->flows[idx], p);
 		if (why == TP_GRO_FLUSH_MAX) {
-			append(g, &g->flows[idx], p->m, p->paylen, p->ip_id);
-			after_append(g, idx, p->paylen, out, no);
+			append(g, &g->flows[idx], p->m, p->paylen, p->ip_id, p->o_id,
+			       p->key.flags & (GRO_KF_TUN | GRO_KF_UDP));
+			if (unlikely(p->key.flags & GRO_KF_UDP))
+				after_append(g, idx, p->paylen, out, no, 1);
+			else
+				after_append(g, idx, p->paylen, out, no, 0);
 			return;
 		}
 		out[(*no)++] = gro_complete(g, idx, why);
 	}
-	if (p->tcpw & (GRO_TCPW_PSH | GRO_TCPW_FIN)) {
+	if (p->l4p == NH_TCP && (p->tcpw & (GRO_TCPW_PSH | GRO_TCPW_FIN))) {
 		/* a flush-marked segment with nothing to join is not held */
-		pass_through(g, GRO_NIL, p->m, TP_GRO_PASS_PSH_FIN, out, no);
+		pass_through(g, GRO_NIL, p->m, TP_GRO_PASS_PSH_FIN, 0, out, no);
 		return;
 	}
 	start(g, p, now, out, no);
@@ -274,6 +343,35 @@ process(struct tp_gro *g, const struct gro_pkt *p, uint64_t now,
  * sw_hash() over the addresses and ports of plain TCP over IPv4 (IHL 5) or
  * IPv6 (no extension header) behind at most two in-frame tags. 0 when the
  * frame is not that simple (the full parse then decides). */
+/* fast_hash of VXLAN over IPv4 (UDP header at u), no inner tags: the
+ * full parse hashes a tunnel packet by its inner addresses and ports, the
+ * outer key being compared in full (tkey). */
+static __rte_noinline int
+fast_hash_vxlan(const struct tp_gro *g, const struct rte_mbuf *m, const uint8_t *d,
+		uint32_t u, uint32_t *h)
+{
+	uint32_t in = u + 8 + 8 + ETH_HLEN, ports;
+	uint16_t dport, et;
+
+	if (m->data_len < in + 40 + 4)
+		return 0;
+	memcpy(&dport, d + u + 2, 2);
+	if (!is_vxlan_port(g, dport))
+		return 0;
+	et = rd16(d + in - 2);
+	if (et == ET_IPV4 && d[in] == 0x45 && d[in + 9] == NH_TCP) {
+		memcpy(&ports, d + in + 20, 4);
+		*h = sw_hash(d + in, 0, ports);
+		return 1;
+	}
+	if (et == ET_IPV6 && (d[in] >> 4) == 6 && d[in + 6] == NH_TCP) {
+		memcpy(&ports, d + in + 40, 4);
+		*h = sw_hash(d + in, 1, ports);
+		return 1;
+	}
+	return 0;
+}
+
 static inline int
 fast_hash(const struct tp_gro *g, const struct rte_mbuf *m, uint32_t *h)
 {
@@ -311,6 +409,8 @@ fast_hash(const struct tp_gro *g, const struct rte_mbuf *m, uint32_t *h)
 		*h = sw_hash(d + l2, 1, ports);
 		return 1;
 	}
+	if (unlikely(g->tun_vxlan) && et == ET_IPV4 && d[l2] == 0x45 && d[l2 + 9] == NH_UDP)
+		return fast_hash_vxlan(g, m, d, l2 + 20, h);
 	return 0;
 }
 
@@ -344,20 +444,21 @@ struct fast_run {
 	struct rte_mbuf *tail;
 	uint32_t seq;
 	uint16_t id;
+	uint16_t oid;         /* a tunnel's outer IPv4 ID */
 	uint8_t psh_fin;
 };
 
-static inline struct fast_run
-fast_run_of(const struct gro_flow *f)
+static __rte_always_inline struct fast_run
+fast_run_of(const struct gro_flow *f, const int tun)
 {
-	return (struct fast_run){ f->tail, f->next_seq, f->id_next, 0 };
+	return (struct fast_run){ f->tail, f->next_seq, f->id_next, tun ? f->o_id_next : 0, 0 };
 }
 
 /* Count a train's appended full-size segments into f and the table,
  * before anything reads f again. */
-static inline void
+static __rte_always_inline void
 fast_train_commit(struct tp_gro *g, struct gro_flow *f, uint32_t appended,
-		  const struct fast_run *run)
+		  const struct fast_run *run, const int tun)
 {
 	f->tail = run->tail;
 	f->next_seq = run->seq;
@@ -366,6 +467,8 @@ fast_train_commit(struct tp_gro *g, struct gro_flow *f, uint32_t appended,
 	f->mbufs = (uint16_t)(f->mbufs + appended);
 	f->segs = (uint16_t)(f->segs + appended);
 	f->psh_fin = run->psh_fin;
+	if (tun)
+		f->o_id_next = run->oid;
 	g->held_segs += appended;
 }
 
@@ -388,6 +491,8 @@ struct fast_view {
 	uint16_t mss, hdr, frame, l4;
 	uint16_t id_off;        /* the IPv4 ID's offset in the frame */
 	uint16_t id_inc;        /* what the ID grows by: 0 (fixed) or 1 */
+	uint16_t o_id_off;      /* a tunnel's outer IPv4 ID offset; 0: none */
+	uint16_t o_id_inc;
 };
 
 /*
@@ -404,7 +509,7 @@ struct fast_view {
 static __rte_always_inline enum fast_result
 fast_seg(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, const struct fast_view sh,
 	 struct fast_run *run, uint8_t *bad, const unsigned int nvec, const int v6,
-	 const int wide, const int seq_checked)
+	 const int wide, const int seq_checked, const int tun)
 {
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint16_t id = 0;
@@ -423,6 +528,15 @@ fast_seg(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, const struct 
 		id = rd16(d + sh.id_off);
 		if (id != run->id)
 			return FAST_REFUSED;
+	}
+	if (tun && sh.o_id_off != 0) {
+		/* the outer IPv4 header of a tunnel: its own ID sequence, and
+		 * its checksum verified as inet_gro_receive does (a bad one:
+		 * the full parse passes the segment through) */
+		if (rd16(d + sh.o_id_off) != run->oid ||
+		    !fast_ipv4_hdr_ok(d + sh.o_id_off - IP4_ID))
+			return FAST_REFUSED;
+		run->oid = (uint16_t)(run->oid + sh.o_id_inc);
 	}
 	strict = fast_strict_eq(sh.mask, f, m, d, nvec, wide);
 	run->psh_fin = 0;
@@ -453,11 +567,13 @@ fast_seg(struct tp_gro *g, struct gro_flow *f, struct rte_mbuf *m, const struct 
 }
 
 static __rte_always_inline struct fast_view
-fast_shape_of(const struct tp_gro *g, const struct gro_flow *f)
+fast_shape_of(const struct tp_gro *g, const struct gro_flow *f, const int tun)
 {
 	return (struct fast_view){ g->shape_mask[f->shape], g->dsa_off, f->mss, f->hdr_len,
 				    f->frame, f->l4_off, (uint16_t)(f->l2_len + IP4_ID),
-				    (uint16_t)(f->id_mode & GRO_ID_INC) };
+				    (uint16_t)(f->id_mode & GRO_ID_INC),
+				    (uint16_t)(tun ? f->o_id_off : 0),
+				    (uint16_t)(tun ? f->o_id_mode & GRO_ID_INC : 0) };
 }
 
 /*
@@ -477,11 +593,11 @@ fast_shape_of(const struct tp_gro *g, const struct gro_flow *f)
 static __rte_always_inline uint32_t
 fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf **pkts,
 	     uint32_t j, uint32_t n, struct rte_mbuf **out, uint32_t *no, int *tried_next,
-	     const unsigned int nvec, const int v6, const int wide)
+	     const unsigned int nvec, const int v6, const int wide, const int tun)
 {
 	const uint32_t stop = fast_train_cap(f);
-	const struct fast_view sh = fast_shape_of(g, f);
-	struct fast_run run = fast_run_of(f);
+	const struct fast_view sh = fast_shape_of(g, f, tun);
+	struct fast_run run = fast_run_of(f, tun);
 	enum fast_result r = FAST_REFUSED;
 	uint32_t k, kend;
 	uint8_t bad;
@@ -491,12 +607,12 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 	/* the packets this train may take: the burst's, up to the cap */
 	kend = RTE_MIN(n, j + (stop - f->segs));
 	for (k = j; k < kend; k++) {
-		r = fast_seg(g, f, pkts[k], sh, &run, &bad, nvec, v6, wide, 0);
+		r = fast_seg(g, f, pkts[k], sh, &run, &bad, nvec, v6, wide, 0, tun);
 		if (unlikely(r != FAST_JOINED)) {
 			if (r == FAST_BAD_CSUM) {
 				if (k != j)
-					fast_train_commit(g, f, k - j, &run);
-				pass_through(g, idx, pkts[k], bad, out, no);
+					fast_train_commit(g, f, k - j, &run, tun);
+				pass_through(g, idx, pkts[k], bad, kernel_overtakes(bad), out, no);
 				return k - j + 1;
 			}
 			k += r == FAST_JOINED_LAST;
@@ -505,8 +621,8 @@ fast_train_n(struct tp_gro *g, struct gro_flow *f, uint16_t idx, struct rte_mbuf
 	}
 	if (k == j)
 		return 0;
-	fast_train_commit(g, f, k - j, &run);
-	after_append(g, idx, f->mss, out, no);
+	fast_train_commit(g, f, k - j, &run, tun);
+	after_append(g, idx, f->mss, out, no, 0);   /* UDP flows have no fast path */
 	*tried_next = r == FAST_REFUSED && k < n && g->last == idx;
 	return k - j;
 }
@@ -524,17 +640,26 @@ fast_train_shape(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_
 	struct gro_flow *f = &g->flows[idx];
 
 	*tried_next = 0;
-	switch (f->nvec << 1 | f->v6) {
-	case 4 << 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 4, 0, wide);
-	case 5 << 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 5, 0, wide);
-	case 6 << 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 6, 0, wide);
-	case 5 << 1 | 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 5, 1, wide);
-	case 6 << 1 | 1:
-		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, 6, 1, wide);
+	/* plain TCP: nvec 4-6; tunnels (packet_type's tunnel bits compared,
+	 * outer IPv4 ID checked): IP in IP 5-6, VXLAN / GENEVE 7-8 */
+#define FAST_CASE(nv, v6, tun) \
+	case (nv) << 2 | (v6) << 1 | (tun): \
+		return fast_train_n(g, f, idx, pkts, j, n, out, no, tried_next, nv, v6, wide, tun)
+	switch (f->nvec << 2 | f->v6 << 1 | ((f->meta & GRO_META_TUN) != 0)) {
+	FAST_CASE(4, 0, 0);
+	FAST_CASE(5, 0, 0);
+	FAST_CASE(6, 0, 0);
+	FAST_CASE(5, 1, 0);
+	FAST_CASE(6, 1, 0);
+	FAST_CASE(5, 0, 1);
+	FAST_CASE(6, 0, 1);
+	FAST_CASE(5, 1, 1);
+	FAST_CASE(6, 1, 1);
+	FAST_CASE(7, 0, 1);
+	FAST_CASE(8, 0, 1);
+	FAST_CASE(7, 1, 1);
+	FAST_CASE(8, 1, 1);
+#undef FAST_CASE
 	default:               /* nvec 0: no fast path for this flow */
 		return 0;
 	}
@@ -567,11 +692,11 @@ fast_train_wide(struct tp_gro *g, uint16_t idx, struct rte_mbuf **pkts, uint32_t
  * bad checksum).
  */
 static __rte_always_inline int
-fast_one(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **out,
-	 uint32_t *no, const int wide)
+fast_one_n(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **out,
+	   uint32_t *no, const int wide, const int tun)
 {
 	struct gro_flow *f = &g->flows[idx];
-	struct fast_run run = fast_run_of(f);
+	struct fast_run run = fast_run_of(f, tun);
 	uint8_t bad;
 
 	/* nvec and v6 as variables: one segment does not pay for a
@@ -579,17 +704,29 @@ fast_one(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **o
 	 * length and sequence number */
 	if (f->nvec == 0 || f->segs >= fast_train_cap(f))
 		return 0;
-	switch (fast_seg(g, f, m, fast_shape_of(g, f), &run, &bad, f->nvec, f->v6, wide, 1)) {
+	switch (fast_seg(g, f, m, fast_shape_of(g, f, tun), &run, &bad, f->nvec, f->v6, wide, 1,
+			 tun)) {
 	case FAST_REFUSED:
 		return 0;
 	case FAST_BAD_CSUM:
-		pass_through(g, idx, m, bad, out, no);
+		pass_through(g, idx, m, bad, kernel_overtakes(bad), out, no);
 		return 1;
 	default:
-		fast_train_commit(g, f, 1, &run);
-		after_append(g, idx, f->mss, out, no);
+		fast_train_commit(g, f, 1, &run, tun);
+		after_append(g, idx, f->mss, out, no, 0);
 		return 1;
 	}
+}
+
+/* fast_one_n with tun a constant in each branch: a tunnel flow's outer ID
+ * and packet_type checks exist only in the branch plain flows never take. */
+static __rte_always_inline int
+fast_one(struct tp_gro *g, uint16_t idx, struct rte_mbuf *m, struct rte_mbuf **out,
+	 uint32_t *no, const int wide)
+{
+	if (unlikely(g->flows[idx].meta & GRO_META_TUN))
+		return fast_one_n(g, idx, m, out, no, wide, 1);
+	return fast_one_n(g, idx, m, out, no, wide, 0);
 }
 
 /*
@@ -682,9 +819,20 @@ fast_start(struct tp_gro *g, struct rte_mbuf *m, uint64_t now)
 		return GRO_NIL;
 	if (!f->v6)
 		id = rd16(d + f->l2_len + IP4_ID);
+	if (f->meta & GRO_META_TUN) {
+		/* a tunnel's outer IPv4 header: ID and the checksum the
+		 * compare left out, verified as inet_gro_receive does */
+		if (f->o_id_off != 0) {
+			if (!fast_ipv4_hdr_ok(d + f->o_id_off - IP4_ID))
+				return GRO_NIL;
+			f->o_first_id = rd16(d + f->o_id_off);
+		}
+		f->o_id_next = (uint16_t)(f->o_first_id + 1);
+		f->o_id_mode = GRO_ID_INC;
+	}
 	(void)gro_flow_alloc(g);           /* idx, the top */
 	f->next_seq = rd32(d + f->l4_off + TCP_SEQ) + f->mss;
-	f->ip_len = (uint32_t)f->frame - f->l2_len;
+	f->ip_len = (uint32_t)f->frame - ((f->meta & GRO_META_TUN) ? f->o_l3 : f->l2_len);
 	f->segs = 1;
 	f->first_id = id;
 	f->id_next = (uint16_t)(id + 1);

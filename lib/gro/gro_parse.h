@@ -25,7 +25,10 @@
 #define ET_8021Q 0x8100
 #define ET_8021AD 0x88A8
 #define NH_HOP 0
+#define NH_IPIP 4
 #define NH_TCP 6
+#define NH_UDP 17
+#define NH_IPV6 41
 #define NH_ROUTING 43
 #define NH_FRAG 44
 #define NH_DSTOPTS 60
@@ -118,14 +121,14 @@ csum_state_trusted(uint64_t ol, int v6)
  * not, UNKNOWN is verified in software (or trusted with conf.no_sw_csum),
  * and counted either way. Shared by the parse and the fast path. */
 static inline uint8_t
-csum_verdict(struct tp_gro *g, const struct rte_mbuf *m, const uint8_t *l3,
-	     const uint8_t *th, int v6, uint32_t l4_off, uint32_t l4_len)
+csum_verdict_x(struct tp_gro *g, const struct rte_mbuf *m, uint64_t ol, const uint8_t *l3,
+	       int v6, uint8_t proto, uint32_t l4_off, uint32_t l4_len)
 {
 	struct tp_gro_stats *st = &g->st;
 	int s;
 
 	if (!v6) {
-		s = ip_csum_state(m->ol_flags);
+		s = ip_csum_state(ol);
 		if (s < 0) {
 			if (g->conf.no_sw_csum) {
 				st->csum_unverified++;
@@ -137,17 +140,74 @@ csum_verdict(struct tp_gro *g, const struct rte_mbuf *m, const uint8_t *l3,
 		if (s == 0)
 			return TP_GRO_PASS_BAD_IP_CSUM;
 	}
-	s = l4_csum_state(m->ol_flags);
+	s = l4_csum_state(ol);
 	if (s < 0) {
 		if (g->conf.no_sw_csum) {
 			st->csum_unverified++;
 		} else {
 			st->csum_sw_l4++;
-			s = m->nb_segs == 1 ? tp_gro_tcp_csum_ok(l3, v6, th, l4_len) :
-			    gro_tcp_csum_ok_mbuf(m, l3, v6, l4_off, l4_len);
+			s = proto == NH_TCP && m->nb_segs == 1 ?
+			    tp_gro_tcp_csum_ok(l3, v6, rte_pktmbuf_mtod_offset(m, const uint8_t *,
+									 l4_off), l4_len) :
+			    gro_l4_csum_ok_mbuf(m, l3, v6, proto, l4_off, l4_len);
 		}
 	}
-	return s == 0 ? TP_GRO_PASS_BAD_L4_CSUM : GRO_HOLDABLE;
+	if (s == 0)
+		return proto == NH_TCP ? TP_GRO_PASS_BAD_L4_CSUM : TP_GRO_PASS_BAD_UDP_CSUM;
+	return GRO_HOLDABLE;
+}
+
+static inline uint8_t
+csum_verdict(struct tp_gro *g, const struct rte_mbuf *m, const uint8_t *l3,
+	     const uint8_t *th, int v6, uint32_t l4_off, uint32_t l4_len)
+{
+	(void)th;
+	return csum_verdict_x(g, m, m->ol_flags, l3, v6, NH_TCP, l4_off, l4_len);
+}
+
+/* The checksum status bits that describe this level of p: a tunnel's inner
+ * headers are described by the RX flags only when the NIC parsed the tunnel
+ * (packet_type says so); else nothing is known (verified in software). */
+static inline uint64_t
+inner_ol(const struct gro_pkt *p)
+{
+	if (p->tun != GRO_TUN_NONE && !(p->m->packet_type & RTE_PTYPE_TUNNEL_MASK))
+		return 0;
+	return p->m->ol_flags;
+}
+
+/* UDP GRO's checks (udp4/6_gro_receive, udp_gro_receive_segment in
+ * net/ipv4/udp_offload.c): checksum valid and non-zero, UDP length = the
+ * bytes received, payload. Every refusal there comes before the flow
+ * lookup: in kernel order such a packet overtakes its held flow. */
+static inline void
+finish_udp(struct tp_gro *g, struct gro_pkt *p, const uint8_t *l3, const uint8_t *uh)
+{
+	const struct rte_mbuf *m = p->m;
+	uint32_t l4_off = p->l2_len + p->l3_len, ulen = rd16(uh + 4);
+
+	p->early = 1;
+	if (p->l2_len + p->ip_len != m->pkt_len) {
+		p->pass = TP_GRO_PASS_TRAILER;
+		return;
+	}
+	if (uh[6] == 0 && uh[7] == 0) {
+		p->pass = TP_GRO_PASS_UDP_CSUM0;
+		return;
+	}
+	if (ulen != p->ip_len - p->l3_len) {
+		p->pass = TP_GRO_PASS_BAD_LEN;
+		return;
+	}
+	if (p->paylen == 0) {
+		p->pass = TP_GRO_PASS_ZERO_PAYLOAD;
+		return;
+	}
+	if (unlikely(m->ol_flags & RTE_MBUF_F_RX_LRO))
+		return;
+	p->pass = csum_verdict_x(g, m, m->ol_flags, l3, p->v6, NH_UDP, l4_off, ulen);
+	if (p->pass == GRO_HOLDABLE)
+		p->early = 0;
 }
 
 /* The remaining holdability checks once headers are known. */
@@ -155,6 +215,10 @@ static inline void
 finish(struct tp_gro *g, struct gro_pkt *p, const uint8_t *l3,
        const uint8_t *th)
 {
+	if (p->l4p == NH_UDP) {
+		finish_udp(g, p, l3, th);
+		return;
+	}
 	if (p->tcpw & (GRO_TCPW_URG | GRO_TCPW_RST | GRO_TCPW_SYN)) {
 		p->pass = TP_GRO_PASS_TCP_FLAGS;
 		return;
@@ -165,8 +229,8 @@ finish(struct tp_gro *g, struct gro_pkt *p, const uint8_t *l3,
 	}
 	if (unlikely(p->m->ol_flags & RTE_MBUF_F_RX_LRO))
 		return;    /* not held (gro_parse): no checksum to verify */
-	p->pass = csum_verdict(g, p->m, l3, th, p->v6, p->l2_len + p->l3_len,
-			       p->ip_len - p->l3_len);
+	p->pass = csum_verdict_x(g, p->m, inner_ol(p), l3, p->v6, NH_TCP, p->l2_len + p->l3_len,
+				 p->ip_len - p->l3_len);
 }
 
 /* Bytes after the IP datagram: Ethernet padding of a frame shorter than
@@ -181,6 +245,7 @@ trailer(struct gro_pkt *p, uint32_t frame)
 	    (p->l2_len + p->ip_len < 60 && p->m->nb_segs == 1))
 		return 0;
 	p->pass = TP_GRO_PASS_TRAILER;
+	p->early = p->l4p == NH_UDP;   /* udp_gro_receive_segment: length */
 	return 1;
 }
 
@@ -196,11 +261,59 @@ short_hdr(struct gro_pkt *p, uint32_t need, uint32_t frame)
 /* TCP header at l3 + l3_len; ip_len already known. Returns 0 when the key
  * could be completed. */
 static inline int
-parse_tcp(struct gro_pkt *p, const uint8_t *l3, uint32_t avail, uint32_t frame)
+is_vxlan_port(const struct tp_gro *g, uint16_t port_be)
+{
+	uint32_t i;
+
+	for (i = 0; i < g->nb_vxlan_ports; i++)
+		if (g->vxlan_ports[i] == port_be)
+			return 1;
+	return 0;
+}
+
+/* UDP header of a datagram UDP GRO may merge (p->want_udp). A datagram to a
+ * tunnel port is never merged as UDP (udp_gro_receive takes the tunnel
+ * path there). */
+static inline int
+parse_udp(struct tp_gro *g, struct gro_pkt *p, const uint8_t *l3, uint32_t avail,
+	  uint32_t frame)
+{
+	const uint8_t *uh = l3 + p->l3_len;
+	uint16_t dport;
+
+	if (p->ip_len < (uint32_t)p->l3_len + 8) {
+		p->pass = TP_GRO_PASS_BAD_LEN;
+		return -1;
+	}
+	if (avail < (uint32_t)p->l3_len + 8) {
+		short_hdr(p, p->l3_len + 8u, frame);
+		return -1;
+	}
+	memcpy(&dport, uh + 2, 2);
+	if (is_vxlan_port(g, dport) ||
+	    (g->tun_geneve && dport == RTE_BE16(TP_GRO_GENEVE_PORT))) {
+		p->pass = TP_GRO_PASS_NOT_TCP;
+		return -1;
+	}
+	memcpy(&p->key.ports, uh, 4);
+	p->key.flags |= GRO_KF_UDP;
+	p->l4p = NH_UDP;
+	p->l4_len = 8;
+	p->paylen = (uint16_t)(p->ip_len - p->l3_len - 8);
+	p->opts = uh;
+	p->has_key = 1;
+	return 0;
+}
+
+static inline int
+parse_tcp(struct tp_gro *g, struct gro_pkt *p, const uint8_t *l3, uint32_t avail,
+	  uint32_t frame, uint8_t proto)
 {
 	const uint8_t *th = l3 + p->l3_len;
 	uint32_t doff;
 
+	if (proto == NH_UDP)
+		return parse_udp(g, p, l3, avail, frame);
 	if (p->ip_len < (uint32_t)p->l3_len + 20) {
 		p->pass = TP_GRO_PASS_BAD_LEN;
 		return -1;
@@ -255,7 +368,7 @@ parse_ipv4(struct tp_gro *g, struct gro_pkt *p, const uint8_t *ip,
 		short_hdr(p, ihl, frame);
 		return;
 	}
-	if (ip[9] != NH_TCP) {
+	if (ip[9] != NH_TCP && !(ip[9] == NH_UDP && p->want_udp)) {
 		p->pass = TP_GRO_PASS_NOT_TCP;
 		return;
 	}
@@ -270,7 +383,7 @@ parse_ipv4(struct tp_gro *g, struct gro_pkt *p, const uint8_t *ip,
 	p->ip_len = tot;
 	p->ip_id = rd16(ip + 4);
 	p->l3w = (uint32_t)ip[8] << 16 | (uint32_t)ip[1] << 8 | ((fragw >> 14) & 1);
-	if (parse_tcp(p, ip, avail, frame) < 0)
+	if (parse_tcp(g, p, ip, avail, frame, ip[9]) < 0)
 		return;
 	/* docs/ref/gro.md §1.2: IHL != 5, MF, reserved bit: never held */
 	if (ihl != 20) {
@@ -341,7 +454,7 @@ parse_ipv6(struct tp_gro *g, struct gro_pkt *p, const uint8_t *ip,
 			return;
 		}
 	}
-	if (nh != NH_TCP && nh != NH_FRAG) {
+	if (nh != NH_TCP && nh != NH_FRAG && !(nh == NH_UDP && p->want_udp)) {
 		p->pass = TP_GRO_PASS_NOT_TCP;
 		return;
 	}
@@ -380,12 +493,25 @@ parse_ipv6(struct tp_gro *g, struct gro_pkt *p, const uint8_t *ip,
 	p->ip_len = 40 + pl;
 	p->ip_id = 0;
 	p->l3w = ((w0 >> 20) & 0xFF) << 8 | ip[7];
-	if (parse_tcp(p, ip, avail, frame) < 0)
+	if (parse_tcp(g, p, ip, avail, frame, nh) < 0)
 		return;
 	if (trailer(p, frame))
 		return;
 	finish(g, p, ip, ip + off);
 }
+
+/* Refused by Linux before its TCP flow lookup (inet_gro_receive,
+ * ipv6_gro_receive, the checksum check of tcp4/6_gro_receive): in kernel
+ * order such a packet overtakes its flow's held aggregate. */
+static inline int
+kernel_overtakes(uint8_t reason)
+{
+	return reason == TP_GRO_PASS_BAD_L4_CSUM || reason == TP_GRO_PASS_BAD_IP_CSUM ||
+	       reason == TP_GRO_PASS_IP_OPTS || reason == TP_GRO_PASS_IP_FRAG ||
+	       reason == TP_GRO_PASS_IP_HDR;
+}
+
+#include "gro_encap.h"
 
 static inline void
 gro_parse(struct tp_gro *g, struct gro_pkt *p, struct rte_mbuf *m)
@@ -402,6 +528,17 @@ gro_parse(struct tp_gro *g, struct gro_pkt *p, struct rte_mbuf *m)
 	p->optlen = 0;
 	p->paylen = 0;
 	p->ext_patch = GRO_NIL;
+	p->l4p = NH_TCP;
+	p->want_udp = g->udp;
+	p->early = 0;
+	p->tun = GRO_TUN_NONE;
+	p->ov6 = 0;
+	p->ucsum = 0;
+	p->tkey_len = 0;
+	p->o_l3 = 0;
+	p->o_hl = 0;
+	p->o_id = 0;
+	p->ol3w = 0;
 	if (dlen < ETH_HLEN) {
 		p->pass = m->pkt_len >= ETH_HLEN ? TP_GRO_PASS_HDR_SPLIT : TP_GRO_PASS_NOT_IP;
 		return;
@@ -434,14 +571,21 @@ gro_parse(struct tp_gro *g, struct gro_pkt *p, struct rte_mbuf *m)
 	}
 	if (g->dsa_off >= 0)
 		gro_dsa_key(m, g->dsa_off, &p->key);
-	if (et == ET_IPV4)
-		parse_ipv4(g, p, d + l2, dlen - l2, m->pkt_len - l2);
-	else
-		parse_ipv6(g, p, d + l2, dlen - l2, m->pkt_len - l2);
+	if (unlikely(g->encap) && parse_encap(g, p, d, l2, dlen, m->pkt_len, et)) {
+		/* p->early set by parse_encap */
+	} else {
+		if (et == ET_IPV4)
+			parse_ipv4(g, p, d + l2, dlen - l2, m->pkt_len - l2);
+		else
+			parse_ipv6(g, p, d + l2, dlen - l2, m->pkt_len - l2);
+		/* UDP GRO refuses every packet before its flow lookup */
+		p->early = p->pass != GRO_HOLDABLE &&
+			   (p->l4p == NH_UDP || kernel_overtakes(p->pass));
+	}
 	if (p->has_key)
 		p->hash = (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH) ? m->hash.rss :
 			  g->kernel ? 0 :    /* an skb without a hash */
-			  sw_hash(d + l2, p->key.flags & GRO_KF_V6, p->key.ports);
+			  sw_hash(d + p->l2_len, p->key.flags & GRO_KF_V6, p->key.ports);
 	/* A packet the NIC merged (LRO) is not merged again, but it is parsed:
 	 * Linux gives such an skb (skb_is_gso) GRO's flush flag, so the held
 	 * aggregate of its flow completes before it (dev_gro_receive,

@@ -34,11 +34,19 @@
 #define GRO_KERNEL_BUCKETS 8   /* GRO_HASH_BUCKETS in Linux (include/net/gro.h) */
 #define GRO_NIL 0xFFFFu        /* no flow index */
 #define GRO_MAX_FLOWS 65535u
+#define GRO_UDP_CNT_MAX 64     /* UDP_GRO_CNT_MAX, net/ipv4/udp_offload.c */
 #define GRO_L2_MAX 24          /* Ethernet + two tags (22) rounded up */
 #define GRO_OPT_MAX 40         /* TCP options: data offset 15 => 40 bytes */
 #define GRO_EXT_MAX 255        /* IPv6 extension bytes kept in the key */
 #define GRO_TMPL_MAX 96        /* header bytes the fast path compares (16 x 6):
 				* Ethernet + IPv6 + TCP with timestamps is 86 */
+#define GRO_TMPL_FULL 128      /* ... for a tunnel (16 x 8; the last 32 in
+				* tmpl_hi): VXLAN/IPv4 + IPv4 + TCP with
+				* timestamps is 116 */
+#define GRO_META_TCI 0x01      /* gro_flow.meta: TCIs or RSS hash compared */
+#define GRO_META_TUN 0x02      /* tunnel: packet_type's tunnel bits compared */
+#define GRO_META_EXT 0x04      /* a tunnel or UDP flow: the fields after key
+				* matter (plain TCP flows never read them) */
 
 /* TCP flag bits inside the 32-bit flag word (bytes 12..15 of the TCP header,
  * host order: doff/reserved/AE, flags, window). */
@@ -76,6 +84,21 @@ struct gro_key {
 #define GRO_KF_VLAN 0x02     /* RTE_MBUF_F_RX_VLAN_STRIPPED */
 #define GRO_KF_QINQ 0x04     /* RTE_MBUF_F_RX_QINQ_STRIPPED */
 #define GRO_KF_DSA 0x08      /* switch port metadata valid */
+#define GRO_KF_TUN 0x10      /* encapsulated: tkey holds the outer key
+			      * (compared after the key, gro_merge.c lookup) */
+#define GRO_KF_UDP 0x20      /* UDP GRO (the ports are UDP's) */
+
+/* Tunnel kinds (gro_encap.h). */
+#define GRO_TUN_NONE 0
+#define GRO_TUN_VXLAN 1
+#define GRO_TUN_IPIP 2       /* any IP in IP: IPIP, SIT, 4in6, 6in6 */
+#define GRO_TUN_GENEVE 3
+
+/* The outer flow key of a tunnel packet, compared byte for byte: the
+ * offsets, the outer IP key fields, outer UDP ports and checksum zero-ness,
+ * VXLAN header, inner MAC header and tags (gro_encap.h tkey_build). */
+#define GRO_TKEY_MAX 128
+#define GRO_GENEVE_HMAX 56   /* GENEVE header + options held (8 + 48) */
 
 /* One packet as parsed by the burst loop. */
 struct gro_pkt {
@@ -98,7 +121,20 @@ struct gro_pkt {
 	uint16_t ext_patch;    /* fragment: its next-header byte in the ext
 				* bytes, compared as TCP; GRO_NIL: none */
 	const uint8_t *opts;
+	/* beyond plain TCP */
+	uint8_t l4p;           /* NH_TCP or NH_UDP */
+	uint8_t want_udp;      /* UDP GRO asked for at this level */
+	uint8_t early;         /* kernel order: refused before its flow lookup */
+	uint8_t tun;           /* GRO_TUN_* */
+	uint8_t ov6;           /* outer IPv6 */
+	uint8_t ucsum;         /* outer UDP checksum non-zero */
+	uint8_t tkey_len;
+	uint8_t o_hl;          /* outer IP header bytes */
+	uint16_t o_l3;         /* outer IP offset (outer MAC header bytes) */
+	uint16_t o_id;         /* outer IPv4 ID */
+	uint32_t ol3w;         /* outer l3w (as l3w) */
 	struct gro_key key;
+	uint8_t tkey[GRO_TKEY_MAX];
 };
 
 #define GRO_HOLDABLE 0xFF
@@ -113,7 +149,8 @@ enum gro_id_mode { GRO_ID_INC = 1, GRO_ID_FIXED = 2 };
  * cache. */
 struct gro_flow {
 	uint32_t next_seq;
-	uint32_t ip_len;      /* IP length of the aggregate so far */
+	uint32_t ip_len;      /* IP length of the aggregate so far (a tunnel's:
+			       * the outer datagram's, o_extra more) */
 	uint32_t hash;
 	uint32_t hash_mask;   /* ~0: the NIC's RSS hash picks the flow */
 	uint32_t tci_mask;    /* vlan_tci | vlan_tci_outer << 16 */
@@ -148,7 +185,12 @@ struct gro_flow {
 	uint64_t ol_strict;   /* ol_mask, without cs_mask unless cs_in_vec */
 	uint64_t dsa_mask;    /* over the 8-byte tp_dsa_meta dynfield */
 	uint64_t dsa_want;
-	/* Line 3 on: the full parse's view and the table's links */
+	/* Line 3: what the fast path reads of a tunnel flow only */
+	uint8_t tmpl_hi[GRO_TMPL_FULL - GRO_TMPL_MAX] __rte_aligned(32);
+	uint32_t ptype_want;  /* packet_type & RTE_PTYPE_TUNNEL_MASK of the head */
+	uint16_t o_id_next;   /* outer IPv4 ID the next segment needs */
+	uint16_t o_id_off;    /* its offset in the frame; 0: no outer IPv4 */
+	/* then the full parse's view and the table's links */
 	uint64_t ol_mask;     /* with cs_mask */
 	uint64_t cs_mask;     /* the checksum status bits that matter */
 	uint32_t ack;
@@ -166,6 +208,19 @@ struct gro_flow {
 	struct rte_mbuf *head;
 	uint8_t opts[GRO_OPT_MAX];
 	struct gro_key key;
+	/* beyond plain TCP (read only when key.flags has TUN or UDP) */
+	uint8_t l4p;          /* NH_TCP or NH_UDP */
+	uint8_t tun;          /* GRO_TUN_* */
+	uint8_t ov6;
+	uint8_t ucsum;        /* outer UDP checksum non-zero */
+	uint8_t o_hl;
+	uint8_t o_id_mode;
+	uint8_t tkey_len;
+	uint16_t o_l3;
+	uint16_t o_extra;     /* outer IP length - inner IP length */
+	uint16_t o_first_id;
+	uint32_t ol3w;
+	uint8_t tkey[GRO_TKEY_MAX];
 } __rte_cache_aligned;
 
 /* Header geometries whose template masks tp_gro keeps (shape_mask): the
@@ -173,11 +228,12 @@ struct gro_flow {
  * are, so all flows of one geometry share one, which stays in cache. */
 #define GRO_SHAPES 16
 
-struct gro_shape {
+struct gro_shape {          /* 8 bytes: compared as one word */
 	uint16_t l2_len;
 	uint16_t l4_off;
 	uint16_t hdr_len;
-	uint16_t v6;
+	uint8_t v6;
+	uint8_t o_id_off;     /* tunnel with outer IPv4: its ID's offset */
 };
 
 struct gro_bucket {
@@ -210,12 +266,20 @@ struct tp_gro {
 				* template still describes that flow
 				* (fast_start); GRO_NIL: none */
 	uint64_t fixedid_flag; /* ol_flags bit of TP_GRO_DYNFLAG_FIXEDID */
+	uint64_t ofixedid_flag; /* ... of TP_GRO_DYNFLAG_FIXEDID_OUTER */
+	uint8_t tun_vxlan;     /* conf.tunnels & TP_GRO_TUN_VXLAN */
+	uint8_t tun_ipip;      /* conf.tunnels & TP_GRO_TUN_IPIP */
+	uint8_t tun_geneve;    /* conf.tunnels & TP_GRO_TUN_GENEVE */
+	uint8_t udp;           /* conf.udp */
+	uint8_t encap;         /* any of the three: gro_parse looks further */
+	uint8_t nb_vxlan_ports;
+	uint16_t vxlan_ports[TP_GRO_VXLAN_PORTS_MAX]; /* network order */
 	uint32_t nb_shapes;    /* shapes known; once GRO_SHAPES, a flow of a
 				* new geometry has no fast path (nvec 0) */
 	struct gro_shape shape[GRO_SHAPES];
 	/* per shape: 0xFF on the header bytes the fast path compares (the
 	 * bytes that change between full-size segments are 0) */
-	uint8_t shape_mask[GRO_SHAPES][GRO_TMPL_MAX] __rte_aligned(64);
+	uint8_t shape_mask[GRO_SHAPES][GRO_TMPL_FULL] __rte_aligned(64);
 	struct tp_gro_stats st;
 	size_t mem;
 	uint16_t *free_stack;
@@ -230,6 +294,11 @@ int gro_ipv4_hdr_ok(const void *iph);
 int gro_tcp_csum_ok_mbuf(const struct rte_mbuf *m, const uint8_t *l3, int v6,
 			 uint32_t l4_off, uint32_t l4_len);
 uint16_t gro_tcp_phdr_nolen(const uint8_t *l3, int v6);
+uint16_t gro_phdr_nolen(const uint8_t *l3, int v6, uint8_t proto);
+int gro_l4_csum_ok_mbuf(const struct rte_mbuf *m, const uint8_t *l3, int v6, uint8_t proto,
+			uint32_t l4_off, uint32_t l4_len);
+uint16_t gro_l4_csum_full(const uint8_t *l3, int v6, uint8_t proto, const struct rte_mbuf *m,
+			  uint32_t l4_off, uint32_t l4_len);
 uint16_t gro_tcp_csum_full(const uint8_t *l3, int v6, const struct rte_mbuf *m,
 			   uint32_t l4_off, uint32_t l4_len);
 
@@ -245,6 +314,7 @@ void gro_flow_link(struct tp_gro *g, uint16_t idx, uint32_t bucket, uint8_t slot
 
 /* gro_table.c */
 uint64_t gro_fixedid_flag(void);
+uint64_t gro_ofixedid_flag(void);
 
 /* gro_complete.c: complete held flow idx (removed from the table), return
  * the packet to hand back. */

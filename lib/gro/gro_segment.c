@@ -15,7 +15,15 @@
 
 struct seg_ctx {
 	const struct rte_mbuf *src;   /* metadata source (the merged head) */
-	uint16_t l2, l3, l4, hdr, mss;
+	uint16_t l2, l3, l4, hdr, mss; /* l2: the (inner) IP header's offset */
+	uint8_t udp;                  /* UDP GSO: l4 is a UDP header */
+	uint8_t tun;                  /* RTE_MBUF_F_TX_TUNNEL_VXLAN or _IPIP seen */
+	uint8_t vxlan;
+	uint8_t ov6;
+	uint8_t ucsum;                /* outer UDP checksum wanted */
+	uint8_t ofixed;
+	uint16_t ol3, ohl;            /* outer IP offset and header length */
+	uint16_t oid0;
 	uint32_t seq0;
 	uint16_t id0;
 	int v6;
@@ -29,7 +37,8 @@ copy_meta(struct rte_mbuf *d, const struct seg_ctx *c, uint64_t fixedid)
 {
 	const struct rte_mbuf *s = c->src;
 	uint64_t ol = s->ol_flags & ~(RTE_MBUF_F_RX_LRO | fixedid |
-				       RTE_MBUF_F_RX_L4_CKSUM_MASK);
+				       RTE_MBUF_F_RX_L4_CKSUM_MASK |
+				       RTE_MBUF_F_TX_OUTER_UDP_CKSUM);
 
 	d->ol_flags = ol | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
 	d->vlan_tci = s->vlan_tci;
@@ -41,37 +50,85 @@ copy_meta(struct rte_mbuf *d, const struct seg_ctx *c, uint64_t fixedid)
 	d->l2_len = c->l2;
 	d->l3_len = c->l3;
 	d->l4_len = c->l4;
+	if (c->tun) {             /* the tunnel described as on the aggregate */
+		d->outer_l2_len = c->ol3;
+		d->outer_l3_len = c->ohl;
+		d->l2_len = (uint16_t)(c->l2 - c->ol3 - c->ohl);
+	}
 	rte_mbuf_dynfield_copy(d, s);
 }
 
+static void
+ipv4_fix(uint8_t *ip, uint16_t len, uint16_t id)
+{
+	struct rte_ipv4_hdr *iph = (struct rte_ipv4_hdr *)ip;
+
+	iph->total_length = rte_cpu_to_be_16(len);
+	iph->packet_id = rte_cpu_to_be_16(id);
+	iph->hdr_checksum = 0;
+	iph->hdr_checksum = rte_ipv4_cksum(iph);
+}
+
 /* Headers of segment i (already holding a copy of the merged headers and
- * its len payload bytes, single mbuf) made right. */
+ * its len payload bytes, single mbuf) made right: inner IP and L4 first,
+ * then the outer headers, whose UDP checksum covers the inner ones. */
 static void
 fix_headers(struct rte_mbuf *s, const struct seg_ctx *c, uint32_t i, uint32_t len)
 {
 	uint8_t *ip = rte_pktmbuf_mtod_offset(s, uint8_t *, c->l2);
 	uint8_t *th = ip + c->l3;
-	uint32_t seq = rte_cpu_to_be_32(c->seq0 + i * c->mss);
+	uint32_t ip_len = (uint32_t)c->l3 + c->l4 + len;
 	uint16_t v;
 
 	if (c->v6) {
-		v = rte_cpu_to_be_16((uint16_t)(c->l3 - 40 + c->l4 + len));
+		v = rte_cpu_to_be_16((uint16_t)(ip_len - 40));
 		memcpy(ip + 4, &v, 2);
 	} else {
-		struct rte_ipv4_hdr *iph = (struct rte_ipv4_hdr *)ip;
-
-		iph->total_length = rte_cpu_to_be_16((uint16_t)(c->l3 + c->l4 + len));
-		iph->packet_id = rte_cpu_to_be_16((uint16_t)(c->id0 + (c->fixed ? 0 : i)));
-		iph->hdr_checksum = 0;
-		iph->hdr_checksum = rte_ipv4_cksum(iph);
+		ipv4_fix(ip, (uint16_t)ip_len, (uint16_t)(c->id0 + (c->fixed ? 0 : i)));
 	}
-	memcpy(th + 4, &seq, 4);
-	if (i + 1 < c->nseg)
-		th[13] &= (uint8_t)~0x09;        /* PSH, FIN: last segment only */
-	th[16] = 0;
-	th[17] = 0;
-	v = gro_tcp_csum_full(ip, c->v6, s, (uint32_t)c->l2 + c->l3, c->l4 + len);
-	memcpy(th + 16, &v, 2);
+	if (c->udp) {
+		v = rte_cpu_to_be_16((uint16_t)(c->l4 + len));
+		memcpy(th + 4, &v, 2);
+		th[6] = 0;
+		th[7] = 0;
+		v = gro_l4_csum_full(ip, c->v6, IPPROTO_UDP, s, (uint32_t)c->l2 + c->l3,
+				     c->l4 + len);
+		memcpy(th + 6, &v, 2);
+	} else {
+		uint32_t seq = rte_cpu_to_be_32(c->seq0 + i * c->mss);
+
+		memcpy(th + 4, &seq, 4);
+		if (i + 1 < c->nseg)
+			th[13] &= (uint8_t)~0x09;        /* PSH, FIN: last segment only */
+		th[16] = 0;
+		th[17] = 0;
+		v = gro_tcp_csum_full(ip, c->v6, s, (uint32_t)c->l2 + c->l3, c->l4 + len);
+		memcpy(th + 16, &v, 2);
+	}
+	if (c->tun) {
+		uint8_t *oip = rte_pktmbuf_mtod_offset(s, uint8_t *, c->ol3);
+		uint32_t olen = (uint32_t)c->l2 - c->ol3 + ip_len;
+
+		if (c->ov6) {
+			v = rte_cpu_to_be_16((uint16_t)(olen - 40));
+			memcpy(oip + 4, &v, 2);
+		} else {
+			ipv4_fix(oip, (uint16_t)olen, (uint16_t)(c->oid0 + (c->ofixed ? 0 : i)));
+		}
+		if (c->vxlan) {
+			uint8_t *uh = oip + c->ohl;
+
+			v = rte_cpu_to_be_16((uint16_t)(olen - c->ohl));
+			memcpy(uh + 4, &v, 2);
+			uh[6] = 0;
+			uh[7] = 0;
+			if (c->ucsum) {
+				v = gro_l4_csum_full(oip, c->ov6, IPPROTO_UDP, s,
+						     (uint32_t)c->ol3 + c->ohl, olen - c->ohl);
+				memcpy(uh + 6, &v, 2);
+			}
+		}
+	}
 }
 
 /* Does m have exactly the layout tp_gro builds (one segment per mbuf)? */
@@ -164,8 +221,8 @@ tp_gro_segment(struct rte_mbuf *m, struct rte_mbuf **out, uint16_t max,
 	/* the dynflag's bit, looked up once; any lcore may be first, so the
 	 * cache is read and written atomically (every writer stores the
 	 * same value) */
-	static uint64_t fixedid_cache;
-	uint64_t fixedid;
+	static uint64_t fixedid_cache, ofixedid_cache;
+	uint64_t fixedid, ofixedid, tun;
 	struct seg_ctx c;
 	const uint8_t *ip, *th;
 
@@ -176,18 +233,48 @@ tp_gro_segment(struct rte_mbuf *m, struct rte_mbuf **out, uint16_t max,
 		return 1;
 	}
 	fixedid = __atomic_load_n(&fixedid_cache, __ATOMIC_RELAXED);
-	if (fixedid == 0) {
+	ofixedid = __atomic_load_n(&ofixedid_cache, __ATOMIC_RELAXED);
+	if (fixedid == 0 || ofixedid == 0) {
 		fixedid = gro_fixedid_flag();
+		ofixedid = gro_ofixedid_flag();
 		__atomic_store_n(&fixedid_cache, fixedid, __ATOMIC_RELAXED);
+		__atomic_store_n(&ofixedid_cache, ofixedid, __ATOMIC_RELAXED);
 	}
+	memset(&c, 0, sizeof(c));
 	c.src = m;
 	c.l2 = m->l2_len;
 	c.l3 = m->l3_len;
 	c.l4 = m->l4_len;
-	c.hdr = (uint16_t)(c.l2 + c.l3 + c.l4);
 	c.mss = m->tso_segsz;
-	if (c.l2 < 14 || c.l3 < 20 || c.l4 < 20 || m->data_len < c.hdr ||
-	    m->pkt_len <= c.hdr)
+	c.udp = (m->packet_type & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_UDP &&
+		!(m->ol_flags & RTE_MBUF_F_TX_TUNNEL_MASK);
+	tun = m->ol_flags & RTE_MBUF_F_TX_TUNNEL_MASK;
+	if (tun != 0) {
+		const uint8_t *oip;
+
+		if (tun != RTE_MBUF_F_TX_TUNNEL_VXLAN && tun != RTE_MBUF_F_TX_TUNNEL_IPIP &&
+		    tun != RTE_MBUF_F_TX_TUNNEL_GENEVE)
+			return -EINVAL;
+		c.tun = 1;
+		/* an outer UDP header: VXLAN or GENEVE */
+		c.vxlan = tun != RTE_MBUF_F_TX_TUNNEL_IPIP;
+		c.ol3 = m->outer_l2_len;
+		c.ohl = m->outer_l3_len;
+		c.l2 = (uint16_t)(c.ol3 + c.ohl + m->l2_len);
+		if (c.ol3 < 14 || m->data_len < (uint32_t)c.ol3 + c.ohl ||
+		    (c.vxlan && m->l2_len < 8 + 8))
+			return -EINVAL;
+		oip = rte_pktmbuf_mtod_offset(m, const uint8_t *, c.ol3);
+		c.ov6 = (oip[0] >> 4) == 6;
+		if (c.ov6 ? c.ohl != 40 : ((oip[0] >> 4) != 4 || c.ohl != 20))
+			return -EINVAL;
+		c.ucsum = c.vxlan && (m->ol_flags & RTE_MBUF_F_TX_OUTER_UDP_CKSUM) != 0;
+		c.oid0 = c.ov6 ? 0 : (uint16_t)(oip[4] << 8 | oip[5]);
+		c.ofixed = (m->ol_flags & ofixedid) != 0;
+	}
+	c.hdr = (uint16_t)(c.l2 + c.l3 + c.l4);
+	if (c.l2 < 14 || c.l3 < 20 || c.l4 < (c.udp ? 8 : 20) || (c.udp && c.l4 != 8) ||
+	    m->data_len < c.hdr || m->pkt_len <= c.hdr)
 		return -EINVAL;
 	c.pay = m->pkt_len - c.hdr;
 	c.nseg = (c.pay + c.mss - 1) / c.mss;
@@ -198,12 +285,12 @@ tp_gro_segment(struct rte_mbuf *m, struct rte_mbuf **out, uint16_t max,
 	c.v6 = (ip[0] >> 4) == 6;
 	if (c.v6 ? c.l3 < 40 : ((ip[0] >> 4) != 4 || (ip[0] & 0xF) * 4 != c.l3))
 		return -EINVAL;
-	if ((th[12] >> 4) * 4 != c.l4)
+	if (!c.udp && (th[12] >> 4) * 4 != c.l4)
 		return -EINVAL;
-	c.seq0 = (uint32_t)th[4] << 24 | (uint32_t)th[5] << 16 | (uint32_t)th[6] << 8 | th[7];
+	c.seq0 = c.udp ? 0 : (uint32_t)th[4] << 24 | (uint32_t)th[5] << 16 | (uint32_t)th[6] << 8 | th[7];
 	c.id0 = c.v6 ? 0 : (uint16_t)(ip[4] << 8 | ip[5]);
 	c.fixed = (m->ol_flags & fixedid) != 0;
 	if (in_place_ok(m, &c))
-		return seg_in_place(m, &c, out, fixedid);
-	return seg_copy(m, &c, out, pool, fixedid);
+		return seg_in_place(m, &c, out, fixedid | ofixedid);
+	return seg_copy(m, &c, out, pool, fixedid | ofixedid);
 }

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 
+#include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_cpuflags.h>
 #include <rte_cycles.h>
@@ -37,6 +38,17 @@ uint64_t
 tp_gro_usec_to_tsc(uint64_t usec)
 {
 	return usec * rte_get_tsc_hz() / 1000000;
+}
+
+uint64_t
+gro_ofixedid_flag(void)
+{
+	static const struct rte_mbuf_dynflag desc = { .name = TP_GRO_DYNFLAG_FIXEDID_OUTER };
+	int bit = rte_mbuf_dynflag_lookup(TP_GRO_DYNFLAG_FIXEDID_OUTER, NULL);
+
+	if (bit < 0)
+		bit = rte_mbuf_dynflag_register(&desc);
+	return bit < 0 ? 0 : RTE_BIT64(bit);
 }
 
 uint64_t
@@ -111,9 +123,20 @@ tp_gro_create(const struct tp_gro_conf *conf)
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	if ((c.tunnels & ~TP_GRO_TUN_ALL) != 0) {
+		GRO_LOG(ERR, "tunnels 0x%x has unknown bits (known: 0x%x)", c.tunnels,
+			TP_GRO_TUN_ALL);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (c.udp != 0 && c.udp != 1) {
+		GRO_LOG(ERR, "udp %d is neither 0 nor 1", c.udp);
+		rte_errno = EINVAL;
+		return NULL;
+	}
 	/* the fast path's lines of a flow (gro_priv.h) */
 	RTE_BUILD_BUG_ON(offsetof(struct gro_flow, tmpl) != RTE_CACHE_LINE_MIN_SIZE);
-	RTE_BUILD_BUG_ON(offsetof(struct gro_flow, ol_mask) != 3 * RTE_CACHE_LINE_MIN_SIZE);
+	RTE_BUILD_BUG_ON(offsetof(struct gro_flow, tmpl_hi) != 3 * RTE_CACHE_LINE_MIN_SIZE);
 	socket = c.socket_id;
 	/* one bucket per flow on average, so 8-slot buckets rarely fill */
 	nb_buckets = c.order == TP_GRO_ORDER_KERNEL ? GRO_KERNEL_BUCKETS :
@@ -145,6 +168,25 @@ tp_gro_create(const struct tp_gro_conf *conf)
 		return NULL;
 	}
 	g->fixedid_flag = gro_fixedid_flag();
+	g->ofixedid_flag = gro_ofixedid_flag();
+	g->tun_vxlan = (c.tunnels & TP_GRO_TUN_VXLAN) != 0;
+	g->tun_ipip = (c.tunnels & TP_GRO_TUN_IPIP) != 0;
+	g->udp = c.udp != 0;
+	g->tun_geneve = (c.tunnels & TP_GRO_TUN_GENEVE) != 0;
+	g->encap = g->tun_vxlan || g->tun_ipip || g->tun_geneve || g->udp;
+	for (i = 0; i < TP_GRO_VXLAN_PORTS_MAX; i++) {
+		uint32_t j;
+
+		if (c.vxlan_ports[i] == 0)
+			continue;
+		for (j = 0; j < g->nb_vxlan_ports; j++)
+			if (g->vxlan_ports[j] == rte_cpu_to_be_16(c.vxlan_ports[i]))
+				break;
+		if (j == g->nb_vxlan_ports)
+			g->vxlan_ports[g->nb_vxlan_ports++] = rte_cpu_to_be_16(c.vxlan_ports[i]);
+	}
+	if (g->nb_vxlan_ports == 0)
+		g->vxlan_ports[g->nb_vxlan_ports++] = rte_cpu_to_be_16(TP_GRO_VXLAN_PORT_DEFAULT);
 	g->buckets = rte_zmalloc_socket("tp_gro_b", sizeof(*g->buckets) * nb_buckets,
 					RTE_CACHE_LINE_SIZE, socket);
 	g->flows = rte_zmalloc_socket("tp_gro_f", sizeof(*g->flows) * c.max_flows,
@@ -152,7 +194,7 @@ tp_gro_create(const struct tp_gro_conf *conf)
 	g->free_stack = rte_zmalloc_socket("tp_gro_s", sizeof(uint16_t) * c.max_flows,
 					   RTE_CACHE_LINE_SIZE, socket);
 	if (g->buckets == NULL || g->flows == NULL || g->free_stack == NULL ||
-	    g->fixedid_flag == 0) {
+	    g->fixedid_flag == 0 || g->ofixedid_flag == 0) {
 		tp_gro_destroy(g);
 		rte_errno = ENOMEM;
 		return NULL;
@@ -163,9 +205,9 @@ tp_gro_create(const struct tp_gro_conf *conf)
 	g->mem = sizeof(*g) + sizeof(*g->buckets) * nb_buckets +
 		 sizeof(*g->flows) * c.max_flows + sizeof(uint16_t) * c.max_flows;
 	GRO_LOG(DEBUG, "table: %s mode, %s order, %u flows, max_segs %u, %zu bytes, "
-		"%s header compare", c.mode == TP_GRO_MODE_AGE ? "age" : "burst",
+		"%s header compare, tunnels 0x%x, udp %d", c.mode == TP_GRO_MODE_AGE ? "age" : "burst",
 		g->kernel ? "kernel" : "flow", c.max_flows, c.max_segs, g->mem,
-		g->wide ? "AVX2" : "16-byte");
+		g->wide ? "AVX2" : "16-byte", c.tunnels, c.udp);
 	return g;
 }
 

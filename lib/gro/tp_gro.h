@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * tp_gro: TCP receive-side coalescing with the Linux kernel's GRO rules.
+ * tp_gro: receive-side coalescing with the Linux kernel's GRO rules: TCP,
+ * TCP inside VXLAN and IP-in-IP tunnels, UDP (the last two on request).
  *
  * WHAT IT DOES
  * Merges in-order TCP segments of one flow (TCP over IPv4 and over IPv6,
@@ -39,6 +40,56 @@
  *  - table full: the oldest aggregate of the bucket (8 per bucket, as the
  *    kernel's MAX_GRO_SKBS) or of the whole table is completed first.
  *
+ * TUNNELS AND UDP (conf.tunnels, conf.udp; all off by default)
+ *  - TP_GRO_TUN_VXLAN: TCP inside VXLAN (RFC 7348) over UDP/IPv4 or
+ *    UDP/IPv6 to a port of conf.vxlan_ports (4789 when none is given), as
+ *    vxlan_gro_receive (drivers/net/vxlan/vxlan_core.c) behind
+ *    udp4/6_gro_receive and udp_gro_receive (net/ipv4/udp_offload.c,
+ *    net/ipv6/udp_offload.c) for a tunnel socket. TP_GRO_TUN_IPIP: TCP
+ *    inside IPv4-in-IPv4, IPv6-in-IPv4 (SIT), IPv4-in-IPv6 and IPv6-in-IPv6,
+ *    as ipip_gro_receive (net/ipv4/af_inet.c) and sit / ip4ip6 / ip6ip6
+ *    gro_receive (net/ipv6/ip6_offload.c). TP_GRO_TUN_GENEVE: TCP inside
+ *    GENEVE (RFC 8926) over UDP/IPv4 or UDP/IPv6 to port 6081, Ethernet or
+ *    IP inside, as geneve_gro_receive (drivers/net/geneve.c): version 0 and
+ *    no O bit, else not merged; options up to 48 bytes (longer: passed
+ *    through, which the kernel would merge). One level: a tunnel inside the
+ *    tunnel passes through (the kernel's encap_mark).
+ *    Flow key, beyond the inner flow's (above): the outer MAC header and
+ *    tags, switch port and stripped TCIs (as for plain TCP), outer IP
+ *    protocol and addresses (IPv6: version + flow label and next header),
+ *    outer UDP ports, whether the outer UDP checksum is zero, the whole
+ *    VXLAN header (flags and VNI words) or GENEVE header with its options,
+ *    the inner MAC header and its in-frame tags. Flush rules, beyond the inner flow's: outer TTL, TOS
+ *    and DF, or traffic class and hop limit; the outer IPv4 ID incrementing
+ *    or fixed, decided apart from the inner ID's (include/net/gro.h
+ *    inet_gro_flush per level, since Linux 6.18 without a DF condition);
+ *    the merged OUTER IP length capped (gro_max_size). Never held: outer
+ *    IPv4 options or fragments, a bad outer IPv4 header checksum (always
+ *    verified, as inet_gro_receive does), a bad non-zero outer UDP checksum
+ *    (the NIC's outer L4 status when its packet_type says it parsed the
+ *    tunnel, else verified in software; a zero one is accepted), outer
+ *    lengths that are not the bytes received, truncated tunnel headers, an
+ *    inner EtherType other than IPv4/IPv6 (after up to two tags): counted
+ *    by reason. The outer UDP length is not checked (udp_gro_receive does
+ *    not) and is rewritten on completion. A tunnel's inner checksum status
+ *    comes from the RX flags only when packet_type has tunnel bits (the NIC
+ *    parsed it); else it is verified in software.
+ *  - conf.udp: UDP datagrams as the kernel's forwarding path merges them
+ *    with rx-udp-gro-forwarding (udp_gro_receive_segment): one flow = the
+ *    MAC header, addresses and UDP ports (a UDP flow never equals a TCP
+ *    one); datagrams of the first one's size are merged, a shorter one is
+ *    appended and ends the aggregate, a longer one completes it and starts
+ *    the next; at most 64 datagrams (UDP_GRO_CNT_MAX); IP rules as TCP's.
+ *    Never held: UDP checksum zero or bad, UDP length other than the bytes
+ *    received, empty datagrams, datagrams to a VXLAN port (never merged as
+ *    UDP, tunnels on or off; nor to 6081 when GENEVE is on). In kernel order every refused datagram
+ *    overtakes its held flow (udp_gro_receive_segment refuses before its
+ *    lookup).
+ *  - Checked against the running kernel (tests/gro/kernel/compare_encap.py:
+ *    VXLAN devices in the receiving namespace, rx-udp-gro-forwarding on);
+ *    GENEVE, which the test kernel lacks, against expectations built from
+ *    the kernel's rules (tests/gro/check_geneve.py).
+ *
  * ORDER: TWO MODES (conf.order).
  *  - TP_GRO_ORDER_FLOW (default): every flow leaves in arrival order. A
  *    packet of a held flow that cannot be merged completes that flow's
@@ -62,7 +113,13 @@
  *
  * WHAT IT DOES NOT DO
  *  - no locks: one struct tp_gro per lcore (per RX queue); never share one.
- *  - no UDP, no tunnels (IPIP/VXLAN), no TCP over fragments, no BIG TCP.
+ *  - no GRE, VXLAN-GPE, FOU/GUE tunnels; no outer IPv6 extension
+ *    headers; no inner VLAN of a tunnel beyond two tags; no UDP GRO inside
+ *    a tunnel (the kernel merges inner UDP of a VXLAN packet when
+ *    rx-udp-gro-forwarding is on); no fraglist GRO; no TCP over fragments,
+ *    no BIG TCP. A tunnel flow whose NIC did not parse the tunnel, or whose
+ *    outer UDP checksum is non-zero, and UDP flows take the full parse for
+ *    every segment (no header-compare fast path).
  *  - input mbufs may be chained (scattered jumbo frames), but all headers
  *    must lie in the first mbuf (else passed through, "headers_split");
  *    more than two in-frame VLAN tags, or IPv6 extension headers longer
@@ -93,6 +150,28 @@
  *    field not a full checksum), IPv4 header checksum flag = GOOD;
  *    the TP_GRO_DYNFLAG_FIXEDID dynamic flag when the IPv4 IDs were fixed.
  *    Segment count: tp_gro_segs(), computed from those fields.
+ *  - a merged tunnel packet, in DPDK's tunnel TSO layout: outer_l2_len
+ *    (outer MAC header and tags), outer_l3_len (outer IP header), l2_len =
+ *    outer UDP + VXLAN + inner MAC header (VXLAN) or 0 (IP in IP), l3_len
+ *    and l4_len of the inner headers; ol_flags RTE_MBUF_F_TX_TUNNEL_VXLAN
+ *    (or _GENEVE, then l2_len = outer UDP + GENEVE header and options
+ *    [+ inner MAC header]) or RTE_MBUF_F_TX_TUNNEL_IPIP,
+ *    RTE_MBUF_F_TX_OUTER_IPV4 or _IPV6,
+ *    RTE_MBUF_F_TX_OUTER_UDP_CKSUM when the outer UDP checksum is non-zero
+ *    (then it holds the outer pseudo-header sum without the length, as the
+ *    TCP one); packet_type L2_ETHER | outer L3 | [L4_UDP | TUNNEL_VXLAN |
+ *    INNER_L2_ETHER] or TUNNEL_IP | INNER_L3_IPV4/6 | INNER_L4_TCP. Outer
+ *    IP length (and IPv4 header checksum) and outer UDP length rewritten;
+ *    TP_GRO_DYNFLAG_FIXEDID_OUTER when the outer IPv4 IDs were fixed. The
+ *    RX checksum flags describe the inner headers.
+ *  - a merged UDP packet: UDP length of the whole, UDP checksum = the
+ *    pseudo-header sum without the length (as DPDK's UDP segmentation
+ *    offload wants it), l4_len 8, tso_segsz = first datagram's payload,
+ *    packet_type L2_ETHER | L3 | L4_UDP. tp_gro_plain_tcp() tells plain
+ *    TCP aggregates (for a NIC's plain TSO) from these.
+ * The TX flags above describe the packet; egress still asks for
+ * segmentation (RTE_MBUF_F_TX_TCP_SEG / _UDP_SEG) or calls
+ * tp_gro_segment().
  *  - a 1-segment aggregate is the original mbuf, bytes and fields untouched.
  *
  * Checksums: an mbuf whose ol_flags say GOOD (or NONE) is trusted, BAD is
@@ -126,7 +205,8 @@ extern "C" {
 	X(L3, "ip_fields")            /* TTL/TOS/DF or TC/hop limit differ */  \
 	X(IPID, "ip_id")              /* IPv4 ID not inc/fixed */              \
 	X(SIZE, "ip_len_cap")         /* would exceed max IP length */         \
-	X(MAX_SEGS, "max_segs")       /* conf.max_segs reached */              \
+	X(MAX_SEGS, "max_segs")       /* conf.max_segs reached (UDP: 64) */    \
+	X(OUTER, "outer_ip_fields")   /* tunnel: outer TTL/TOS/DF/ID, TC/hlim */ \
 	X(BYPASS, "same_flow_bypass") /* unmergeable packet of this flow */    \
 	X(BUCKET_FULL, "bucket_full") /* oldest of a full bucket */            \
 	X(TABLE_FULL, "table_full")   /* oldest of a full table */             \
@@ -149,7 +229,10 @@ extern "C" {
 	X(TCP_FLAGS, "syn_rst_urg")     /* SYN, RST or URG */                  \
 	X(PSH_FIN, "psh_fin_alone")     /* PSH/FIN, nothing to join */         \
 	X(HDR_SPLIT, "headers_split")   /* headers span input mbufs */         \
-	X(LRO, "already_merged")        /* input already RX_LRO */
+	X(LRO, "already_merged")        /* input already RX_LRO */             \
+	X(BAD_UDP_CSUM, "bad_udp_csum") /* UDP or outer UDP checksum */        \
+	X(UDP_CSUM0, "udp_zero_csum")   /* UDP GRO needs a checksum */         \
+	X(TUN_HDR, "tunnel_header")     /* truncated tunnel, inner not IP */
 
 #define TP_GRO_X_ENUM(e, s) TP_GRO_FLUSH_##e,
 enum tp_gro_flush_reason { TP_GRO_FLUSH_REASONS(TP_GRO_X_ENUM) TP_GRO_FLUSH_MAX };
@@ -172,6 +255,18 @@ enum tp_gro_order {
 	TP_GRO_ORDER_KERNEL = 1, /* exactly Linux's output (see ORDER above) */
 };
 
+/* conf.tunnels bits. */
+#define TP_GRO_TUN_VXLAN 0x1u  /* VXLAN (RFC 7348) over UDP/IPv4 or UDP/IPv6 */
+#define TP_GRO_TUN_IPIP 0x2u   /* IPv4 or IPv6 in IPv4 or IPv6: IPIP (RFC 2003),
+				* SIT (RFC 4213), IPv4-in-IPv6 and IPv6-in-IPv6
+				* (RFC 2473) */
+#define TP_GRO_TUN_GENEVE 0x4u /* GENEVE (RFC 8926) over UDP/IPv4 or UDP/IPv6
+				* to port 6081, options up to 48 bytes */
+#define TP_GRO_TUN_ALL (TP_GRO_TUN_VXLAN | TP_GRO_TUN_IPIP | TP_GRO_TUN_GENEVE)
+#define TP_GRO_GENEVE_PORT 6081
+#define TP_GRO_VXLAN_PORTS_MAX 4
+#define TP_GRO_VXLAN_PORT_DEFAULT 4789
+
 struct tp_gro_conf {
 	uint32_t max_flows;   /* aggregates held at once, 1..65535 (0: 1024) */
 	uint16_t max_segs;    /* segments per aggregate, 2..65535 (0: no limit
@@ -184,6 +279,12 @@ struct tp_gro_conf {
 	int no_sw_csum;       /* 1: trust checksums whose status is UNKNOWN */
 	int socket_id;        /* memory for the table; SOCKET_ID_ANY ok */
 	enum tp_gro_order order;
+	/* Beyond plain TCP (all off by default, see TUNNELS AND UDP above): */
+	uint32_t tunnels;     /* TP_GRO_TUN_* bits: encapsulations merged */
+	int udp;              /* 1: UDP GRO as rx-udp-gro-forwarding */
+	uint16_t vxlan_ports[TP_GRO_VXLAN_PORTS_MAX]; /* UDP ports (host
+			       * order) that carry VXLAN; 0 = unused slot;
+			       * all 0: 4789 (IANA). Never UDP-merged. */
 };
 
 struct tp_gro_stats {
@@ -208,6 +309,9 @@ struct tp_gro;
  * fixed (all equal) rather than incrementing (Linux SKB_GSO_TCP_FIXEDID).
  * Registered by tp_gro_create(); tp_gro_segment() reads it. */
 #define TP_GRO_DYNFLAG_FIXEDID "tp_gro_fixedid"
+/* The same for the outer IPv4 header of a merged tunnel packet (Linux keeps
+ * one fixed-ID bit per header level, include/net/gro.h inet_gro_flush). */
+#define TP_GRO_DYNFLAG_FIXEDID_OUTER "tp_gro_fixedid_outer"
 
 /* Convert microseconds to TSC cycles for conf.age_tsc. */
 uint64_t tp_gro_usec_to_tsc(uint64_t usec);
@@ -281,8 +385,20 @@ tp_gro_segs(const struct rte_mbuf *m)
 	if (!(m->ol_flags & RTE_MBUF_F_RX_LRO) || m->tso_segsz == 0)
 		return 1;
 	hdr = (uint32_t)m->l2_len + m->l3_len + m->l4_len;
+	if (m->ol_flags & RTE_MBUF_F_TX_TUNNEL_MASK)
+		hdr += (uint32_t)m->outer_l2_len + m->outer_l3_len;
 	pay = m->pkt_len > hdr ? m->pkt_len - hdr : 0;
 	return (uint16_t)((pay + m->tso_segsz - 1) / m->tso_segsz);
+}
+
+/* 1 when a packet out of tp_gro merged plain TCP (no tunnel, not UDP):
+ * what a NIC's plain TCP TSO can split. Tunnel and UDP aggregates need
+ * tunnel TSO / UDP segmentation offload, or tp_gro_segment(). */
+static inline int
+tp_gro_plain_tcp(const struct rte_mbuf *m)
+{
+	return !(m->ol_flags & RTE_MBUF_F_TX_TUNNEL_MASK) &&
+	       (m->packet_type & RTE_PTYPE_L4_MASK) != RTE_PTYPE_L4_UDP;
 }
 
 /*
@@ -290,7 +406,12 @@ tp_gro_segs(const struct rte_mbuf *m)
  * its original segments: headers of the merged packet with, per segment,
  * the sequence number advanced, IPv4 total length / IPv6 payload length set,
  * IPv4 ID = first + i (or the first for all, TP_GRO_DYNFLAG_FIXEDID), PSH/FIN
- * only on the last, IPv4 header and TCP checksums complete and valid.
+ * only on the last, IPv4 header and TCP checksums complete and valid. A
+ * tunnel packet's outer headers too: outer IP length, outer IPv4 ID (first +
+ * i, or fixed: TP_GRO_DYNFLAG_FIXEDID_OUTER) and header checksum, outer UDP
+ * length and (when it was non-zero) a complete UDP checksum. A UDP packet:
+ * each datagram's UDP length and complete checksum. Segments keep the
+ * tunnel's lengths and TX_TUNNEL / TX_OUTER_IPV* flags.
  * Segments get the merged packet's mbuf metadata (port, vlan TCIs, hash,
  * packet_type, dynfields, ol_flags without RTE_MBUF_F_RX_LRO and the fixed-ID
  * flag, RX L4 checksum GOOD) with l2/l3/l4_len set and tso_segsz 0.

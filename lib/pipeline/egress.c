@@ -176,7 +176,10 @@ pl_egress(struct tp_pipeline *pl, enum tp_verdict v, uint16_t port,
 		int rc;
 
 		/* fixedid_flag is resolved at create for TSO ports. */
-		if (segs <= 1 || (op->tso && !(m->ol_flags & pl->fixedid_flag))) {
+		/* Plain TCP TSO only: tunnel and UDP aggregates are split in
+		 * software (tp_gro_plain_tcp). */
+		if (segs <= 1 || (op->tso && !(m->ol_flags & pl->fixedid_flag) &&
+				  tp_gro_plain_tcp(m))) {
 			if (k == TP_EGRESS_MAX_SEGS) {
 				send_chunk(pl, v, port, queue, switch_port, k);
 				k = 0;

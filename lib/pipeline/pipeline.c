@@ -215,7 +215,12 @@ port_setup(struct tp_pipeline *pl, unsigned int p, const struct tp_port_conf *pc
 			.no_sw_csum = g->no_sw_csum,
 			.socket_id = pl->conf.socket_id,
 			.order = g->kernel_order ? TP_GRO_ORDER_KERNEL : TP_GRO_ORDER_FLOW,
+			.tunnels = g->tunnels,
+			.udp = g->udp,
 		};
+
+		RTE_BUILD_BUG_ON(sizeof(gc.vxlan_ports) != sizeof(g->vxlan_ports));
+		memcpy(gc.vxlan_ports, g->vxlan_ports, sizeof(gc.vxlan_ports));
 
 		pp->gro_age = g->mode == TP_GRO_AGE;
 		pp->gro = tp_gro_create(&gc);

@@ -147,6 +147,9 @@ struct tp_pipeline_gro {
 	bool no_sw_csum;          /* trust UNKNOWN checksums (lib/gro) */
 	bool kernel_order;        /* TP_GRO_ORDER_KERNEL (tp_gro.h): Linux's
 				   * output order; default per-flow order */
+	uint32_t tunnels;         /* tp_gro_conf.tunnels (TP_GRO_TUN_*) */
+	bool udp;                 /* tp_gro_conf.udp */
+	uint16_t vxlan_ports[4];  /* tp_gro_conf.vxlan_ports */
 };
 
 enum tp_verdict_hook {

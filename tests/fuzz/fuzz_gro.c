@@ -2,7 +2,11 @@
 /*
  * Fuzz target: GRO merge + flush, then segment every merged packet.
  *
- * Input: [conf bits] then a burst (fuzz.h), given to GRO in two halves.
+ * Input: [conf bits][conf bits 2: tunnels, UDP, VXLAN port] then a burst
+ * (fuzz.h), given to GRO in two halves. The second byte turns on the
+ * parsers beyond plain TCP (outer IPv4/IPv6, UDP, VXLAN, inner Ethernet,
+ * IP in IP): truncated outer headers, wrong lengths and nested tunnels
+ * must pass through untouched or merge into packets that re-segment.
  * Properties: GRO never drops (every input frame leaves, inside exactly one
  * output packet: the output's segment counts add up to the input count);
  * nothing is held after the final flush; every merged packet re-segments
@@ -20,14 +24,17 @@
 #define OUT_MAX (4 * FUZZ_MAX_BURST)
 
 static uint8_t buf[UINT16_MAX + 1024]; /* a merged packet */
-static struct tp_gro *tables[256];
+static struct tp_gro *tables[256 * 8];
 
-/* TCP payload bytes of a plain frame as GRO left it (l2/l3/l4_len set). */
+/* L4 payload bytes of a frame as GRO left it (l2/l3/l4_len set, and the
+ * outer lengths of a tunnel). */
 static uint32_t
 payload_len(const struct rte_mbuf *m)
 {
 	uint32_t hdr = (uint32_t)m->l2_len + m->l3_len + m->l4_len;
 
+	if (m->ol_flags & RTE_MBUF_F_TX_TUNNEL_MASK)
+		hdr += (uint32_t)m->outer_l2_len + m->outer_l3_len;
 	return m->pkt_len > hdr ? m->pkt_len - hdr : 0;
 }
 
@@ -39,10 +46,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tp_gro *g;
 	uint32_t frames_out = 0;
 	uint16_t n, half, nout = 0;
-	uint8_t conf_byte;
+	uint8_t conf_byte, conf2;
 	int rc;
 
-	if (size < 1)
+	if (size < 2)
 		return 0;
 	fuzz_pool();
 	conf_byte = data[0];
@@ -51,13 +58,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	conf.order = (data[0] >> 4) & 1 ? TP_GRO_ORDER_KERNEL : TP_GRO_ORDER_FLOW;
 	conf.max_segs = (data[0] >> 5) ? (uint16_t)(1u + (data[0] >> 5)) : 0;
 	conf.socket_id = SOCKET_ID_ANY;
-	data++;
-	size--;
-	/* One table per configuration byte, made once: creating one per input
+	conf2 = data[1] & 7;
+	conf.tunnels = conf2 & TP_GRO_TUN_ALL;
+	conf.udp = (conf2 >> 2) & 1;
+	conf.vxlan_ports[0] = 4789;
+	conf.vxlan_ports[1] = 8472;
+	data += 2;
+	size -= 2;
+	/* One table per configuration, made once: creating one per input
 	 * would cost most of the run. Each input starts from an empty table. */
-	g = tables[conf_byte];
+	g = tables[conf_byte | conf2 << 8];
 	if (g == NULL)
-		g = tables[conf_byte] = tp_gro_create(&conf);
+		g = tables[conf_byte | conf2 << 8] = tp_gro_create(&conf);
 	FUZZ_CHECK(g != NULL && tp_gro_held(g) == 0);
 	n = fuzz_burst(&data, &size, pkts, FUZZ_MAX_BURST);
 	half = n / 2;

@@ -96,14 +96,62 @@ def vlan():
 
 
 def gro():
+    """[conf][conf2: tunnels | udp << 2] + burst (fuzz_gro.c)."""
     for name in ("bulk4_in", "bulk6_in", "big_in", "vlan_in"):
         path = os.path.join(SRC, "pcaps", "gro", name + ".pcap")
         if os.path.exists(path):
             fr = frames_of(path, 24)
-            write("gro", name, bytes([0x08]) + burst(fr))
-            write("gro", name + "_kernel_verify", bytes([0x17]) + burst(fr))
-    write("gro", "demo", bytes([0x0f]) + burst(frames_of(os.path.join(SRC, "pcaps", "demo.pcap"), 48)))
-    write("gro", "edge", bytes([0]) + burst(EDGE))
+            write("gro", name, bytes([0x08, 0]) + burst(fr))
+            write("gro", name + "_kernel_verify", bytes([0x17, 0]) + burst(fr))
+    write("gro", "demo", bytes([0x0f, 7]) + burst(frames_of(os.path.join(SRC, "pcaps", "demo.pcap"), 48)))
+    write("gro", "edge", bytes([0, 7]) + burst(EDGE))
+    gro_encap()
+
+
+def gro_encap():
+    """Tunnel and UDP seeds: gen_encap.py's sequences of every kind, and
+    outer headers cut short, wrong lengths, nested tunnels, a non-IP inner
+    frame (tests/gro/kernel/gen_encap.py builds them with scapy)."""
+    sys.path.insert(0, os.path.join(HERE, "..", "gro", "kernel"))
+    import gen_encap  # noqa: E402
+    for i, kind in enumerate(gen_encap.KINDS):
+        frames = gen_encap.sequence(7, i, (kind,))[0][:24]
+        write("gro", "encap_" + kind, bytes([0x08, 7]) + burst(frames))
+        write("gro", "encap_" + kind + "_kernel_chain", bytes([0x17, 7]) + burst(frames, split=70))
+    from scapy.all import Ether, IP, IPv6, TCP, UDP, Raw  # noqa: E402
+    from scapy.layers.vxlan import VXLAN  # noqa: E402
+    inner = IP(src="10.0.0.1", dst="10.0.0.2") / TCP(sport=1, dport=2, flags="A") / Raw(bytes(100))
+    # untagged, outer IPv4 at 14, UDP at 34 (offsets the cuts below rely on)
+    mac = dict(src="02:00:00:00:00:01", dst="02:00:00:00:00:02")
+    vx = bytes(Ether(**mac) / IP(src="192.0.2.1", dst="198.51.100.1") / UDP(sport=5, dport=4789) /
+               VXLAN(vni=7) / Ether(**mac) / inner)
+    ip6 = bytes(Ether(**mac) / IPv6(src="2001:db8::1", dst="2001:db8::2") /
+                IPv6(src="2001:db8::3", dst="2001:db8::4") / TCP(sport=1, dport=2, flags="A") /
+                Raw(bytes(100)))
+    cuts = [vx[:n] for n in (20, 34, 40, 42, 49, 50, 57, 63, 64, 70, 83, 90)] + \
+        [ip6[:n] for n in (54, 60, 93, 94, 100)]
+    write("gro", "encap_truncated", bytes([0x08, 7]) + burst(cuts))
+    bad = []
+    for delta in (-30, -1, 1, 40):                       # outer IPv4 total length
+        f = bytearray(vx)
+        tot = (f[16] << 8 | f[17]) + delta
+        f[16:18] = (tot & 0xFFFF).to_bytes(2, "big")
+        bad.append(bytes(f))
+    for ulen in (0, 7, 8, 100, 0xFFFF):                  # outer UDP length
+        f = bytearray(vx)
+        f[38:40] = ulen.to_bytes(2, "big")
+        bad.append(bytes(f))
+    f = bytearray(ip6)
+    f[18:20] = b"\xff\xff"                                # outer IPv6 payload length
+    bad.append(bytes(f))
+    nested_vx = vx[:50] + vx                             # VXLAN in VXLAN
+    nested_ipip = vx[:14] + vx[14:34] + vx[14:]          # (outer proto still UDP)
+    ipip_in_ipip = bytearray(vx[:34]) + vx[14:34] + vx[64:]
+    ipip_in_ipip[23] = 4
+    arp_inner = vx[:62] + b"\x08\x06" + bytes(28)
+    write("gro", "encap_bad_lengths", bytes([0x08, 7]) + burst(bad))
+    write("gro", "encap_nested", bytes([0x17, 7]) + burst([nested_vx, nested_vx, nested_ipip,
+                                                          bytes(ipip_in_ipip), arp_inner]))
 
 
 def pcap():
@@ -274,6 +322,9 @@ def replay_opts():
         "cluster": ["-qi", "x.pcap", "-q"],
         "old_spelling_note": ["\xa0", "-i", "x.pcap", "--redirect", "3=port:0",
                               "--redire", "0:4"],
+        "gro_tunnels": ["-i", "x.pcap", "--gro-tunnels", "vxlan:4789+8472,geneve,ipip",
+                        "--gro-udp"],
+        "gro_tunnels_bad": ["-i", "x.pcap", "--gro-tunnels", "vxlan:0+1+2+3+4,gre"],
     }
     for name, args in seeds.items():
         write("replay_opts", name, b"\0".join(a.encode() for a in args))
@@ -302,6 +353,8 @@ def fwd_opts():
         "unknown": ["--frobnicate"],
         "needs_value": ["--rxq"],
         "stray": ["stray"],
+        "gro_tunnels": ["--gro-tunnels", "all", "--gro-udp"],
+        "gro_tunnels_bad": ["--gro-tunnels", "vxlan:"],
     }
     for name, args in seeds.items():
         write("fwd_opts", name, b"\0".join(a.encode() for a in args))

@@ -32,7 +32,15 @@
  * callgrind_gro.sh. A second table times TCP checksum verification of a
  * 1448-byte payload (software path of tp_gro, against DPDK's rte_raw_cksum).
  *
- * Environment: TP_GRO_BENCH_FLOWS=N (one flow count), TP_GRO_BENCH_ENGINE=
+ * A second input, VXLAN: the same bulk TCP inside VXLAN over UDP/IPv4, as
+ * Linux's vxlan driver sends it (outer DF with incrementing outer IDs, UDP
+ * checksum 0, outer source port per inner flow, inner MSS 1398 so that the
+ * outer frame is 1514 bytes), against librte_gro's RTE_GRO_IPV4_VXLAN_TCP_IPV4
+ * engine (lib/gro/gro_vxlan_tcp4.c), swept over the same table sizes;
+ * packet_type (tunnel VXLAN, inner IPv4/TCP), outer_l2/outer_l3/l2/l3/l4_len
+ * and the NIC's checksum flags set for both.
+ *
+ * Environment: TP_GRO_BENCH_INPUT=tcp|vxlan (one input), TP_GRO_BENCH_FLOWS=N (one flow count), TP_GRO_BENCH_ENGINE=
  * tagpipe|dpdk (one engine, its best-known configuration only),
  * TP_GRO_BENCH_REPS=N, TP_GRO_BENCH_AGE_ONLY=1 (no per-burst table). Only prints; never fails on figures.
  */
@@ -79,6 +87,52 @@ struct result {
 	uint64_t segs_in_merged;
 };
 
+enum input { IN_TCP, IN_VXLAN };
+static enum input input;
+
+#define VX_MSS 1398         /* 1514-byte outer frames */
+#define VX_HDR 50           /* outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8 */
+
+static void
+put16(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* Wrap the inner frame in[0..n) in VXLAN/UDP/IPv4 as Linux's vxlan does. */
+static uint32_t
+vxlan_wrap(const uint8_t *inner, uint32_t n, unsigned int f, unsigned int k, uint8_t *o)
+{
+	uint8_t *ip = o + 14, *u = ip + 20;
+	uint32_t s = 0, i;
+
+	memcpy(o, "\x02\x00\x00\x00\x50\x02\x02\x00\x00\x00\x50\x01\x08\x00", 14);
+	ip[0] = 0x45;
+	ip[1] = 0;
+	put16(ip + 2, 20 + 8 + 8 + n);
+	put16(ip + 4, (uint16_t)(f * 7919u + k));
+	put16(ip + 6, 0x4000);
+	ip[8] = 64;
+	ip[9] = 17;
+	ip[10] = ip[11] = 0;
+	memcpy(ip + 12, "\xc0\x00\x02\x01\xc6\x33\x64\x01", 8);
+	for (i = 0; i < 20; i += 2)
+		s += (uint32_t)ip[i] << 8 | ip[i + 1];
+	while (s >> 16)
+		s = (s & 0xFFFF) + (s >> 16);
+	put16(ip + 10, (uint16_t)~s);
+	put16(u, 32768 + (f * 40503u) % 28232);     /* source port from the flow hash */
+	put16(u + 2, 4789);
+	put16(u + 4, 8 + 8 + n);
+	u[6] = u[7] = 0;
+	memset(u + 8, 0, 8);
+	u[8] = 0x08;
+	u[14] = 42;                                  /* VNI 42 */
+	memcpy(u + 16, inner, n);
+	return VX_HDR + n;
+}
+
 static void
 make_frames(unsigned int nflows)
 {
@@ -93,17 +147,24 @@ make_frames(unsigned int nflows)
 
 		tpkt_init(&t, 0);
 		t.pay_char = 0;
-		t.paylen = MSS;
+		t.paylen = input == IN_VXLAN ? VX_MSS : MSS;
 		t.optlen = sizeof(ts);
 		memcpy(t.opts, ts, sizeof(ts));
 		t.sport = (uint16_t)(10000 + f);
 		t.daddr4 = 0x0A000000u + f;
 		/* each connection its own initial sequence number and IP ID
 		 * base, as Linux picks them (RFC 6528; per-socket IDs) */
-		t.seq = 1000u + f * 2654435761u + k * MSS;
+		t.seq = 1000u + f * 2654435761u + k * t.paylen;
 		t.ip_id = (uint16_t)(f * 40503u + k);
 		t.ttl = 64;
+		t.no_pad = 1;
 		frame_len = tpkt_build(&t, buf);
+		if (input == IN_VXLAN) {
+			static uint8_t vx[TPKT_MAX];
+
+			frame_len = vxlan_wrap(buf, frame_len, f, k, vx);
+			memcpy(buf, vx, frame_len);
+		}
 		memcpy(frames + (size_t)i * frame_len, buf, frame_len);
 	}
 }
@@ -120,11 +181,21 @@ fill_mbufs(unsigned int i, unsigned int n)
 
 		memcpy(rte_pktmbuf_append(m, (uint16_t)frame_len),
 		       frames + (size_t)j * frame_len, frame_len);
-		m->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_TCP;
-		m->l2_len = 14;
+		m->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
 		m->l3_len = 20;
 		m->l4_len = 32;
-		m->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+		if (input == IN_VXLAN) {
+			/* what a NIC that parses VXLAN reports (inner checksums) */
+			m->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_UDP |
+					 RTE_PTYPE_TUNNEL_VXLAN | RTE_PTYPE_INNER_L2_ETHER |
+					 RTE_PTYPE_INNER_L3_IPV4 | RTE_PTYPE_INNER_L4_TCP;
+			m->outer_l2_len = 14;
+			m->outer_l3_len = 20;
+			m->l2_len = 8 + 8 + 14;
+		} else {
+			m->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_TCP;
+			m->l2_len = 14;
+		}
 	}
 }
 
@@ -145,8 +216,9 @@ run_once(const struct conf *c, unsigned int nflows, unsigned int k_bursts,
 	void *ctx = NULL;
 	uint64_t t0, cycles = 0;
 	unsigned int i, no = 0;
+	const uint64_t types = input == IN_VXLAN ? RTE_GRO_IPV4_VXLAN_TCP_IPV4 : RTE_GRO_TCP_IPV4;
 	struct rte_gro_param p = {
-		.gro_types = RTE_GRO_TCP_IPV4,
+		.gro_types = types,
 		.max_flow_num = c->max_flow_num,
 		.max_item_per_flow = c->max_item_per_flow,
 		.socket_id = (uint16_t)rte_socket_id(),
@@ -161,6 +233,7 @@ run_once(const struct conf *c, unsigned int nflows, unsigned int k_bursts,
 			.mode = c->e == ENG_TP_AGE ? TP_GRO_MODE_AGE : TP_GRO_MODE_BURST,
 			.age_tsc = UINT64_MAX / 2,          /* flushed explicitly */
 			.socket_id = (int)rte_socket_id(),
+			.tunnels = input == IN_VXLAN ? TP_GRO_TUN_VXLAN : 0,
 		};
 
 		g = tp_gro_create(&tc);
@@ -187,7 +260,7 @@ run_once(const struct conf *c, unsigned int nflows, unsigned int k_bursts,
 			no += left;
 			if (flush)
 				while (rte_gro_get_pkt_count(ctx) > 0)
-					no += rte_gro_timeout_flush(ctx, 0, RTE_GRO_TCP_IPV4,
+					no += rte_gro_timeout_flush(ctx, 0, types,
 								    outs + no, 65535);
 			break;
 		}
@@ -408,13 +481,28 @@ bench(void **state)
 	unsigned int start = tp_test_pool_in_use(mp);
 
 	(void)state;
-	printf("\nGRO benchmark: %u IPv4 frames of 1514 B (MSS %d, TCP timestamps), bursts "
-	       "of %d, round-robin flows, NIC checksum flags GOOD (neither engine computes a "
-	       "checksum), TSC %.2f GHz, %u repetitions: median cycles/packet and min-max\n",
-	       TOTAL, MSS, BURST, rte_get_tsc_hz() / 1e9, reps);
-	bench_mode(0);
-	if (getenv("TP_GRO_BENCH_AGE_ONLY") == NULL)
-		bench_mode(1);
+	const char *in_env = getenv("TP_GRO_BENCH_INPUT");
+
+	for (int x = IN_TCP; x <= IN_VXLAN; x++) {
+		input = (enum input)x;
+		if (in_env != NULL && strcmp(in_env, x == IN_TCP ? "tcp" : "vxlan") != 0)
+			continue;
+		if (x == IN_TCP)
+			printf("\nGRO benchmark, plain TCP: %u IPv4 frames of 1514 B (MSS %d, TCP "
+			       "timestamps), bursts of %d, round-robin flows, NIC checksum flags "
+			       "GOOD (neither engine computes a checksum), TSC %.2f GHz, %u "
+			       "repetitions: median cycles/packet and min-max\n",
+			       TOTAL, MSS, BURST, rte_get_tsc_hz() / 1e9, reps);
+		else
+			printf("\nGRO benchmark, VXLAN: %u frames of 1514 B (VXLAN/UDP/IPv4, inner "
+			       "TCP/IPv4 MSS %d with timestamps; outer DF, incrementing outer IDs, "
+			       "UDP checksum 0), librte_gro's RTE_GRO_IPV4_VXLAN_TCP_IPV4 engine, "
+			       "tp_gro with TP_GRO_TUN_VXLAN; bursts of %d, NIC flags GOOD, %u "
+			       "repetitions\n", TOTAL, VX_MSS, BURST, reps);
+		bench_mode(0);
+		if (getenv("TP_GRO_BENCH_AGE_ONLY") == NULL)
+			bench_mode(1);
+	}
 	if (only_engine == NULL && getenv("TP_GRO_BENCH_FLOWS") == NULL)
 		bench_csum();
 	TP_TEST_ASSERT_POOL_BACK(mp, start);

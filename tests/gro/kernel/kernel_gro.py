@@ -124,11 +124,15 @@ def segments_of(frame, gso_size):
     return (n + gso_size - 1) // gso_size
 
 
+def tag_of(dev):
+    return dev[2:-1]
+
+
 class KernelGro:
     """One namespace pair and veth, reused for many sequences."""
 
     def __init__(self, napi="threaded", flush_timeout_ns=0, defer_hard_irqs=0, cpu=None,
-                 hold=True):
+                 hold=True, vxlan_ports=(), udp_fwd=False, segments=None):
         tag = "%x" % os.getpid()
         self.ns_tx, self.ns_rx = "tpgro-%s-tx" % tag, "tpgro-%s-rx" % tag
         # "kg" + pid in hex + t/r: at most 9 characters, so that the NAPI
@@ -142,6 +146,15 @@ class KernelGro:
         self.tx = self.rx = None
         self.created = []
         self.napi_pid = None
+        # Tunnel GRO needs a tunnel socket in the receiving namespace: one
+        # collect-metadata ("external") VXLAN device per UDP port opens an
+        # IPv4 and an IPv6 socket there (vxlan_sock_add(),
+        # drivers/net/vxlan/vxlan_core.c), whose gro_receive is
+        # vxlan_gro_receive. UDP GRO of other ports needs the device
+        # feature rx-udp-gro-forwarding (NETIF_F_GRO_UDP_FWD, udp_gro_receive).
+        self.vxlan_ports = tuple(vxlan_ports)
+        self.udp_fwd = udp_fwd
+        self.segments = segments or segments_of
 
     # -- setup / teardown -------------------------------------------------
     def __enter__(self):
@@ -180,6 +193,16 @@ class KernelGro:
             sh("ip", "netns", "exec", ns, "ethtool", "-K", dev, "gro", "on", "tso", "off")
         self._write_sys(self.dev_rx, "gro_flush_timeout", self.flush_timeout_ns)
         self._write_sys(self.dev_rx, "napi_defer_hard_irqs", self.defer_hard_irqs)
+        if self.udp_fwd:
+            sh("ip", "netns", "exec", self.ns_rx, "ethtool", "-K", self.dev_rx,
+               "rx-udp-gro-forwarding", "on")
+        for i, port in enumerate(self.vxlan_ports):
+            vx = "vgro%s%d" % (tag_of(self.dev_rx), i)
+            p = sh("ip", "-n", self.ns_rx, "link", "add", vx, "type", "vxlan", "external",
+                   "dstport", str(port), check=False)
+            if p.returncode != 0:
+                raise SetupError("vxlan device: %s" % p.stderr.strip())
+            sh("ip", "-n", self.ns_rx, "link", "set", "dev", vx, "up")
         for ns, dev in ((self.ns_tx, self.dev_tx), (self.ns_rx, self.dev_rx)):
             sh("ip", "-n", ns, "link", "set", "dev", dev, "up")
         # veth creates its NAPI only when up with GRO on, so only now can it
@@ -316,7 +339,7 @@ class KernelGro:
             if r == "outgoing":
                 continue
             out.append(r)
-            accounted += segments_of(*r)
+            accounted += self.segments(*r)
         # Anything after the input is accounted for is not ours: fail loudly.
         r = self._recv_one(0.05)
         while r == "outgoing":
