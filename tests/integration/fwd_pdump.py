@@ -10,11 +10,10 @@ exactly what it received. Port 0 is net_pcap, port 1 net_aqc_sim
 (wire=pcap); both receive pcaps/demo.pcap.
   - dpdk-dumpcap -i 0 captures while tagpipe-fwd forwards: the pcapng holds
     exactly the capture's frames, byte for byte, in order;
-  - the same from port 1, with the AQC plugin preloaded into dpdk-dumpcap
-    (LD_PRELOAD: its EAL options are fixed, so no -d). While net_aqc_sim
-    refuses to run in a secondary process ("the chip model lives in the
-    primary process"), that part is reported and not checked; any other
-    failure fails the test;
+  - the same from port 1, with the AQC plugins preloaded into dpdk-dumpcap
+    (LD_PRELOAD: its EAL options are fixed, so no -d): the secondary must
+    attach to the net_aqc_sim port (its model's state is in a memzone), and
+    the pcapng hold exactly the frames the port received;
   - dpdk-proc-info --stats shows port 0's counters as the prompt's "show
     port stats 0" does (net_pcap: a driver every secondary has).
 Skipped (77) where the pages cannot be reserved (not root, no 2 MiB
@@ -36,7 +35,6 @@ PAGES = 128
 SYS = '/sys/kernel/mm/hugepages/hugepages-2048kB'
 DUMPCAP = '/usr/bin/dpdk-dumpcap'
 PROCINFO = '/usr/bin/dpdk-proc-info'
-AQC_SECONDARY_REFUSED = 'the chip model lives in the primary process'
 
 
 def pcapng_frames(path):
@@ -107,7 +105,10 @@ def main():
     demo = os.path.join(fwdlib.source_root(), 'pcaps', 'demo.pcap')
     want = fwdlib.read_pcap(demo)
     n = len(want)
-    plugin = os.path.join(fwdlib.build_root(), 'drivers', 'atlantic_pmd', 'librte_net_aqc.so')
+    pmd_dir = os.path.join(fwdlib.build_root(), 'drivers', 'atlantic_pmd')
+    # dpdk-dumpcap takes no -d: the two AQC plugins are preloaded instead.
+    plugins = ' '.join(os.path.join(pmd_dir, x) for x in
+                       ('librte_net_aqc.so.23', 'librte_net_aqc_sim.so.23'))
     prefix = 'tpops_pdump_%d' % os.getpid()
     out0 = os.path.join(mnt + '-port0.pcapng')
     out1 = os.path.join(mnt + '-port1.pcapng')
@@ -127,10 +128,12 @@ def main():
         caps.append(cap0)
         fwd.pump(0.5)
         c.true('dpdk-dumpcap -i 0 started capturing: ' + cap0.text()[-300:], cap0.ready)
-        cap1 = Capture(prefix, 1, out1, dict(os.environ, LD_PRELOAD=plugin))
+        cap1 = Capture(prefix, 1, out1, dict(os.environ, LD_PRELOAD=plugins,
+                                             LD_LIBRARY_PATH=pmd_dir))
         caps.append(cap1)
         fwd.pump(0.5)
-        aqc_ok = cap1.ready
+        c.true('dpdk-dumpcap -i 1 (net_aqc_sim) started capturing: ' + cap1.text()[-300:],
+               cap1.ready)
         fwd.cmd('start')
         for _ in range(150):
             s = fwd.cmd('show port stats all')
@@ -138,6 +141,7 @@ def main():
             if st.get(0, {}).get('rx') == n and st.get(1, {}).get('rx') == n:
                 break
         fwd.cmd('stop')
+        prompt_stats_all = fwdlib.last_port_stats(fwd.cmd('show port stats all'))
         prompt_stats = fwdlib.last_port_stats(fwd.cmd('show port stats 0'))
         # In a terminal, so its lines are out before it ends: Debian's
         # dpdk-proc-info 22.11 dies of SIGSEGV after printing the stats of
@@ -161,6 +165,19 @@ def main():
              (p0.get('rx'), p0.get('rx_bytes'), p0.get('tx'), p0.get('tx_bytes'),
               p0.get('rx_errors'), p0.get('tx_errors')))
         c.eq('port 0 received the capture', p0.get('rx'), n)
+        # Port 1 (net_aqc_sim) in rxonly mode here: what it received, which
+        # the capture must hold exactly (how many it gets in this set-up is
+        # printed, not asserted: see the closing notes of issue 26).
+        rx1 = prompt_stats_all.get(1, {}).get('rx', 0)
+        print('port 1 (net_aqc_sim) received %d of %d frames' % (rx1, n))
+        for port, cap, path, k in ((0, cap0, out0, n), (1, cap1, out1, rx1)):
+            rc = cap.stop()
+            c.true('dpdk-dumpcap -i %d stopped (exit status %r)' % (port, rc), rc == 0)
+            got = pcapng_frames(path) if os.path.exists(path) else []
+            c.eq('port %d: the pcapng holds as many frames as the port received' % port,
+                 len(got), k)
+            c.true('port %d: the pcapng holds exactly the frames received, byte for '
+                   'byte, in order' % port, got == want[:k])
         rc = fwd.close()
         fwd = None
         c.eq('tagpipe-fwd exit status', rc, 0)
