@@ -41,7 +41,7 @@ TCP_STEPS = {"data": 50, "short": 4, "psh": 3, "ooo": 3, "retransmit": 3, "ack_c
              "bad_outer_ip_csum": 2, "bad_udp_csum": 3, "outer_ip_options": 2, "trailer": 2,
              "other_vni": 2, "udp_csum_flip": 2}
 UDP_STEPS = {"data": 50, "short": 5, "longer": 4, "zero_csum": 3, "bad_udp_csum": 3, "ttl": 2,
-             "id_jump": 3, "trailer": 2}
+             "id_jump": 3, "trailer": 2, "tunnel_port": 2}
 OUTER_V4_ONLY = {"outer_ttl", "outer_tos", "outer_df", "outer_id_jump", "bad_outer_ip_csum",
                  "outer_ip_options"}
 OUTER_V6_ONLY = {"outer_hlim", "outer_tc"}
@@ -97,11 +97,11 @@ class Flow:
             self.iid = (self.iid + 1) & 0xFFFF
         return self.oid, self.iid
 
-    def frame(self, plen, flags="A", seq=None, vni=None, ucsum=None, oopts=False):
+    def frame(self, plen, flags="A", seq=None, vni=None, ucsum=None, oopts=False, dport=None):
         oid, iid = self.next_ids()
         payload = bytes((self.idx * 7 + (self.seq + i)) & 0xFF for i in range(plen))
         if self.udp:
-            inner = UDP(sport=self.sport, dport=self.dport) / Raw(payload)
+            inner = UDP(sport=self.sport, dport=self.dport if dport is None else dport) / Raw(payload)
         else:
             inner = TCP(sport=self.sport, dport=self.dport, seq=self.seq if seq is None else seq,
                         ack=self.ack, flags=flags, window=502) / Raw(payload)
@@ -184,7 +184,8 @@ def flow_frames(rng, f, n):
                 f.ottl = 63 if f.ottl == 64 else 64
             elif k == "id_jump" and not f.ov6:
                 f.oid = (f.oid + rng.choice((2, 300))) & 0xFFFF
-            fr = f.frame(plen)
+            # a datagram to a VXLAN port is the tunnel's, never UDP GRO's
+            fr = f.frame(plen, dport=VXLAN_PORTS[0] if k == "tunnel_port" else None)
             if k == "zero_csum":
                 fr[len(fr) - plen - 2:len(fr) - plen] = b"\0\0"
             elif k == "bad_udp_csum":
