@@ -328,6 +328,12 @@ compare_out(const struct tp_bpf *p, const struct bpf_diff_out *a, const struct b
 	return 0;
 }
 
+uint16_t
+bpf_diff_snap_segs(const struct bpf_diff_snap *s)
+{
+	return s->nb_segs;
+}
+
 int
 bpf_diff_both(struct tp_bpf *p, struct rte_mbuf *m, uint32_t cpu, uint32_t budget,
 	      struct bpf_diff_out *o, char *why, size_t len)
@@ -339,6 +345,12 @@ bpf_diff_both(struct tp_bpf *p, struct rte_mbuf *m, uint32_t cpu, uint32_t budge
 
 	bpf_diff_save(before, p, m);
 	bpf_diff_run(p, false, m, cpu, budget, o);
+	if (m->nb_segs != before->nb_segs) {
+		/* segments freed: the state cannot be put back */
+		bpf_diff_snap_free(before);
+		bpf_diff_snap_free(after_i);
+		return 1;
+	}
 	bpf_diff_save(after_i, p, m);
 	bpf_diff_restore(before, p, m);
 	bpf_diff_run(p, true, m, cpu, budget, &oc);

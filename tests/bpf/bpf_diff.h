@@ -59,6 +59,8 @@ struct bpf_diff_snap *bpf_diff_snap_new(const struct tp_bpf *p);
 void bpf_diff_snap_free(struct bpf_diff_snap *s);
 void bpf_diff_save(struct bpf_diff_snap *s, const struct tp_bpf *p, const struct rte_mbuf *m);
 void bpf_diff_restore(const struct bpf_diff_snap *s, struct tp_bpf *p, struct rte_mbuf *m);
+/* The segment count of the packet s saved. */
+uint16_t bpf_diff_snap_segs(const struct bpf_diff_snap *s);
 /* 0 when a and b hold the same state, else -1 with the first difference
  * described in why. */
 int bpf_diff_compare(const struct bpf_diff_snap *a, const struct bpf_diff_snap *b,
@@ -67,7 +69,10 @@ int bpf_diff_compare(const struct bpf_diff_snap *a, const struct bpf_diff_snap *
 /* p run on m from the same state in the interpreter, then compiled;
  * outcome and memory compared. 0: the same (o: the outcome, the state as
  * the runs left it); -1: why says what differed (the interpreter's value
- * first). p->compiled must be set. */
+ * first); 1: not compared, because the interpreter's run freed segments
+ * of m's chain (a multi-buffer tail cut), which no snapshot can put back
+ * (o: the interpreter's outcome, m as it left it). p->compiled must be
+ * set. */
 int bpf_diff_both(struct tp_bpf *p, struct rte_mbuf *m, uint32_t cpu, uint32_t budget,
 		  struct bpf_diff_out *o, char *why, size_t len);
 

@@ -17,14 +17,7 @@ work=${1:?usage: $0 WORKDIR SECONDS [TARGET...]}
 secs=${2:?usage: $0 WORKDIR SECONDS [TARGET...]}
 shift 2
 targets=("$@")
-# xbpf (interpreter against JIT) is left out of the default run for now: on
-# seed 1 it stops within seconds on a program whose two interpreter runs from
-# one saved state already differ in data_len after bpf_xdp_adjust_tail, so
-# the harness's save/restore (tests/bpf/bpf_diff.c) misses some state since
-# the multi-buffer tail edits; until that is found it would fail CI on the
-# harness, not on the JIT. Its corpus still replays in meson (suite fuzz),
-# and `libfuzzer.sh DIR SECONDS xbpf` runs it by hand.
-[ ${#targets[@]} -gt 0 ] || targets=(dsa vlan gro pcap acl bpf devargs replay_opts fwd_opts)
+[ ${#targets[@]} -gt 0 ] || targets=(dsa vlan gro pcap acl bpf xbpf devargs replay_opts fwd_opts)
 mkdir -p "$work"
 
 cc=${CLANG:-clang}
