@@ -59,8 +59,7 @@ def main():
     prefix = 'tp_aqc_secondary_%d' % os.getpid()
     # the plugins where dpdk-proc-info may load them (not world-writable),
     # under their SONAMEs as installed
-    work = os.path.join(fwdlib.build_root(), 'aqc-secondary-%d' % os.getpid())
-    os.makedirs(work, mode=0o755)
+    work = fwdlib.plugin_dir('aqc-secondary-%d' % os.getpid())
     loads = []
     for path in (plugin, sim_plugin):
         soname = re.search(r'\(SONAME\).*\[(.*)\]', subprocess.run(

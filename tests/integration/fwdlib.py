@@ -14,6 +14,30 @@ import time
 SKIP = 77
 
 
+def plugin_dir(name):
+    """A new directory (mode 0755) that DPDK's plugin loader accepts: no
+    directory above it may be world-writable (eal_common_options.c,
+    verify_perms). Under the build directory when that holds, else under
+    /run, so a build in /tmp still loads its plugins. Removed at exit."""
+    import atexit
+    import shutil
+    import stat
+    import tempfile
+    base = os.path.abspath(build_root())
+    p = base
+    while True:
+        if os.stat(p).st_mode & stat.S_IWOTH:
+            base = '/run'
+            break
+        if p == '/':
+            break
+        p = os.path.dirname(p)
+    d = tempfile.mkdtemp(prefix=name + '-', dir=base)
+    os.chmod(d, 0o755)
+    atexit.register(shutil.rmtree, d, True)
+    return d
+
+
 def build_root():
     return os.environ.get('TP_BUILD_ROOT', os.getcwd())
 

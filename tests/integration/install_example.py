@@ -98,6 +98,17 @@ def multi_lcore(c, src, work, env, cflags, libs, staged):
     if r.returncode != 0 or not plugin:
         c.true('net_aqc_sim plugin staged', bool(plugin))
         return
+    # DPDK loads no plugin below a world-writable directory (a build in
+    # /tmp): the staged plugin directory, copied where it may, as installed
+    pdir = fwdlib.plugin_dir('vrouter-mq-plugins')
+    for f in os.listdir(os.path.dirname(plugin[0])):
+        src_f = os.path.join(os.path.dirname(plugin[0]), f)
+        if f.startswith('librte_net_aqc'):
+            if os.path.islink(src_f):
+                os.symlink(os.readlink(src_f), os.path.join(pdir, f))
+            else:
+                shutil.copy(src_f, pdir)
+    plugin = [os.path.join(pdir, os.path.basename(plugin[0]))]
     pin, pout = os.path.join(work, 'mq_in.pcap'), os.path.join(work, 'mq_out.pcap')
     frames, want = mq_input(pin)
     eal = ['-d', plugin[0], '-l', '0-1', '--no-huge', '--no-shconf', '-m', '256', '--no-pci',
