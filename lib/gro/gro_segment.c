@@ -4,7 +4,12 @@
  * merge (Linux tcp_gso_segment + inet/ipv6 gso_segment facts, docs/ref/gro.md §1.5):
  * every segment gets the merged headers with its own sequence number,
  * lengths, IPv4 ID (incrementing, or fixed with TP_GRO_DYNFLAG_FIXEDID),
- * PSH/FIN only on the last, and complete IPv4 header and TCP checksums.
+ * PSH/FIN only on the last, and complete IPv4 header and TCP checksums --
+ * or, when the caller asked for TCP checksum offload on the aggregate
+ * (RTE_MBUF_F_TX_TCP_CKSUM, plain TCP), the pseudo-header checksum the NIC
+ * completes (DPDK's TX checksum contract, rte_mbuf_core.h: the L4 checksum
+ * field holds the pseudo-header sum, rte_ipv4_phdr_cksum/rte_ipv6_phdr_cksum),
+ * which spares the forwarding core a pass over every payload byte.
  */
 #include <errno.h>
 
@@ -22,6 +27,7 @@ struct seg_ctx {
 	uint8_t ov6;
 	uint8_t ucsum;                /* outer UDP checksum wanted */
 	uint8_t ofixed;
+	uint8_t csum_off;             /* TCP checksum left to the NIC */
 	uint16_t ol3, ohl;            /* outer IP offset and header length */
 	uint16_t oid0;
 	uint32_t seq0;
@@ -39,6 +45,11 @@ copy_meta(struct rte_mbuf *d, const struct seg_ctx *c, uint64_t fixedid)
 	uint64_t ol = s->ol_flags & ~(RTE_MBUF_F_RX_LRO | fixedid |
 				       RTE_MBUF_F_RX_L4_CKSUM_MASK |
 				       RTE_MBUF_F_TX_OUTER_UDP_CKSUM);
+
+	/* a checksum asked of the NIC where we could not leave it to it
+	 * (UDP, tunnels, IPv6 extension headers) was computed here */
+	if (!c->csum_off)
+		ol &= ~RTE_MBUF_F_TX_L4_MASK;
 
 	d->ol_flags = ol | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
 	d->vlan_tci = s->vlan_tci;
@@ -102,7 +113,12 @@ fix_headers(struct rte_mbuf *s, const struct seg_ctx *c, uint32_t i, uint32_t le
 			th[13] &= (uint8_t)~0x09;        /* PSH, FIN: last segment only */
 		th[16] = 0;
 		th[17] = 0;
-		v = gro_tcp_csum_full(ip, c->v6, s, (uint32_t)c->l2 + c->l3, c->l4 + len);
+		if (c->csum_off)   /* with the length: no TCP_SEG flag */
+			v = c->v6 ? rte_ipv6_phdr_cksum((const struct rte_ipv6_hdr *)ip, 0) :
+				    rte_ipv4_phdr_cksum((const struct rte_ipv4_hdr *)ip, 0);
+		else
+			v = gro_tcp_csum_full(ip, c->v6, s, (uint32_t)c->l2 + c->l3,
+					      c->l4 + len);
 		memcpy(th + 16, &v, 2);
 	}
 	if (c->tun) {
@@ -290,6 +306,11 @@ tp_gro_segment(struct rte_mbuf *m, struct rte_mbuf **out, uint16_t max,
 	c.seq0 = c.udp ? 0 : (uint32_t)th[4] << 24 | (uint32_t)th[5] << 16 | (uint32_t)th[6] << 8 | th[7];
 	c.id0 = c.v6 ? 0 : (uint16_t)(ip[4] << 8 | ip[5]);
 	c.fixed = (m->ol_flags & fixedid) != 0;
+	/* the IPv6 pseudo-header from the fixed header is right only without
+	 * extension headers (rte_ipv6_phdr_cksum takes proto and length from
+	 * it); the segments inherit the caller's TX flags (copy_meta) */
+	c.csum_off = !c.udp && !c.tun && (m->ol_flags & RTE_MBUF_F_TX_TCP_CKSUM) &&
+		     (!c.v6 || c.l3 == 40);
 	if (in_place_ok(m, &c))
 		return seg_in_place(m, &c, out, fixedid | ofixedid);
 	return seg_copy(m, &c, out, pool, fixedid | ofixedid);

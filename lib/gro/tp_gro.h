@@ -415,6 +415,13 @@ tp_gro_plain_tcp(const struct rte_mbuf *m)
  * Segments get the merged packet's mbuf metadata (port, vlan TCIs, hash,
  * packet_type, dynfields, ol_flags without RTE_MBUF_F_RX_LRO and the fixed-ID
  * flag, RX L4 checksum GOOD) with l2/l3/l4_len set and tso_segsz 0.
+ * TCP checksum offload: when m carries RTE_MBUF_F_TX_TCP_CKSUM (set by the
+ * caller for a port with RTE_ETH_TX_OFFLOAD_TCP_CKSUM, together with
+ * RTE_MBUF_F_TX_IPV4 or _IPV6 as DPDK requires), a plain TCP segment's
+ * checksum field holds the pseudo-header checksum with its length
+ * (rte_ipv4_phdr_cksum / rte_ipv6_phdr_cksum) and the segment keeps the
+ * flag, so the NIC completes it; IPv6 with extension headers, UDP and
+ * tunnel packets get complete checksums and lose the L4 request.
  * The original L2 padding of tiny frames is not restored.
  *
  * A packet without RTE_MBUF_F_RX_LRO (or with tso_segsz 0) is returned

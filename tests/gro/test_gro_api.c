@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_ip.h>
 
 static struct rte_mempool *mp;
 
@@ -638,6 +639,70 @@ test_chained_input(void **state)
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 }
 
+/* TCP checksum offload through tp_gro_segment: with RTE_MBUF_F_TX_TCP_CKSUM
+ * on the aggregate, every segment keeps the flag and carries the
+ * pseudo-header checksum (with its length) that DPDK's TX checksum offload
+ * expects; completing it as the NIC would gives back the original frame,
+ * byte for byte. */
+static void
+test_segment_csum_offload(void **state)
+{
+	static uint8_t frames[5][2000];
+	struct tp_gro_conf c = { .mode = TP_GRO_MODE_BURST, .socket_id = SOCKET_ID_ANY };
+	unsigned int start = tp_test_pool_in_use(mp);
+	struct tp_gro *g = tp_gro_create(&c);
+	struct rte_mbuf *in[5], *out[10], *segs[8];
+	uint32_t len[5];
+	int v6, i, n;
+
+	(void)state;
+	for (v6 = 0; v6 < 2; v6++) {
+		const uint16_t l2 = 14, l3 = v6 ? 40 : 20;
+
+		for (i = 0; i < 5; i++) {
+			struct tpkt t;
+
+			tpkt_init(&t, v6);
+			t.paylen = 700;
+			t.seq = 100 + (uint32_t)i * 700;
+			t.ip_id = (uint16_t)i;
+			len[i] = tpkt_build(&t, frames[i]);
+			in[i] = tp_test_mbuf_from_bytes(mp, frames[i], len[i]);
+		}
+		n = tp_gro_merge_burst(g, in, 5, out, 10, 0);
+		assert_int_equal(n, 1);
+		out[0]->ol_flags |= RTE_MBUF_F_TX_TCP_CKSUM |
+				    (v6 ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4);
+		n = tp_gro_segment(out[0], segs, 8, mp);
+		assert_int_equal(n, 5);
+		for (i = 0; i < 5; i++) {
+			struct rte_mbuf *s = segs[i];
+			uint8_t *ip = rte_pktmbuf_mtod_offset(s, uint8_t *, l2);
+			uint8_t *th = ip + l3;
+			uint16_t field, want, full;
+
+			assert_int_equal(s->nb_segs, 1);
+			assert_true(s->ol_flags & RTE_MBUF_F_TX_TCP_CKSUM);
+			assert_int_equal(s->l2_len, l2);
+			assert_int_equal(s->l3_len, l3);
+			memcpy(&field, th + 16, 2);
+			want = v6 ? rte_ipv6_phdr_cksum((const struct rte_ipv6_hdr *)ip, 0) :
+				    rte_ipv4_phdr_cksum((const struct rte_ipv4_hdr *)ip, 0);
+			assert_int_equal(field, want);
+			/* what the NIC does: the full sum over pseudo-header and
+			 * segment, field zeroed */
+			th[16] = th[17] = 0;
+			full = v6 ? rte_ipv6_udptcp_cksum((const struct rte_ipv6_hdr *)ip, th) :
+				    rte_ipv4_udptcp_cksum((const struct rte_ipv4_hdr *)ip, th);
+			memcpy(th + 16, &full, 2);
+			tp_test_assert_mbuf_bytes(s, frames[i], len[i]);
+			rte_pktmbuf_free(s);
+		}
+	}
+	tp_gro_destroy(g);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+}
+
 /* The output as (source port, segments) pairs, in order. */
 static void
 assert_out(struct rte_mbuf **o, int n, const unsigned int *want, int nwant)
@@ -862,6 +927,7 @@ main(void)
 		cmocka_unit_test(test_lro_input_keeps_flow_order),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_chained_input),
+		cmocka_unit_test(test_segment_csum_offload),
 	};
 
 	tp_test_eal_init(NULL);
