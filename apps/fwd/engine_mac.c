@@ -9,11 +9,13 @@
 static void
 mac_fwd(struct fwd_stream *fs)
 {
+	const uint64_t begin = fwd_busy_begin();
 	struct rte_mbuf *pkts[FWD_MAX_BURST];
 	const struct rte_ether_addr *src = &fwd.port_mac[fs->tx_port];
 	const struct rte_ether_addr *dst = &fwd.peer_mac[fs->tx_port];
 	uint16_t n = rte_eth_rx_burst(fs->rx_port, fs->rx_queue, pkts, fwd.opt.burst);
 
+	fwd_rx_burst_seen(fs, n);
 	if (n == 0)
 		return;
 	fs->rx_pkts += n;
@@ -28,6 +30,7 @@ mac_fwd(struct fwd_stream *fs)
 		rte_ether_addr_copy(src, &eth->src_addr);
 	}
 	fwd_tx_or_free(fs, pkts, n);
+	fwd_busy_end(fs, begin);
 }
 
 const struct fwd_engine fwd_engine_mac = {

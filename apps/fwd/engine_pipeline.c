@@ -110,17 +110,23 @@ static void
 pipeline_fwd(struct fwd_stream *fs)
 {
 	struct rte_mbuf *pkts[FWD_MAX_BURST];
+	uint64_t begin;
 	uint16_t n;
 
 	/* What the host sent on this port's interfaces, out first. */
 	fwd_host_if_poll(fs);
+	begin = fwd_busy_begin();
 	n = rte_eth_rx_burst(fs->rx_port, fs->rx_queue, pkts, fwd.opt.burst);
-	/* An empty burst still completes aged aggregates (--gro age:USEC). */
+	fwd_rx_burst_seen(fs, n);
+	/* An empty burst still completes aged aggregates (--gro age:USEC);
+	 * its cycles then count as busy, as testpmd's csum engine counts an
+	 * empty burst that goes on to flush its GRO context. */
 	if (n == 0 && (fwd.opt.gro.age_usec == 0 || tp_pipeline_held(fs->ctx) == 0))
 		return;
 	fs->rx_pkts += n;
 	/* With pass_cb set, nothing comes back in pkts[]. */
 	tp_pipeline_rx_burst(fs->ctx, fs->rx_port, fs->rx_queue, pkts, n);
+	fwd_busy_end(fs, begin);
 }
 
 static void

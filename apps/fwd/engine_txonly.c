@@ -84,15 +84,19 @@ fwd_txonly_burst(struct fwd_stream *fs)
 static void
 txonly_fwd(struct fwd_stream *fs)
 {
+	const uint64_t begin = fwd_busy_begin();
 	struct rte_mbuf *pkts[FWD_MAX_BURST];
 	uint16_t n = rte_eth_rx_burst(fs->rx_port, fs->rx_queue, pkts, fwd.opt.burst);
 
+	fwd_rx_burst_seen(fs, n);
 	if (n > 0) {
 		fs->rx_pkts += n;
 		fs->dropped += n;
 		rte_pktmbuf_free_bulk(pkts, n);
 	}
 	fwd_txonly_burst(fs);
+	/* every burst sends: testpmd's txonly counts each one */
+	fwd_busy_end(fs, begin);
 }
 
 const struct fwd_engine fwd_engine_txonly = {

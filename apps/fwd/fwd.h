@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_ether.h>
 #include <rte_log.h>
@@ -60,6 +61,12 @@ struct fwd_stream {
 	uint64_t passed_frames;   /* the frames those packets were made of */
 	uint64_t segmented;       /* PASS packets split by tp_gro_segment (GSO) */
 	uint64_t tx_first;        /* of tx_pkts: frames start tx_first sent */
+	/* --record-core-cycles: TSC cycles of the bursts that received (or,
+	 * with GRO holding packets, flushed); testpmd's fs->core_cycles. */
+	uint64_t core_cycles;
+	/* --record-burst-stats: RX bursts by size, empty ones included
+	 * (testpmd's rx_burst_stats); zeroed at start. */
+	uint64_t rx_burst_spread[FWD_MAX_BURST + 1];
 } __rte_cache_aligned;
 
 struct fwd_engine {
@@ -132,6 +139,8 @@ struct fwd_options {
 	uint16_t txpkt_len;               /* txonly frame length */
 	bool gso;                         /* pipeline: GSO on egress */
 	bool stage_cycles;                /* pipeline: time every stage */
+	bool core_cycles;                 /* --record-core-cycles */
+	bool burst_stats;                 /* --record-burst-stats */
 	struct fwd_gro_conf gro;
 	char verdict[FWD_MAX_VERDICT];    /* "" = pipeline default */
 	struct fwd_port_conf port[FWD_MAX_PORTS];
@@ -165,11 +174,37 @@ struct fwd_state {
 	bool port_stopped[RTE_MAX_ETHPORTS];   /* "port stop" */
 	/* Stream counters at the last start or "clear fwd stats" (run.c). */
 	struct fwd_counts {
-		uint64_t rx, tx, dropped, passed, passed_frames;
+		uint64_t rx, tx, dropped, passed, passed_frames, core_cycles;
 	} cleared[FWD_MAX_STREAMS];
 };
 
 extern struct fwd_state fwd;
+
+/* Busy-cycle accounting as dpdk-testpmd 22.11 does it (app/test-pmd/
+ * testpmd.h, get_start_cycles/get_end_cycles): an engine reads the TSC
+ * before its RX burst and adds the cycles up to the end of its work only
+ * when the burst had work, so polls that found nothing are not counted and
+ * "CPU cycles/packet" is the forwarding core's cost per received frame. */
+static inline uint64_t
+fwd_busy_begin(void)
+{
+	return fwd.opt.core_cycles ? rte_rdtsc() : 0;
+}
+
+static inline void
+fwd_busy_end(struct fwd_stream *fs, uint64_t begin)
+{
+	if (fwd.opt.core_cycles)
+		fs->core_cycles += rte_rdtsc() - begin;
+}
+
+/* One RX burst of n frames, for --record-burst-stats. */
+static inline void
+fwd_rx_burst_seen(struct fwd_stream *fs, uint16_t n)
+{
+	if (fwd.opt.burst_stats)
+		fs->rx_burst_spread[n]++;
+}
 extern volatile bool fwd_quit;   /* set by SIGINT/SIGTERM or "quit" */
 
 extern bool fwd_eal_started;    /* rte_eal_cleanup() is due on exit */

@@ -93,6 +93,9 @@ usage(void)
 	       "  --gso on|off               re-segment merged packets on egress (default on)\n"
 	       "  --record-stage-cycles      count TSC cycles per pipeline stage (show pipeline\n"
 	       "                             stats: cycles/mbuf; off by default, it costs)\n"
+	       "  --record-core-cycles       count the forwarding lcores' busy TSC cycles\n"
+	       "                             (forward stats: CPU cycles/packet, as testpmd)\n"
+	       "  --record-burst-stats       count RX bursts by size (forward stats: RX-bursts)\n"
 	       "  --verdict NAME[:ARG]       verdict program (pipeline mode): pass, drop, tx,\n"
 	       "                             redirect:N, by-switch-port, acl:FILE, ...\n"
 	       "                             or an XDP object FILE.o[:SECTION] (docs/xdp.md)\n"
@@ -192,6 +195,8 @@ enum {
 	OPT_GRO_SEGS, OPT_GRO_AGE, OPT_GRO_ORDER, OPT_GRO_TUNNELS, OPT_GRO_UDP, OPT_GSO, OPT_VERDICT, OPT_REDIRECT,
 	OPT_BPF_UNVERIFIED, OPT_BPF_MAP, OPT_BPF_ROUTE, OPT_VERSION, OPT_CMDLINE_FILE,
 	OPT_STAGE_CYCLES,
+	OPT_CORE_CYCLES,
+	OPT_BURST_STATS,
 	OPT_HOST_IF,
 	OPT_MAX_PKT_LEN, OPT_MBUF_SIZE,
 };
@@ -232,6 +237,8 @@ static const struct option long_opts[] = {
 	{ "bpf-route", required_argument, NULL, OPT_BPF_ROUTE },
 	{ "cmdline-file", required_argument, NULL, OPT_CMDLINE_FILE },
 	{ "record-stage-cycles", no_argument, NULL, OPT_STAGE_CYCLES },
+	{ "record-core-cycles", no_argument, NULL, OPT_CORE_CYCLES },
+	{ "record-burst-stats", no_argument, NULL, OPT_BURST_STATS },
 	{ "host-if", required_argument, NULL, OPT_HOST_IF },
 	{ NULL, 0, NULL, 0 },
 };
@@ -359,6 +366,8 @@ parse_one(struct fwd_options *o, int c, const char *a)
 		break;
 	case OPT_GSO: o->gso = parse_onoff("--gso", a); break;
 	case OPT_STAGE_CYCLES: o->stage_cycles = true; break;
+	case OPT_CORE_CYCLES: o->core_cycles = true; break;
+	case OPT_BURST_STATS: o->burst_stats = true; break;
 	case OPT_VERDICT:
 		if (strlen(a) == 0 || strlen(a) >= FWD_MAX_VERDICT)
 			usage_exit("--verdict: bad value '%s'", a);

@@ -4,9 +4,9 @@
  * answered as testpmd 22.11 does (app/test-pmd/cmdline.c): forward
  * statistics, clearing port counters, start tx_first, port start/stop,
  * port summary, the forwarding configuration, promiscuous mode, link
- * up/down and a port's RSS hash functions; and tagpipe's own
- * "set record-stage-cycles", named after testpmd's "set
- * record-core-cycles". prompt.c lists them (FWD_TESTPMD_COMMANDS).
+ * up/down, a port's RSS hash functions, "set record-core-cycles" and
+ * "set record-burst-stats"; and tagpipe's own "set record-stage-cycles",
+ * named after them. prompt.c lists them (FWD_TESTPMD_COMMANDS).
  */
 #include <string.h>
 
@@ -43,7 +43,7 @@ TK(tk_txfirst1, w1, "tx_first");
 TK(tk_startstop1, w1, "start#stop");
 TK(tk_promisc1, w1, "promisc");
 TK(tk_link1, w1, "link-up#link-down");
-TK(tk_cycles1, w1, "record-stage-cycles");
+TK(tk_cycles1, w1, "record-stage-cycles#record-core-cycles#record-burst-stats");
 TK(tk_stats2, w2, "stats");
 TK(tk_sx2, w2, "stats#xstats");
 TK(tk_summary2, w2, "summary");
@@ -217,9 +217,19 @@ do_rss_hash(void *res, struct cmdline *cl, void *data)
 static void
 do_stage_cycles(void *res, struct cmdline *cl, void *data)
 {
+	const struct tcmd_res *r = res;
+	bool on = strcmp(r->w2, "on") == 0;
+
 	RTE_SET_USED(cl);
 	RTE_SET_USED(data);
-	fwd_pipeline_set_stage_cycles(strcmp(((struct tcmd_res *)res)->w2, "on") == 0);
+	/* testpmd sets its two flags silently; the lcores read them per
+	 * burst, so they take effect while forwarding runs */
+	if (strcmp(r->w1, "record-core-cycles") == 0)
+		fwd.opt.core_cycles = on;
+	else if (strcmp(r->w1, "record-burst-stats") == 0)
+		fwd.opt.burst_stats = on;
+	else
+		fwd_pipeline_set_stage_cycles(on);
 	fflush(stdout);
 }
 
@@ -260,7 +270,8 @@ INST(fwd_tc_link, do_link, NULL, "set link-up|link-down port <port_id>",
 INST(fwd_tc_rss_hash, do_rss_hash, NULL, "show port <port_id> rss-hash",
      (void *)&tk_show, (void *)&tk_port1, (void *)&tk_port_at2, (void *)&tk_rss3);
 INST(fwd_tc_stage_cycles, do_stage_cycles, NULL,
-     "set record-stage-cycles on|off: TSC cycles per pipeline stage",
+     "set record-stage-cycles|record-core-cycles|record-burst-stats on|off: "
+     "TSC cycles per pipeline stage, busy cycles per frame, RX burst sizes",
      (void *)&tk_set, (void *)&tk_cycles1, (void *)&tk_onoff2);
 
 void
@@ -274,5 +285,6 @@ fwd_prompt_testpmd_help(void)
 	       "show config fwd\n"
 	       "set promisc all|PORT on|off\n"
 	       "set link-up|link-down port PORT\n"
-	       "set record-stage-cycles on|off (show pipeline stats: cycles/mbuf)\n");
+	       "set record-stage-cycles on|off (show pipeline stats: cycles/mbuf)\n"
+	       "set record-core-cycles on|off | set record-burst-stats on|off\n");
 }

@@ -195,6 +195,9 @@ start(uint32_t tx_first)
 	 * statistics are kept; "clear stats" resets those). The pipelines'
 	 * counters first: the streams' baseline is read from them. */
 	fwd_pipeline_clear_stats();
+	for (unsigned int s = 0; s < fwd.nb_streams; s++)
+		memset(fwd.streams[s].rx_burst_spread, 0,
+		       sizeof(fwd.streams[s].rx_burst_spread));
 	fwd_clear_fwd_stats();
 	fwd_verbose_apply();
 	if (tx_first > 0 && send_tx_first(tx_first) != 0)
@@ -272,6 +275,7 @@ stream_counts(const struct fwd_stream *fs, struct fwd_counts *c)
 	c->dropped = load(&fs->dropped);
 	c->passed = load(&fs->passed);
 	c->passed_frames = load(&fs->passed_frames);
+	c->core_cycles = load(&fs->core_cycles);
 	/* What txonly bursts (start tx_first) sent is the stream's own. */
 	if (fwd.opt.engine == fwd_engine_find("pipeline") &&
 	    fwd_pipeline_stream_counts(fs, c))
@@ -284,6 +288,63 @@ since(uint64_t now, uint64_t then)
 	return now > then ? now - then : 0;   /* a counter re-made: from 0 */
 }
 
+/* "  RX-bursts : 1234 [60% of 32 pkts + 30% of 0 pkts + 10% of other]":
+ * testpmd's --record-burst-stats line (app/test-pmd/testpmd.c,
+ * pkt_burst_stats_display): the number of bursts, the share of empty ones,
+ * then the two most frequent non-empty sizes, then the rest. */
+static void
+burst_spread_show(const char *dir, const uint64_t *spread)
+{
+	uint64_t total = spread[0], count[3] = { spread[0], 0, 0 }, acc = 0;
+	unsigned int size[3] = { 0, 0, 0 };
+	int shown = 0;
+
+	for (unsigned int k = 1; k <= FWD_MAX_BURST; k++) {
+		if (spread[k] == 0)
+			continue;
+		total += spread[k];
+		if (spread[k] > count[1]) {
+			count[2] = count[1];
+			size[2] = size[1];
+			count[1] = spread[k];
+			size[1] = k;
+		} else if (spread[k] > count[2]) {
+			count[2] = spread[k];
+			size[2] = k;
+		}
+	}
+	if (total == 0)
+		return;
+	printf("  %s-bursts : %" PRIu64 " [", dir, total);
+	for (unsigned int i = 0; i < 3; i++) {
+		int pct;
+
+		acc += count[i];
+		if (acc == total) {
+			printf("%d%% of %u pkts]\n", 100 - shown, size[i]);
+			return;
+		}
+		pct = (int)((double)count[i] / (double)total * 100);
+		printf("%d%% of %u pkts + ", pct, size[i]);
+		shown += pct;
+	}
+	printf("%d%% of other]\n", 100 - shown);
+}
+
+/* The RX burst sizes of every stream that receives on port p. */
+static void
+port_bursts_show(uint16_t p)
+{
+	static uint64_t spread[FWD_MAX_BURST + 1];
+
+	memset(spread, 0, sizeof(spread));
+	for (unsigned int s = 0; s < fwd.nb_streams; s++)
+		if (fwd.streams[s].rx_port == p)
+			for (unsigned int k = 0; k <= FWD_MAX_BURST; k++)
+				spread[k] += load(&fwd.streams[s].rx_burst_spread[k]);
+	burst_spread_show("RX", spread);
+}
+
 /* Port ethdev counters at the last start / clear (testpmd's
  * fwd_stats_reset, nic_stats_clear). */
 static struct rte_eth_stats port_base[RTE_MAX_ETHPORTS];
@@ -292,7 +353,7 @@ void
 fwd_show_fwd_stats(void)
 {
 	uint64_t port_dropped[RTE_MAX_ETHPORTS] = { 0 };
-	uint64_t t_rx = 0, t_rx_drop = 0, t_tx = 0, t_tx_drop = 0, t_nombuf = 0;
+	uint64_t t_rx = 0, t_rx_drop = 0, t_tx = 0, t_tx_drop = 0, t_nombuf = 0, cycles = 0;
 	bool pipeline = fwd.opt.engine == fwd_engine_find("pipeline");
 
 	for (unsigned int s = 0; s < fwd.nb_streams; s++) {
@@ -306,6 +367,7 @@ fwd_show_fwd_stats(void)
 		t = since(n.tx, c->tx);
 		d = since(n.dropped, c->dropped);
 		port_dropped[fs->tx_port] += d;
+		cycles += since(n.core_cycles, c->core_cycles);
 		/* testpmd leaves out a stream that did nothing. (It prints
 		 * the others only with more streams than ports; tagpipe-fwd
 		 * always does: they hold the frame counts RX = TX +
@@ -347,6 +409,8 @@ fwd_show_fwd_stats(void)
 		}
 		printf("  TX-packets: %-14" PRIu64 " TX-dropped: %-14" PRIu64 "TX-total: %-" PRIu64 "\n",
 		       tx, tx_drop, tx + tx_drop);
+		if (fwd.opt.burst_stats)
+			port_bursts_show(p);
 		printf("  ----------------------------------------------------------------------------\n");
 		t_rx += rx;
 		t_rx_drop += rx_drop;
@@ -362,6 +426,17 @@ fwd_show_fwd_stats(void)
 	if (t_nombuf > 0)
 		printf("  RX-nombufs: %-14" PRIu64 "\n", t_nombuf);
 	printf("  ++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++\n");
+	/* testpmd's line, to the letter: busy cycles over the frames the
+	 * ports received (frames sent, in txonly mode). */
+	if (fwd.opt.core_cycles && (t_rx > 0 || t_tx > 0)) {
+		bool tx_only = fwd.opt.engine == fwd_engine_find("txonly");
+		uint64_t pkts = tx_only ? t_tx : t_rx;
+
+		printf("\n  CPU cycles/packet=%.2F (total cycles=%" PRIu64 " / total %s packets=%"
+		       PRIu64 ") at %" PRIu64 " MHz Clock\n",
+		       pkts > 0 ? (double)cycles / (double)pkts : 0.0, cycles,
+		       fwd.opt.engine->name, pkts, rte_get_tsc_hz() / 1000000);
+	}
 	fflush(stdout);
 }
 
