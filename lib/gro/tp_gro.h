@@ -232,7 +232,8 @@ extern "C" {
 	X(LRO, "already_merged")        /* input already RX_LRO */             \
 	X(BAD_UDP_CSUM, "bad_udp_csum") /* UDP or outer UDP checksum */        \
 	X(UDP_CSUM0, "udp_zero_csum")   /* UDP GRO needs a checksum */         \
-	X(TUN_HDR, "tunnel_header")     /* truncated tunnel, inner not IP */
+	X(TUN_HDR, "tunnel_header")     /* truncated tunnel, inner not IP */   \
+	X(ALONE, "burst_of_one")        /* burst mode: nothing to merge with */
 
 #define TP_GRO_X_ENUM(e, s) TP_GRO_FLUSH_##e,
 enum tp_gro_flush_reason { TP_GRO_FLUSH_REASONS(TP_GRO_X_ENUM) TP_GRO_FLUSH_MAX };
@@ -336,7 +337,8 @@ size_t tp_gro_memory(const struct tp_gro *g);
  *  - packets passed through unchanged (never held),
  *  - aggregates completed by this burst (flush rules, table full),
  *  - BURST mode: then every aggregate still held, oldest first (after the
- *    call nothing is held);
+ *    call nothing is held); a burst of one frame is handed back unparsed
+ *    and counted as passed (TP_GRO_PASS_ALONE);
  *  - AGE mode: then aggregates started at or before now_tsc - conf.age_tsc,
  *    oldest first, as long as out[] has room (the rest come out later).
  * Order: events in arrival order; within a flow the output is always in
