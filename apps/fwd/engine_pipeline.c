@@ -5,7 +5,9 @@
  * itself; PASS packets come back to us (fwd_pipeline_pass) and go to the
  * stream's TX port like io mode does, after egress work:
  *   - a merged packet is split back into its segments (tp_gro_segment, GSO
- *     in software) unless --gso off;
+ *     in software) unless --gso off; where the TX port offers TCP checksum
+ *     offload the NIC completes the segments' TCP checksums, as with
+ *     librte_gso in testpmd's csum engine;
  *   - VLAN tags the pipeline stripped are put back (tp_vlan_insert_burst);
  *   - the switch tag is not: a PASS frame leaves the switch domain.
  *
@@ -34,17 +36,42 @@
 #define PASS_SEG_ROOM 128
 #define PASS_OUT_MAX (FWD_MAX_BURST + PASS_SEG_ROOM)
 
+/* A segment whose checksum the NIC completes finds its TCP header at
+ * l2_len + l3_len: grow l2_len by the tags inserted in front (out[0..kept)
+ * are before[0..k) without the dropped ones, in order). */
 static void
-pass_flush(struct fwd_stream *fs, struct rte_mbuf **out, uint16_t k)
+offload_fix_l2(struct rte_mbuf **out, uint16_t kept, struct rte_mbuf *const *before,
+	       const uint32_t *len, uint16_t k)
 {
-	struct rte_mbuf *drops[PASS_OUT_MAX];
+	for (uint16_t i = 0, j = 0; i < k && j < kept; i++) {
+		if (before[i] != out[j])
+			continue;
+		if (out[j]->ol_flags & RTE_MBUF_F_TX_L4_MASK)
+			out[j]->l2_len += out[j]->pkt_len - len[i];
+		j++;
+	}
+}
+
+static void
+pass_flush(struct fwd_stream *fs, struct rte_mbuf **out, uint16_t k, bool offload)
+{
+	struct rte_mbuf *drops[PASS_OUT_MAX], *before[PASS_OUT_MAX];
+	uint32_t len[PASS_OUT_MAX];
 	uint8_t why[PASS_OUT_MAX];
 	struct tp_vlan_stats vs = { 0 };
 	uint16_t kept, sent;
 
 	if (k == 0)
 		return;
+	if (offload) {
+		for (uint16_t i = 0; i < k; i++) {
+			before[i] = out[i];
+			len[i] = out[i]->pkt_len;
+		}
+	}
 	kept = tp_vlan_insert_burst_reasons(NULL, out, k, drops, why, &vs);
+	if (offload)
+		offload_fix_l2(out, kept, before, len, k);
 	for (uint16_t i = 0; i < k - kept; i++)
 		tp_pipeline_pass_drop(fs->ctx, TP_DROP_VLAN_BASE + why[i], &drops[i], 1);
 	fs->dropped += k - kept;
@@ -67,6 +94,10 @@ fwd_pipeline_pass(void *arg, uint16_t port, uint16_t queue,
 	struct rte_mbuf *out[PASS_OUT_MAX];
 	uint16_t k = 0;
 
+	/* the TX port completes TCP checksums of the segments (ports.c) */
+	const bool offload = fwd.tx_tcp_csum[fs->tx_port];
+	bool offloaded = false;
+
 	RTE_SET_USED(port);
 	RTE_SET_USED(queue);
 	fs->passed += n;
@@ -82,9 +113,18 @@ fwd_pipeline_pass(void *arg, uint16_t port, uint16_t queue,
 		if (!fwd.opt.gso || !(m->ol_flags & RTE_MBUF_F_RX_LRO)) {
 			out[k++] = m;
 		} else {
+			if (offload && tp_gro_plain_tcp(m)) {
+				const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *,
+									    m->l2_len);
+
+				m->ol_flags |= RTE_MBUF_F_TX_TCP_CKSUM |
+					       ((ip[0] >> 4) == 4 ? RTE_MBUF_F_TX_IPV4 :
+								    RTE_MBUF_F_TX_IPV6);
+				offloaded = true;
+			}
 			r = tp_pipeline_pass_segment(fs->ctx, m, &out[k], PASS_OUT_MAX - k);
 			if (r == -ENOSPC && k > 0) {
-				pass_flush(fs, out, k);
+				pass_flush(fs, out, k, offloaded);
 				k = 0;
 				r = tp_pipeline_pass_segment(fs->ctx, m, out, PASS_OUT_MAX);
 			}
@@ -99,11 +139,11 @@ fwd_pipeline_pass(void *arg, uint16_t port, uint16_t queue,
 		}
 		/* Keep room for the next packet's segments. */
 		if (PASS_OUT_MAX - k < PASS_SEG_ROOM) {
-			pass_flush(fs, out, k);
+			pass_flush(fs, out, k, offloaded);
 			k = 0;
 		}
 	}
-	pass_flush(fs, out, k);
+	pass_flush(fs, out, k, offloaded);
 }
 
 static void

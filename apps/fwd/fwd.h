@@ -172,6 +172,7 @@ struct fwd_state {
 	unsigned int fwd_lcore_id[RTE_MAX_LCORE];
 	bool running;
 	bool port_stopped[RTE_MAX_ETHPORTS];   /* "port stop" */
+	bool tx_tcp_csum[RTE_MAX_ETHPORTS];    /* TCP checksum offload enabled */
 	/* Stream counters at the last start or "clear fwd stats" (run.c). */
 	struct fwd_counts {
 		uint64_t rx, tx, dropped, passed, passed_frames, core_cycles;

@@ -73,6 +73,13 @@ port_setup(uint16_t port)
 	}
 	/* GRO'd packets leave as chains; let the PMD take them if it can. */
 	conf.txmode.offloads = info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	/* The NIC checks checksums on the way in (GRO then trusts its GOOD
+	 * instead of summing every payload byte, as librte_gro never checks)
+	 * and completes TCP checksums of re-segmented packets on the way out
+	 * (engine_pipeline.c). */
+	conf.rxmode.offloads |= info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_CHECKSUM;
+	conf.txmode.offloads |= info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_TCP_CKSUM;
+	fwd.tx_tcp_csum[port] = (conf.txmode.offloads & RTE_ETH_TX_OFFLOAD_TCP_CKSUM) != 0;
 	/* What the host sends its interfaces in 64 KiB: the NIC's TSO. */
 	conf.txmode.offloads |= fwd_host_if_tx_offloads(port_index_of(port), info.tx_offload_capa);
 	if (fwd.opt.max_pkt_len != 0) {
