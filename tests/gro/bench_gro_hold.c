@@ -15,12 +15,14 @@
  * Arrival in real time: frame i arrives at t0 + i * gap, gap = the time of
  * 1538 bytes at 10 or 25 Gbit/s (the 1514-byte frame, its 4-byte FCS, 8
  * bytes of preamble and start delimiter, 12 of inter-frame gap: IEEE
- * 802.3 clause 4). A poll loop spins as a PMD's does: each poll takes every frame
- * whose arrival time has passed, at most one burst of 32, writes it into
- * fresh mbufs (as a NIC's DMA would; not counted as engine time), hands the
- * burst to the engine, and "transmits" (frees) what the engine releases.
- * Polls that find nothing are empty polls; they happen as they do in a real
- * poll loop, and an engine that flushes on them gets the call.
+ * 802.3 clause 4). A poll loop spins as a PMD's does: each poll takes every
+ * frame whose arrival time has passed, at most one burst of 32, writes it
+ * into fresh mbufs (as a NIC's DMA would; not counted as engine time),
+ * hands the burst to the engine, and "transmits" (frees) what the engine
+ * releases. Polls that find nothing are empty polls; they happen as they do
+ * in a real poll loop, and an engine that flushes on them gets the call.
+ * A run in which the loop was descheduled longer than any hold asked for
+ * is run again (see RETRY_US); the stalls are printed with each table.
  *
  * Hold of a segment = release TSC (just after the engine call that released
  * the packet containing it) - RX TSC (just after the poll that received it).
@@ -537,7 +539,7 @@ bench(void **state)
 	printf("\nGRO hold time: %u frames per run (1514 B, bulk TCP/IPv4, MSS %d with "
 	       "timestamps, round-robin flows), arriving in real time at line rate "
 	       "(%d bytes on the wire per frame); polls of at most %d frames; "
-	       "TSC %.3f GHz (%" PRIu64 " cycles of TSC reads subtracted per engine call); "
+	       "TSC %.3f GHz (TSC reads around an engine call: %" PRIu64 " cycles, subtracted); "
 	       "%d repetitions\n", NFRAMES, GRO_BULK_MSS, WIRE_BYTES, BURST,
 	       rte_get_tsc_hz() / 1e9, tsc_ovh, REPS);
 	printf("  hold = release - RX poll, per input segment, p50/p99/max of all "
