@@ -56,11 +56,12 @@
 #include <rte_ip.h>
 #include <rte_malloc.h>
 
+#include "gro_bulk.h"
 #include "gro_tpkt.h"
 
 #define BURST 32
 #define TOTAL 65536u
-#define MSS 1448
+#define MSS GRO_BULK_MSS
 #define SEGS_64K 45        /* 45 x 1448 + 52 header bytes <= 65535 */
 #define MAX_CONF 4
 #define MAX_REPS 31
@@ -137,28 +138,12 @@ static void
 make_frames(unsigned int nflows)
 {
 	static uint8_t buf[TPKT_MAX];
-	/* NOP, NOP, timestamps (RFC 7323 §3): Linux's bulk-TCP option block */
-	static const uint8_t ts[12] = { 1, 1, 8, 10, 0, 0, 0x12, 0x34, 0, 0, 0x56, 0x78 };
 	unsigned int i;
 
 	for (i = 0; i < TOTAL; i++) {
 		unsigned int f = i % nflows, k = i / nflows;
-		struct tpkt t;
 
-		tpkt_init(&t, 0);
-		t.pay_char = 0;
-		t.paylen = input == IN_VXLAN ? VX_MSS : MSS;
-		t.optlen = sizeof(ts);
-		memcpy(t.opts, ts, sizeof(ts));
-		t.sport = (uint16_t)(10000 + f);
-		t.daddr4 = 0x0A000000u + f;
-		/* each connection its own initial sequence number and IP ID
-		 * base, as Linux picks them (RFC 6528; per-socket IDs) */
-		t.seq = 1000u + f * 2654435761u + k * t.paylen;
-		t.ip_id = (uint16_t)(f * 40503u + k);
-		t.ttl = 64;
-		t.no_pad = 1;
-		frame_len = tpkt_build(&t, buf);
+		frame_len = gro_bulk_tcp4_frame(f, k, input == IN_VXLAN ? VX_MSS : MSS, buf);
 		if (input == IN_VXLAN) {
 			static uint8_t vx[TPKT_MAX];
 
@@ -181,9 +166,7 @@ fill_mbufs(unsigned int i, unsigned int n)
 
 		memcpy(rte_pktmbuf_append(m, (uint16_t)frame_len),
 		       frames + (size_t)j * frame_len, frame_len);
-		m->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-		m->l3_len = 20;
-		m->l4_len = 32;
+		gro_bulk_tcp4_nic_meta(m);
 		if (input == IN_VXLAN) {
 			/* what a NIC that parses VXLAN reports (inner checksums) */
 			m->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_UDP |
@@ -192,9 +175,6 @@ fill_mbufs(unsigned int i, unsigned int n)
 			m->outer_l2_len = 14;
 			m->outer_l3_len = 20;
 			m->l2_len = 8 + 8 + 14;
-		} else {
-			m->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_TCP;
-			m->l2_len = 14;
 		}
 	}
 }
