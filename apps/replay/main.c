@@ -382,7 +382,7 @@ main(int argc, char **argv)
 	argv[app - 1] = before_app;
 	/* --workers N without EAL options: the first N CPUs this process may
 	 * run on, one lcore each (the main lcore is worker 0). */
-	if (o.workers > 1) {
+	if (o.workers > 1 && app <= 1) {
 		if (replay_workers_lcores(o.workers, lcores, sizeof(lcores)) < 0)
 			return quit(REPLAY_EXIT_USAGE, &o, &in);
 		eal_defaults[1] = lcores;

@@ -53,27 +53,29 @@ be32_at(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* The ports of a TCP or UDP header at l4 (len bytes there) into the tuple;
- * false when the protocol has none or the header is cut short. */
+/* The ports of a TCP or UDP header at l4 (len bytes there) as the
+ * tuple's last word, source port high; false when the protocol has none or
+ * the header is cut short. */
 static bool
-tuple_ports(uint8_t proto, const uint8_t *l4, uint32_t len, uint16_t *sport,
-	    uint16_t *dport)
+tuple_ports(uint8_t proto, const uint8_t *l4, uint32_t len, uint32_t *word)
 {
 	if ((proto != IPPROTO_TCP && proto != IPPROTO_UDP) || len < 4)
 		return false;
-	*sport = be16_at(l4);
-	*dport = be16_at(l4 + 2);
+	*word = (uint32_t)be16_at(l4) << 16 | be16_at(l4 + 2);
 	return true;
 }
 
+/* The tuple is built as the words rte_softrss reads (CPU order, as
+ * struct rte_ipv4_tuple / rte_ipv6_tuple lay them out: addresses, then
+ * the ports), in a plain uint32_t array: no access through another type. */
 int
 replay_rss_hash(const uint8_t *f, uint32_t len, uint32_t *hash)
 {
-	union rte_thash_tuple t;
+	uint32_t t[RTE_THASH_V6_L4_LEN];
 	uint32_t off = 2 * RTE_ETHER_ADDR_LEN, words;
 	uint16_t type;
 
-	memset(&t, 0, sizeof(t));
+	RTE_BUILD_BUG_ON(RTE_THASH_V4_L4_LEN != 3 || RTE_THASH_V6_L4_LEN != 9);
 	if (len < off + 2)
 		return -EINVAL;
 	type = be16_at(f + off);
@@ -94,29 +96,28 @@ replay_rss_hash(const uint8_t *f, uint32_t len, uint32_t *hash)
 		ihl = (uint32_t)(ip[0] & 0xf) * 4;
 		if (ihl < sizeof(struct rte_ipv4_hdr) || len < off + ihl)
 			return -EINVAL;
-		t.v4.src_addr = be32_at(ip + 12);
-		t.v4.dst_addr = be32_at(ip + 16);
+		t[0] = be32_at(ip + 12);
+		t[1] = be32_at(ip + 16);
 		words = RTE_THASH_V4_L3_LEN;
 		/* MF set or an offset: a fragment, hashed on addresses only */
 		if ((be16_at(ip + 6) & 0x3fff) == 0 &&
-		    tuple_ports(ip[9], ip + ihl, len - off - ihl, &t.v4.sport, &t.v4.dport))
+		    tuple_ports(ip[9], ip + ihl, len - off - ihl, &t[2]))
 			words = RTE_THASH_V4_L4_LEN;
 	} else if (type == RTE_ETHER_TYPE_IPV6) {
-		const struct rte_ipv6_hdr *ip6 = (const void *)(f + off);
-		uint32_t l4 = off + (uint32_t)sizeof(*ip6);
+		const uint8_t *ip6 = f + off;
+		uint32_t l4 = off + (uint32_t)sizeof(struct rte_ipv6_hdr);
 
-		if (len < l4 || f[off] >> 4 != 6)
+		if (len < l4 || ip6[0] >> 4 != 6)
 			return -EINVAL;
-		/* ip6 may be unaligned: rte_thash_load_v6_addrs loads it
-		 * with unaligned loads (or byte by byte). */
-		rte_thash_load_v6_addrs(ip6, &t);
+		for (int w = 0; w < 8; w++)   /* source, then destination */
+			t[w] = be32_at(ip6 + 8 + 4 * w);
 		words = RTE_THASH_V6_L3_LEN;
-		if (tuple_ports(f[off + 6], f + l4, len - l4, &t.v6.sport, &t.v6.dport))
+		if (tuple_ports(ip6[6], f + l4, len - l4, &t[8]))
 			words = RTE_THASH_V6_L4_LEN;
 	} else {
 		return -EINVAL;
 	}
-	*hash = rte_softrss((uint32_t *)&t, words, rss_key);
+	*hash = rte_softrss(t, words, rss_key);
 	return 0;
 }
 
