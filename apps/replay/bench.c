@@ -277,6 +277,58 @@ dpdk_json(FILE *f, const struct replay_opts *o, const struct replay_counters *c,
 }
 
 static void
+verdicts_json(FILE *f, const char *name, const uint64_t *v)
+{
+	fprintf(f, "\"%s\":{", name);
+	for (int i = 0; i < REPLAY_NB_VERDICTS; i++)
+		fprintf(f, "%s\"%s\":%lu", i ? "," : "", replay_verdict_names[i], v[i]);
+	fputc('}', f);
+}
+
+static double
+per_sec(uint64_t n, uint64_t cycles, uint64_t tsc_hz)
+{
+	return cycles ? (double)n * (double)tsc_hz / (double)cycles / 1e6 : 0.0;
+}
+
+/* "workers":{...}: --workers, each worker's own figures and the wall clock
+ * from the common start to the last worker's end. */
+static void
+workers_json(FILE *f, const struct replay_counters *c, uint64_t tsc_hz)
+{
+	const struct replay_workers *ws = c->workers;
+
+	fprintf(f, "{\"n\":%u,\"split\":\"rss-toeplitz-5tuple\",\"frames\":%lu,"
+		"\"wall_cycles\":%lu,\"wall_ms\":%.3f,\"wall_mpps\":%.4f,\"workers\":[",
+		ws->n, c->rx, ws->wall_cycles,
+		tsc_hz ? (double)ws->wall_cycles * 1e3 / (double)tsc_hz : 0.0,
+		per_sec(c->rx, ws->wall_cycles, tsc_hz));
+	for (unsigned int i = 0; i < ws->n; i++) {
+		const struct replay_worker_result *r = &ws->w[i];
+		const struct replay_counters *w = &r->c;
+
+		fprintf(f, "%s{\"worker\":%u,\"lcore\":%u,\"frames\":%lu,\"bytes\":%lu,"
+			"\"cycles\":%lu,\"cycles_per_packet\":%.2f,\"mpps\":%.4f,"
+			"\"wall_cycles\":%lu,\"wall_mpps\":%.4f,", i ? "," : "", i, r->lcore,
+			w->rx, w->rx_bytes, w->cycles,
+			w->rx ? (double)w->cycles / (double)w->rx : 0.0,
+			per_sec(w->rx, w->cycles, tsc_hz), r->wall_cycles,
+			per_sec(w->rx, r->wall_cycles, tsc_hz));
+		series_json(f, "per_loop_cycles_per_packet", &w->tp.loop_cpp);
+		fprintf(f, ",\"gro\":{\"in\":%lu,\"out\":%lu,\"hist\":", w->tp.in, w->tp.out);
+		hist_json(f, w->tp.hist);
+		fputs("},", f);
+		verdicts_json(f, "verdicts", w->verdict);
+		fputc(',', f);
+		verdicts_json(f, "verdict_packets", w->verdict_pkts);
+		fputs(",\"drop_reasons\":", f);
+		replay_json_named(f, w->drop_reasons, w->nb_drop_reasons, true);
+		fprintf(f, ",\"held_in_gro\":%lu}", w->held_in_gro);
+	}
+	fputs("]}", f);
+}
+
+static void
 bench_json(FILE *f, const void *arg)
 {
 	const struct json_ctx *x = arg;
@@ -307,6 +359,11 @@ bench_json(FILE *f, const void *arg)
 	fputs(",\"dpdk_gro\":", f);
 	if (o->compare_dpdk_gro)
 		dpdk_json(f, o, x->c, x->tsc_hz);
+	else
+		fputs("null", f);
+	fputs(",\"workers\":", f);
+	if (x->c->workers != NULL)
+		workers_json(f, x->c, x->tsc_hz);
 	else
 		fputs("null", f);
 	fputs("}\n", f);
@@ -424,15 +481,49 @@ verdicts_print(FILE *f, const char *label, const uint64_t *v)
 		v[REPLAY_ABORTED]);
 }
 
+/* --workers: a row per worker, then the wall-clock total. */
+static void
+workers_print(FILE *f, const struct replay_counters *c, uint64_t tsc_hz)
+{
+	const struct replay_workers *ws = c->workers;
+
+	fprintf(f, "workers %u: one pipeline per lcore, frames split by RSS (Toeplitz, "
+		"5-tuple), started together\n", ws->n);
+	fprintf(f, "  %-6s %5s %10s %13s %22s %15s %10s\n", "worker", "lcore", "frames",
+		"cycles/packet", "per loop med [min-max]", "Mpps (pipeline)", "gro out");
+	for (unsigned int i = 0; i < ws->n; i++) {
+		const struct replay_counters *w = &ws->w[i].c;
+		double med, lo, hi;
+
+		replay_series_spread(&w->tp.loop_cpp, &med, &lo, &hi);
+		fprintf(f, "  %-6u %5u %10lu %13.1f %7.1f [%5.1f-%6.1f] %15.3f %10lu\n", i,
+			ws->w[i].lcore, w->rx, w->rx ? (double)w->cycles / (double)w->rx : 0.0,
+			med, lo, hi, per_sec(w->rx, w->cycles, tsc_hz), w->tp.out);
+	}
+	fprintf(f, "  total: %lu frames in %.3f ms from the common start to the last worker's "
+		"end: %.3f Mpps wall clock\n    (that includes copying frames into mbufs, "
+		"which the cycles/packet leave out)\n", c->rx,
+		tsc_hz ? (double)ws->wall_cycles * 1e3 / (double)tsc_hz : 0.0,
+		per_sec(c->rx, ws->wall_cycles, tsc_hz));
+}
+
 void
 replay_summary(FILE *f, const struct replay_opts *o,
 	       const struct replay_counters *c, uint64_t tsc_hz)
 {
 	struct figures t = figures(c->rx, c->rx_bytes, c->cycles, c->tp.in, c->tp.out, tsc_hz);
 
-	fprintf(f, "frames %lu, bytes %lu, %.3f Mpps, %.3f Gbit/s (CPU only, no I/O), "
-		"%.1f cycles/packet\n",
-		c->rx, c->rx_bytes, t.mpps, t.gbps, t.cpp);
+	if (c->workers != NULL) {
+		/* Summed cycles make no rate: the workers' rows and the wall
+		 * clock say it. */
+		fprintf(f, "frames %lu, bytes %lu, %.1f cycles/packet (all workers' pipeline "
+			"cycles over all frames)\n", c->rx, c->rx_bytes, t.cpp);
+		workers_print(f, c, tsc_hz);
+	} else {
+		fprintf(f, "frames %lu, bytes %lu, %.3f Mpps, %.3f Gbit/s (CPU only, no I/O), "
+			"%.1f cycles/packet\n",
+			c->rx, c->rx_bytes, t.mpps, t.gbps, t.cpp);
+	}
 	if (c->nb_stages > 0) {
 		fputs("  cycles/packet by stage:", f);
 		for (unsigned int i = 0; i < c->nb_stages; i++)

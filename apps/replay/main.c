@@ -8,7 +8,8 @@
  * (--via-port, timed apart), handed to tagpipe (timed with the TSC, minus the
  * time spent in our output callbacks), and what comes out is written per
  * verdict and freed. With --compare dpdk-gro the same frames are then
- * replayed through DPDK's librte_gro in the same run.
+ * replayed through DPDK's librte_gro in the same run. With --workers the
+ * same loop runs on each worker's lcore over its share (workers.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -92,8 +93,9 @@ pool_create(const struct replay_input *in, bool xdp)
 				       (uint16_t)room, (int)rte_socket_id());
 }
 
-/* Numbers the frames in the order they are made (replay_frame_id). */
-static uint32_t next_frame_id;
+/* Numbers the frames in the order they are made (replay_frame_id), on
+ * each lcore apart (--workers: each worker numbers its own). */
+static RTE_DEFINE_PER_LCORE(uint32_t, next_frame_id);
 
 /* Copy one frame into a (possibly chained) mbuf, each segment keeping the
  * TX tail reserve free. */
@@ -127,7 +129,7 @@ frame_to_mbuf(struct rte_mempool *mp, const struct replay_frame *f)
 		}
 	} while (off < f->len);
 	replay_timestamp_set(head, f->ts_ns);
-	replay_frame_id_set(head, next_frame_id++);
+	replay_frame_id_set(head, RTE_PER_LCORE(next_frame_id)++);
 	return head;
 }
 
@@ -170,10 +172,10 @@ tp_drain(void *arg)
 	return replay_tp_drain(t);
 }
 
-static int
-run_tagpipe(const struct replay_opts *o, const struct replay_input *in,
-	    struct rte_mempool *mp, struct replay_tp *t, struct replay_port *port,
-	    struct replay_counters *c)
+int
+replay_run_tagpipe(const struct replay_opts *o, const struct replay_input *in,
+		   struct rte_mempool *mp, struct replay_tp *t, struct replay_port *port,
+		   struct replay_counters *c)
 {
 	struct rte_mbuf **pkts = calloc(o->burst, sizeof(*pkts));
 	int rc = 0;
@@ -202,7 +204,7 @@ run_tagpipe(const struct replay_opts *o, const struct replay_input *in,
 				 * losses the order is unknown; the run fails). */
 				for (uint16_t k = 0; n == sent && k < n; k++) {
 					replay_timestamp_set(pkts[k], in->frames[i + k].ts_ns);
-					replay_frame_id_set(pkts[k], next_frame_id++);
+					replay_frame_id_set(pkts[k], RTE_PER_LCORE(next_frame_id)++);
 				}
 			}
 			for (uint16_t k = 0; k < n; k++)
@@ -341,9 +343,10 @@ quit_pool(int code, struct replay_opts *o, struct replay_input *in, struct rte_m
 int
 main(int argc, char **argv)
 {
-	static const char *const eal_defaults[] = {
+	const char *eal_defaults[] = {
 		"-l", "0", "--no-pci", "--no-telemetry", "--log-level=lib.eal:error", NULL,
 	};
+	char lcores[256];
 	struct replay_counters c = { 0 };
 	struct replay_port *port = NULL;
 	struct replay_tp *t = NULL;
@@ -377,6 +380,13 @@ main(int argc, char **argv)
 	    (o.json != NULL && replay_json_probe(o.json) < 0))
 		return quit(REPLAY_EXIT_USAGE, &o, &in);
 	argv[app - 1] = before_app;
+	/* --workers N without EAL options: the first N CPUs this process may
+	 * run on, one lcore each (the main lcore is worker 0). */
+	if (o.workers > 1 && app <= 1) {
+		if (replay_workers_lcores(o.workers, lcores, sizeof(lcores)) < 0)
+			return quit(REPLAY_EXIT_USAGE, &o, &in);
+		eal_defaults[1] = lcores;
+	}
 	/* The EAL logs to stdout by default: keep a document there clean. */
 	if (o.summary != stdout)
 		rte_openlog_stream(stderr);
@@ -384,6 +394,10 @@ main(int argc, char **argv)
 	if (tp_eal_init(app > 1 ? argc : 1, argv, eal_defaults, NULL) < 0) {
 		replay_err("cannot start DPDK's EAL");
 		return quit(1, &o, &in);
+	}
+	if (o.workers > 0 && replay_workers_check(&o) < 0) {
+		rte_eal_cleanup();
+		return quit(REPLAY_EXIT_USAGE, &o, &in);
 	}
 	if (replay_timestamp_init() < 0) {
 		replay_err("cannot register the mbuf timestamp field: %s",
@@ -422,13 +436,23 @@ main(int argc, char **argv)
 		return quit_pool(REPLAY_EXIT_USAGE, &o, &in, mp);
 	}
 	out.hist = c.tp.hist;
-	t = replay_tp_create(&o, mp, &out, &rc);
+	if (o.workers > 0) {
+		/* No output file with --workers (options.c): out stays empty. */
+		rc = replay_run_workers(&o, &in, mp, &c);
+		if (rc == -EINVAL) {
+			replay_out_abort(&out);
+			replay_workers_free(&c);
+			return quit_pool(REPLAY_EXIT_USAGE, &o, &in, mp);
+		}
+		goto ran;
+	}
+	t = replay_tp_create(&o, mp, &out, (int)rte_socket_id(), &rc);
 	if (t == NULL) {
 		replay_out_abort(&out);
 		replay_port_close(port);
 		return quit_pool(rc == -EINVAL ? REPLAY_EXIT_USAGE : 1, &o, &in, mp);
 	}
-	rc = run_tagpipe(&o, &in, mp, t, port, &c);
+	rc = replay_run_tagpipe(&o, &in, mp, t, port, &c);
 	if (out.error != 0) {
 		replay_err("writing an output file failed: %s", strerror(-out.error));
 		rc = out.error;
@@ -436,6 +460,7 @@ main(int argc, char **argv)
 	replay_out_hist_flush(&out);
 	replay_tp_counters(t, &c);
 	replay_tp_destroy(t);
+ran:
 	if (rc == 0 && o.compare_dpdk_gro)
 		rc = run_dpdk_gro(&o, &in, mp, &c);
 	replay_port_close(port);
@@ -446,6 +471,7 @@ main(int argc, char **argv)
 #endif
 	if (rc < 0) {
 		replay_out_abort(&out);
+		replay_workers_free(&c);
 		return 1;
 	}
 	if (replay_out_commit(&out) < 0)
@@ -472,6 +498,7 @@ main(int argc, char **argv)
 	replay_series_free(&c.dpdk.loop_gro);
 	replay_series_free(&c.alone.tp);
 	replay_series_free(&c.alone.dpdk);
+	replay_workers_free(&c);
 	replay_input_free(&in);
 	rte_mempool_free(mp);
 	rte_eal_cleanup();

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * tagpipe-replay: tagpipe's side. One pipeline instance (tp_pipeline.h) on
- * this lcore; frames enter on port o->in_port (0, or the --via-port's id),
+ * tagpipe-replay: tagpipe's side. One pipeline instance (tp_pipeline.h) per
+ * lcore that replays (one, or one per --workers worker); frames enter on port o->in_port (0, or the --via-port's id),
  * queue 0. Nothing is transmitted for real: the egress callback gets what
  * TX and REDIRECT would have sent (re-tagged, VLANs re-inserted, merged packets re-segmented in
  * software, since the replay ports offer no TSO), the pass callback gets
@@ -17,7 +17,6 @@
 #include <rte_errno.h>
 
 #include "replay.h"
-#include "tp_pipeline.h"
 #include "tp_pipeline.h"
 #include "tp_stats.h"
 
@@ -139,7 +138,7 @@ create_quiet(const struct tp_pipeline_conf *conf, struct tp_pipeline **pl,
 
 struct replay_tp *
 replay_tp_create(const struct replay_opts *o, struct rte_mempool *mp,
-		 struct replay_out *out, int *rc)
+		 struct replay_out *out, int socket_id, int *rc)
 {
 	struct tp_pipeline_conf conf;
 	struct replay_tp *t = calloc(1, sizeof(*t));
@@ -170,7 +169,7 @@ replay_tp_create(const struct replay_opts *o, struct rte_mempool *mp,
 	conf.egress_arg = t;
 	conf.drop_cb = on_drop;
 	conf.drop_arg = t;
-	conf.socket_id = (int)rte_socket_id();
+	conf.socket_id = socket_id;   /* the memory of the lcore that runs it */
 	*rc = create_quiet(&conf, &t->pl, err, sizeof(err));
 	if (*rc < 0) {
 		replay_err("%s", err[0] ? err : strerror(-*rc));

@@ -6,6 +6,7 @@
  * Files: options.c (command line), capture.c (pcap in and out), output.c
  * (what leaves, per verdict), report.c (stats JSON, per-frame JSONL),
  * pipe.c (the tagpipe pipeline and its callbacks), port.c (--via-port),
+ * share.c and workers.c (--workers: the RSS split, one pipeline per lcore),
  * dpdk_gro.c (--compare dpdk-gro), bench.c (human summary, --json,
  * merge-size histogram), main.c (EAL, pool, replay loops).
  */
@@ -87,6 +88,9 @@ struct replay_opts {
 	/* GRO flush interval shared by tagpipe and --compare: 0 = end of every
 	 * burst, else microseconds (--gro age:USEC). */
 	uint64_t gro_age_us;
+	/* --workers N: N lcores, one pipeline each, the input split by RSS
+	 * (workers.c); 0: off, the single-lcore replay. */
+	unsigned int workers;
 };
 
 /* One in-memory input frame. */
@@ -213,6 +217,8 @@ struct replay_named {
 
 #define REPLAY_MAX_NAMED 64
 
+struct replay_workers;
+
 struct replay_counters {
 	uint64_t rx, rx_bytes;
 	uint64_t verdict[REPLAY_NB_VERDICTS];      /* frames, as they came in */
@@ -237,6 +243,22 @@ struct replay_counters {
 	struct replay_engine_stats tp;         /* tagpipe's merge histogram */
 	struct replay_engine_stats dpdk;       /* --compare dpdk-gro */
 	struct replay_alone alone;             /* --compare: GRO alone, TCP/IPv4 */
+	/* --workers: each worker's own figures; the counters above are their
+	 * sums (cycles too: all workers' pipeline cycles). NULL: off. */
+	struct replay_workers *workers;
+};
+
+/* --workers: one worker's run (its lcore, its share, its pipeline). */
+struct replay_worker_result {
+	unsigned int lcore;
+	struct replay_counters c;   /* its pipeline's counters alone */
+	uint64_t wall_cycles;       /* TSC from the common start to its end */
+};
+
+struct replay_workers {
+	unsigned int n;
+	struct replay_worker_result *w;
+	uint64_t wall_cycles;       /* the common start to the last worker's end */
 };
 
 /* options.c: parse app arguments; prints a one-line error and returns
@@ -355,7 +377,7 @@ struct replay_tp;
  * or another negative errno. */
 struct replay_tp *replay_tp_create(const struct replay_opts *o,
 				   struct rte_mempool *mp, struct replay_out *out,
-				   int *rc);
+				   int socket_id, int *rc);
 /* Takes all n mbufs. Adds the cycles spent inside tagpipe (not in our
  * callbacks) to the counters read by replay_tp_counters. 0 or -errno. */
 int replay_tp_burst(struct replay_tp *t, struct rte_mbuf **pkts, uint16_t n);
@@ -426,6 +448,40 @@ int replay_gro_alone(const struct replay_opts *o, const struct replay_input *sub
  * nothing allocated. */
 int replay_make_burst(struct rte_mempool *mp, const struct replay_input *in,
 		      uint32_t first, struct rte_mbuf **pkts, uint16_t n);
+
+/* main.c: --loops replays of in through t (and port, if any), counted
+ * in c; the single-lcore replay, and each worker's. 0 or -errno. */
+int replay_run_tagpipe(const struct replay_opts *o, const struct replay_input *in,
+		       struct rte_mempool *mp, struct replay_tp *t,
+		       struct replay_port *port, struct replay_counters *c);
+
+/* share.c: the RSS split of --workers. */
+/* Toeplitz hash (Microsoft default key) of a frame's IPv4/IPv6 addresses
+ * and TCP/UDP ports, as a NIC's RSS computes it; -EINVAL for a frame a NIC
+ * would not hash (not IP after up to two VLAN tags, or cut short). */
+int replay_rss_hash(const uint8_t *frame, uint32_t len, uint32_t *hash);
+/* The queue (share) of n a hash goes to: a 128-entry redirection table
+ * filled round-robin. */
+unsigned int replay_rss_queue(uint32_t hash, unsigned int n);
+/* Split in into n shares (frames not hashed: share 0), each in input
+ * order; the shares point at in's frames (not copied). 0 or -ENOMEM. */
+int replay_split(const struct replay_input *in, unsigned int n,
+		 struct replay_input *shares);
+void replay_split_free(struct replay_input *shares, unsigned int n);
+
+/* workers.c: --workers. */
+/* The first n CPUs this process may run on, as an EAL lcore list ("0,1"),
+ * for the default EAL options; -EINVAL (message printed) when there are
+ * fewer than n. */
+int replay_workers_lcores(unsigned int n, char *buf, size_t len);
+/* The EAL has at least o->workers lcores; else a one-line error, -EINVAL. */
+int replay_workers_check(const struct replay_opts *o);
+/* Replay in's shares on o->workers lcores (the main one is worker 0), one
+ * pipeline each, started together; c gets the sums and c->workers each
+ * worker's figures (replay_workers_free). 0 or -errno. */
+int replay_run_workers(const struct replay_opts *o, const struct replay_input *in,
+		       struct rte_mempool *mp, struct replay_counters *c);
+void replay_workers_free(struct replay_counters *c);
 
 /* Silence stderr (returns a handle for restore) while a library checks
  * configuration it explains on stderr; our one-line error says it. */
