@@ -158,11 +158,19 @@ pipeline_fwd(struct fwd_stream *fs)
 	begin = fwd_busy_begin();
 	n = rte_eth_rx_burst(fs->rx_port, fs->rx_queue, pkts, fwd.opt.burst);
 	fwd_rx_burst_seen(fs, n);
-	/* An empty burst still completes aged aggregates (--gro age:USEC);
-	 * its cycles then count as busy, as testpmd's csum engine counts an
-	 * empty burst that goes on to flush its GRO context. */
-	if (n == 0 && (fwd.opt.gro.age_usec == 0 || tp_pipeline_held(fs->ctx) == 0))
+	/* An empty burst still completes aged aggregates (--gro age:USEC):
+	 * just the aged flush, and busy only when it released something, as
+	 * testpmd's csum engine counts an empty burst of its GRO context. */
+	if (n == 0) {
+		uint32_t held;
+
+		if (fwd.opt.gro.age_usec == 0 || (held = tp_pipeline_held(fs->ctx)) == 0)
+			return;
+		tp_pipeline_flush(fs->ctx, false, NULL, 0);
+		if (tp_pipeline_held(fs->ctx) != held)
+			fwd_busy_end(fs, begin);
 		return;
+	}
 	fs->rx_pkts += n;
 	/* With pass_cb set, nothing comes back in pkts[]. */
 	tp_pipeline_rx_burst(fs->ctx, fs->rx_port, fs->rx_queue, pkts, n);

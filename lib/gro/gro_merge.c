@@ -959,9 +959,9 @@ tp_gro_merge_burst(struct tp_gro *g, struct rte_mbuf **pkts, uint16_t n,
 	if ((uint32_t)out_max < 2u * n)
 		return -EINVAL;
 	/* Burst mode holds nothing between calls, so a burst of one frame
-	 * has nothing to merge with: it leaves as it came, unparsed (as
-	 * librte_gro's rte_gro_reassemble_burst returns a burst of fewer
-	 * than two). A poll loop faster than its NIC sees mostly these. */
+	 * has nothing to merge with: it leaves as it came, unparsed. A poll
+	 * loop faster than its NIC sees mostly these (librte_gro 22.11's
+	 * rte_gro_reassemble_burst still zeroes its tables for them). */
 	if (n == 1 && g->conf.mode == TP_GRO_MODE_BURST) {
 		out[0] = pkts[0];
 		g->st.pkts_in++;

@@ -405,6 +405,9 @@ tp_pipeline_create(const struct tp_pipeline_conf *conf, struct tp_pipeline **out
 	}
 	pl->prog_burst = tp_prog_ops_of(pl->prog)->burst;
 	pl->prog_priv = tp_prog_priv(pl->prog);
+	/* the built-in "pass" (names are unique in the registry, and the
+	 * built-ins are registered first): its verdicts need no call */
+	pl->prog_all_pass = strcmp(tp_prog_ops_of(pl->prog)->name, "pass") == 0;
 	pl->rmap = conf->redirect;
 	if (pl->rmap != NULL) {
 		pl->rd_stamp = rte_zmalloc_socket("tp_rd_stamp",
@@ -486,9 +489,9 @@ tp_pipeline_held(const struct tp_pipeline *pl)
 {
 	uint32_t held = 0;
 
-	for (unsigned int p = 0; p < TP_PIPELINE_MAX_PORTS; p++)
-		if (pl->port[p].gro != NULL)
-			held += tp_gro_held(pl->port[p].gro);
+	/* asked on every empty poll of an age-mode loop: only GRO ports */
+	for (uint32_t ports = pl->gro_ports; ports != 0; ports &= ports - 1)
+		held += tp_gro_held(pl->port[__builtin_ctz(ports)].gro);
 	return held;
 }
 

@@ -49,6 +49,7 @@ struct tp_pipeline {
 	bool own_prog;
 	tp_prog_burst_fn prog_burst;
 	void *prog_priv;
+	bool prog_all_pass;               /* the built-in "pass" program */
 	tp_verdict_obs_t verdict_obs;     /* tp_pipeline_observe_verdicts */
 	void *verdict_obs_arg;
 	struct tp_redirect_map *rmap;
