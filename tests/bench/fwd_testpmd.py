@@ -10,17 +10,29 @@ replaying a capture without end (wire=pcap, rx_loops=0: paced by ring room,
 lossless), port 1 transmitting to a wire that discards (wire=pcap without
 tx_pcap). Chained topology: the stream is port 0 -> port 1.
 
-Busy cycles, counted the same way in both: testpmd's --record-core-cycles
-(app/test-pmd/testpmd.h get_start_cycles/get_end_cycles: TSC read before
-the RX burst, added at the end of the burst's work, only for bursts that
-received something or, with GRO holding packets, flushed) and tagpipe-fwd's
---record-core-cycles (apps/fwd/fwd.h, the same rule). CPU cycles/packet =
-busy cycles / frames received. The chip models run in their own threads,
-which inherit the EAL main thread's CPU (lcore 0); the forwarding lcore is
-alone on lcore 1, so the models' work is never in the figure. What the
-models do decide is the arrival pattern: they deliver as fast as they
-copy, and a forwarding core that is faster than them sees small bursts
-(the RX-bursts column); both applications see the same supply.
+Busy cycles per received frame, two ways, each the same for both apps:
+- record-core-cycles: testpmd's --record-core-cycles (app/test-pmd/
+  testpmd.h get_start_cycles/get_end_cycles: TSC read before the RX burst,
+  added at the end of the burst's work, only for bursts that received
+  something or, with GRO holding packets, flushed) and tagpipe-fwd's
+  --record-core-cycles (apps/fwd/fwd.h, the same rule). testpmd 22.11's
+  csum engine with `set gro flush` 2..4 returns before adding the cycles of
+  a burst its GRO context kept whole (csumonly.c: `if (nb_rx == 0)
+  return;` after rte_gro_reassemble), so its figure there leaves out the
+  RX, parse and merge of those bursts: a lower bound, marked +.
+- wall-clock busy: the forwarding lcore's time from start to stop minus
+  its polls that found nothing, each at the cost of one poll loop turn of
+  that very configuration with a silent wire (a calibration run), over the
+  frames received. It counts every burst whatever the application does,
+  so it is the column that compares like with like; where both counters
+  are complete the two columns agree to within the calibration's error
+  (testpmd prints the share of empty polls as a truncated whole percent).
+The chip models run in their own threads, which inherit the EAL main
+thread's CPU (lcore 0); the forwarding lcore is alone on lcore 1, so the
+models' work is in neither figure. What the models do decide is the
+arrival pattern: they deliver as fast as they copy, and a forwarding core
+faster than them sees small bursts (the RX-bursts column); both
+applications see the same supply.
 
 Configurations (state of the art for each, as a user would set them):
 - testpmd io: frames out unchanged (its default MBUF_FAST_FREE).
@@ -135,38 +147,49 @@ wrpcap(sys.argv[1], fr)
 # ---- running the applications ----
 
 class Env:
-    def __init__(self, work):
+    def __init__(self, work, plugins=None):
+        # the plugins where DPDK's loader takes them (no world-writable
+        # directory above), under their SONAMEs
         self.plug = fwdlib.plugin_dir('fwd-testpmd')
         self.loads = []
-        build = fwdlib.build_root()
-        for name in ('librte_net_aqc.so.23', 'librte_net_aqc_sim.so.23'):
-            src = os.path.join(build, 'drivers', 'atlantic_pmd', name + '.0')
-            dst = os.path.join(self.plug, name)
+        if plugins is None:
+            d = os.path.join(fwdlib.build_root(), 'drivers', 'atlantic_pmd')
+            plugins = [os.path.join(d, n) for n in ('librte_net_aqc.so.23.0',
+                                                    'librte_net_aqc_sim.so.23.0')]
+        for src in plugins:
+            dst = os.path.join(self.plug, re.sub(r'\.\d+$', '', os.path.basename(src))
+                               if src.endswith('.0') else os.path.basename(src))
             shutil.copy(src, dst)
             self.loads += ['-d', dst]
         self.work = work
         self.n = 0
 
     def eal(self, pcap, lcores='0-1'):
+        """pcap None: port 0's wire stays silent (the idle calibration)."""
         self.n += 1
         self.prefix = 'tpbench_fwd_%d_%d' % (os.getpid(), self.n)
+        rx = ',rx_pcap=%s,rx_loops=0' % pcap if pcap else ''
         return (['-l', lcores, '--no-huge', '--no-shconf', '-m', '1024', '--no-pci',
                  '--file-prefix=' + self.prefix] + self.loads +
-                ['--vdev', 'net_aqc_sim0,wire=pcap,rx_pcap=%s,rx_loops=0' % pcap,
+                ['--vdev', 'net_aqc_sim0,wire=pcap' + rx,
                  '--vdev', 'net_aqc_sim1,wire=pcap'])
 
 
-def drive(argv, prefix, settle=2.0):
-    """Start, forward SECONDS, stop, quit; the whole output."""
+def drive(argv, prefix, settle=1.5):
+    """Start, forward SECONDS, stop, quit: the whole output and the
+    seconds from start to stop."""
     p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True)
+    window = None
     try:
         time.sleep(settle)       # links come up ~20 ms after start; EAL set-up
         p.stdin.write('start\n')
         p.stdin.flush()
+        t0 = time.monotonic()
         time.sleep(SECONDS)
         p.stdin.write('stop\n')
         p.stdin.flush()
+        window = time.monotonic() - t0
         time.sleep(0.5)
         out, _ = p.communicate('quit\n', timeout=60)
     except Exception:
@@ -174,7 +197,7 @@ def drive(argv, prefix, settle=2.0):
         out, _ = p.communicate()
     finally:
         fwdlib.cleanup_runtime(['--file-prefix=' + prefix])
-    return out
+    return out, window
 
 
 CYC = re.compile(r'CPU cycles/packet=([\d.]+) \(total cycles=(\d+) / total \w+ packets=(\d+)\)'
@@ -185,16 +208,28 @@ BURSTS = re.compile(r'RX-bursts : (\d+) \[(\d+)% of 0 pkts(.*?)\]')
 MERGE = re.compile(r'Merge-ratio:\s+([\d.]+)')
 
 
-def parse(out, what):
+def parse(res, what, idle=False):
+    out, window = res
     m, a = CYC.search(out), ACC.search(out)
+    b = BURSTS.search(out)      # port 0's block comes first: its RX stream
+    if idle:
+        if b is None or window is None:
+            FAILED.append(what)
+            sys.stderr.write('--- %s: no burst counts in its output:\n%s\n' % (what, out[-3000:]))
+            return None
+        # one poll loop iteration (both streams polled, nothing received)
+        return {'iter_s': window / int(b.group(1))}
     if m is None or a is None:
         FAILED.append(what)
         sys.stderr.write('--- %s: no figures in its output:\n%s\n' % (what, out[-3000:]))
         return None
     r = {'cpp': float(m.group(1)), 'cycles': int(m.group(2)), 'rx': int(a.group(1)),
          'tx': int(a.group(2)), 'txdrop': int(a.group(3)), 'mhz': int(m.group(4))}
-    b = BURSTS.search(out)
     r['bursts'] = b.group(0)[len('RX-bursts : '):] if b else ''
+    # for the wall-clock estimate: polls of port 0 that found nothing
+    # (testpmd prints the share truncated to a whole percent)
+    r['window'] = window
+    r['empty'] = int(b.group(1)) * int(b.group(2)) / 100.0 if b else None
     g = MERGE.search(out)
     r['merge'] = float(g.group(1)) if g else None
     return r
@@ -216,19 +251,19 @@ def testpmd_cmds(mode, flush=None, gso=True):
     return c
 
 
-def run_testpmd(env, pcap, mode, flush=None, gso=True):
-    eal = env.eal(pcap)
+def run_testpmd(env, pcap, mode, flush=None, gso=True, idle=False):
+    eal = env.eal(None if idle else pcap)
     cf = os.path.join(env.work, 'testpmd_%d.cmd' % os.getpid())
     with open(cf, 'w') as f:
         f.write('\n'.join(testpmd_cmds(mode, flush, gso)) + '\n')
     argv = [TESTPMD] + eal + ['--', '-i', '--port-topology=chained', '--record-core-cycles',
                                '--record-burst-stats', '--total-num-mbufs=32768',
                                '--cmdline-file=' + cf]
-    return parse(drive(argv, env.prefix), 'testpmd %s flush=%s' % (mode, flush))
+    return parse(drive(argv, env.prefix), 'testpmd %s flush=%s' % (mode, flush), idle)
 
 
-def run_tagpipe(env, pcap, mode, gro=None, tagger=None):
-    eal = env.eal(pcap)
+def run_tagpipe(env, pcap, mode, gro=None, tagger=None, idle=False):
+    eal = env.eal(None if idle else pcap)
     argv = [fwdlib.fwd_binary()] + eal + ['--', '-i', '--port-topology', 'chained',
                                           '--record-core-cycles', '--record-burst-stats',
                                           '--total-num-mbufs', '32768',
@@ -237,7 +272,7 @@ def run_tagpipe(env, pcap, mode, gro=None, tagger=None):
         argv += ['--gro', gro]
     if tagger is not None:
         argv += ['--port-tagger', '0:' + tagger]
-    return parse(drive(argv, env.prefix), 'tagpipe-fwd %s gro=%s' % (mode, gro))
+    return parse(drive(argv, env.prefix), 'tagpipe-fwd %s gro=%s' % (mode, gro), idle)
 
 
 # ---- figures ----
@@ -262,7 +297,7 @@ def main():
         return 77
     work = os.path.join(fwdlib.build_root(), 'tests', 'bench', 'fwd-testpmd')
     os.makedirs(work, exist_ok=True)
-    env = Env(work)
+    env = Env(work, sys.argv[1:3] if len(sys.argv) >= 3 else None)
     inputs = make_inputs(work)
     print('tagpipe-fwd beside dpdk-testpmd 22.11: same frames, same PMD (net_aqc on '
           'net_aqc_sim), one forwarding lcore each; %g s per run, %d runs alternating; '
@@ -270,40 +305,56 @@ def main():
     print('CPU cycles/packet: busy cycles of the forwarding lcore per received frame, '
           'median (min..max).\n')
     results = {}
+    idle = {}
     for name, (pcap, flen, tagger) in inputs.items():
         bulk = name.startswith('tcp')
+        gro_input = tagger is None and (bulk or name == 'demo mix')
+        # (label, key of its idle calibration, runner(pcap, idle))
+        cfgs = []
+        if tagger is None:
+            cfgs.append(('testpmd io', 'tpmd io',
+                         lambda p, i: run_testpmd(env, p, 'io', idle=i)))
+        cfgs.append(('tagpipe-fwd io', 'tp io', lambda p, i: run_tagpipe(env, p, 'io', idle=i)))
+        if tagger is None:
+            cfgs.append(('testpmd csum, GRO off', 'tpmd csum',
+                         lambda p, i: run_testpmd(env, p, 'csum', idle=i)))
+        cfgs.append(('tagpipe-fwd pipeline, GRO off', 'tp off',
+                     lambda p, i: run_tagpipe(env, p, 'pipeline', 'off', tagger, idle=i)))
+        if gro_input:
+            for fl in FLUSHES:
+                cfgs.append(('testpmd csum+GRO+GSO, flush %d' % fl, 'tpmd flush %d' % fl,
+                             lambda p, i, fl=fl: run_testpmd(env, p, 'csum', fl, idle=i)))
+        cfgs.append(('tagpipe-fwd pipeline, GRO burst+GSO', 'tp burst',
+                     lambda p, i: run_tagpipe(env, p, 'pipeline', 'burst', tagger, idle=i)))
+        cfgs.append(('tagpipe-fwd pipeline, GRO age:%d+GSO' % AGE_USEC, 'tp age',
+                     lambda p, i: run_tagpipe(env, p, 'pipeline', 'age:%d' % AGE_USEC, tagger,
+                                              idle=i)))
+        for label, key, fn in cfgs:
+            if key not in idle:
+                idle[key] = fn(None, True)
         rows = {}
-
-        def add(label, r):
-            rows.setdefault(label, []).append(r)
         for _ in range(RUNS):
-            if tagger is None:
-                add('testpmd io', run_testpmd(env, pcap, 'io'))
-            add('tagpipe-fwd io', run_tagpipe(env, pcap, 'io', tagger=None))
-            if tagger is None:
-                add('testpmd csum, GRO off', run_testpmd(env, pcap, 'csum'))
-            add('tagpipe-fwd pipeline, GRO off', run_tagpipe(env, pcap, 'pipeline', 'off', tagger))
-            if tagger is None and bulk or name == 'demo mix':
-                for fl in FLUSHES:
-                    add('testpmd csum+GRO+GSO, flush %d' % fl,
-                        run_testpmd(env, pcap, 'csum', fl))
-            add('tagpipe-fwd pipeline, GRO burst+GSO',
-                run_tagpipe(env, pcap, 'pipeline', 'burst', tagger))
-            add('tagpipe-fwd pipeline, GRO age:%d+GSO' % AGE_USEC,
-                run_tagpipe(env, pcap, 'pipeline', 'age:%d' % AGE_USEC, tagger))
+            for label, key, fn in cfgs:
+                r = fn(pcap, False)
+                if r is not None and idle.get(key) and r['empty'] is not None and r['rx'] > 0:
+                    busy_s = r['window'] - r['empty'] * idle[key]['iter_s']
+                    r['wall_cpp'] = busy_s * r['mhz'] * 1e6 / r['rx']
+                rows.setdefault(label, []).append(r)
         # testpmd's merge ratio at each flush: its GRO's output counted with GSO off
         merge = {}
-        if tagger is None and (bulk or name == 'demo mix'):
+        if gro_input:
             for fl in FLUSHES:
                 r = run_testpmd(env, pcap, 'csum', fl, gso=False)
                 if r is not None and r['tx'] + r['txdrop'] > 0:
                     merge[fl] = r['rx'] / (r['tx'] + r['txdrop'])
         gro_rows = [k for k in rows if k.startswith('testpmd csum+GRO')]
-        best = min(gro_rows, key=lambda k: summary(rows[k])[0] or 1e18) if gro_rows else None
+        # testpmd's best flush by the measure that counts every burst
+        best = min(gro_rows, key=lambda k: summary(rows[k], 'wall_cpp')[0] or 1e18) \
+            if gro_rows else None
         print('== %s (%s)%s' % (name, os.path.basename(pcap),
                                 ', tagpipe only: testpmd reads no switch tag' if tagger else ''))
-        print('  %-40s %-24s %-8s %-10s %s' % ('path', 'CPU cycles/packet', 'merge', 'Mpps fwd',
-                                              'RX-bursts (last run)'))
+        print('  %-38s %-22s %-22s %-6s %-7s %s' % (
+            'path', 'record-core-cycles', 'wall-clock busy', 'merge', 'Mpps', 'RX-bursts (last run)'))
         for label, rs in rows.items():
             mr = ''
             if label.startswith('tagpipe-fwd pipeline') and 'off' not in label:
@@ -314,21 +365,28 @@ def main():
                 mr = '%.2f' % merge[fl] if fl in merge else ''
             rx = summary([dict(x, mpps=x['rx'] / SECONDS / 1e6) for x in rs if x], 'mpps')[0]
             last = next((x['bursts'] for x in reversed(rs) if x), '')
-            print('  %-40s %-24s %-8s %-10s %s' % (label + (' *' if label == best else ''),
-                                                  fmt(rs), mr, '%.3f' % rx if rx else 'n/a',
-                                                  last))
+            under = label.startswith('testpmd csum+GRO') and not label.endswith(' 1')
+            print('  %-38s %-22s %-22s %-6s %-7s %s' % (
+                label + (' *' if label == best else ''), fmt(rs) + (' +' if under else ''),
+                fmt(rs, 'wall_cpp'), mr, '%.3f' % rx if rx else 'n/a', last))
         if best is not None:
-            print('  * testpmd\'s best GRO flush setting here')
+            print('  * testpmd\'s best GRO flush setting here (wall-clock busy cycles)')
+            print('  + testpmd leaves out of its count every burst its GRO context kept whole '
+                  '(csumonly.c returns before get_end_cycles): a lower bound')
         pairs = [('tagpipe-fwd pipeline, GRO burst+GSO', best),
                  ('tagpipe-fwd pipeline, GRO age:%d+GSO' % AGE_USEC, best),
+                 ('tagpipe-fwd pipeline, GRO burst+GSO', 'testpmd csum+GRO+GSO, flush 1'),
                  ('tagpipe-fwd io', 'testpmd io'),
                  ('tagpipe-fwd pipeline, GRO off', 'testpmd csum, GRO off'),
                  ('tagpipe-fwd pipeline, GRO off', 'testpmd io')]
         for a, b in pairs:
             if b in rows and a in rows:
-                ra, rb = summary(rows[a])[0], summary(rows[b])[0]
-                if ra and rb:
-                    print('  ratio %s / %s: %.2fx' % (a, b, ra / rb))
+                v = []
+                for key in ('cpp', 'wall_cpp'):
+                    ra, rb = summary(rows[a], key)[0], summary(rows[b], key)[0]
+                    v.append('%.2fx' % (ra / rb) if ra and rb else 'n/a')
+                print('  ratio %s / %s: %s (record-core-cycles), %s (wall-clock busy)' % (
+                    a, b, v[0], v[1]))
         results[name] = (rows, flen, best)
         print()
     mhz = next((r['mhz'] for rows, _, _ in results.values() for rs in rows.values()
