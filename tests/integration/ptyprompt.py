@@ -76,11 +76,17 @@ class Prompt:
             time.sleep(settle)
         out = out.replace('\r\n', '\n').replace('\r', '')
         # librte_cmdline echoes the line (and redraws on TAB); drop it.
+        # The echo can come twice: cmdline_stdin_new() (DPDK
+        # lib/cmdline/cmdline_socket.c) prints the prompt in cmdline_new()
+        # before terminal_adjust() turns the tty's own ECHO off, so a line
+        # sent right after the first prompt may be echoed by the tty and
+        # then by librte_cmdline. Drop every echo among the first lines.
         lines = out.split('\n')
-        for i in range(min(2, len(lines))):
+        last = -1
+        for i in range(min(3, len(lines))):
             if line in lines[i]:
-                return '\n'.join(lines[i + 1:])
-        return out
+                last = i
+        return '\n'.join(lines[last + 1:]) if last >= 0 else out
 
     def close(self, quit_line='quit'):
         try:
