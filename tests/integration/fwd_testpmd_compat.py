@@ -15,6 +15,7 @@ Skipped (77) without /usr/bin/dpdk-testpmd (Debian package dpdk)."""
 import os
 import re
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fwdlib  # noqa: E402
@@ -76,10 +77,14 @@ def run_all(p, cmds):
 
 
 def wait_rx(p, port, n):
-    for _ in range(150):
+    """Wait on time (a number of prompt commands is no time on a fast
+    machine, and too little on a loaded one)."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
         m = re.search(r'RX-packets:\s*(\d+)', p.cmd('show port stats %d' % port))
         if m and int(m.group(1)) >= n:
             return True
+        time.sleep(0.02)
     return False
 
 
