@@ -2,7 +2,8 @@
 /*
  * Moving a frame's 12 MAC address bytes forward over a removed tag, shared
  * by the strip loops of lib/dsa_tag and lib/vlan (private to lib/, not
- * installed). Strip moves only these bytes, never the payload.
+ * installed). Strip moves only these bytes, never the payload. Insert
+ * keeps the TX offloads' header lengths true (tp_mbuf_tx_l2_grow).
  */
 #ifndef TP_MAC_MOVE_H
 #define TP_MAC_MOVE_H
@@ -10,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_config.h>
 #include <rte_common.h>
 #include <rte_mbuf_core.h>
@@ -81,6 +83,36 @@ tp_mbuf_strip_after_macs(struct rte_mbuf *m, uint8_t *p, unsigned int by)
 	tp_mac_move_fwd16(p, by);
 	m->data_off = (uint16_t)(m->data_off + by);
 	tp_mbuf_shorten_front(m, by);
+}
+
+/* The TX offloads that read a frame's L2 header length: checksums and
+ * segmentation, inner or outer (rte_mbuf_core.h). */
+#define TP_MBUF_TX_L2_READERS (RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK | \
+			       RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_UDP_SEG | \
+			       RTE_MBUF_F_TX_OUTER_IP_CKSUM | RTE_MBUF_F_TX_OUTER_UDP_CKSUM | \
+			       RTE_MBUF_F_TX_TUNNEL_MASK)
+
+/* A tag of `by` bytes was put into the L2 header (after the SA, or in front
+ * of the DA) of a frame that may ask the NIC for TX offloads. Their header
+ * lengths count from the frame's first byte, so the first of them grows:
+ * outer_l2_len when the outer header lengths are in use (TX_OUTER_IPV4/6,
+ * as rte_net_intel_cksum_flags_prepare() in rte_net.h reads them), l2_len
+ * otherwise (DPDK's mbuf_lib.rst, "TX offloads"). A NIC-inserted VLAN tag
+ * (TX_VLAN/TX_QINQ) is not counted, and a tail tag is not in the header.
+ * Both fields hold 7 bits: the deepest header DPDK describes (Ethernet,
+ * IPv6, UDP, VXLAN, inner Ethernet with a tag) plus a QinQ pair and the
+ * largest head tag (8 bytes) stays below 128. */
+static inline void
+tp_mbuf_tx_l2_grow(struct rte_mbuf *m, unsigned int by)
+{
+	uint64_t f = m->ol_flags;
+
+	if (likely(!(f & TP_MBUF_TX_L2_READERS)))
+		return;
+	if (f & (RTE_MBUF_F_TX_OUTER_IPV4 | RTE_MBUF_F_TX_OUTER_IPV6))
+		m->outer_l2_len += by;
+	else
+		m->l2_len += by;
 }
 
 #endif /* TP_MAC_MOVE_H */

@@ -36,42 +36,19 @@
 #define PASS_SEG_ROOM 128
 #define PASS_OUT_MAX (FWD_MAX_BURST + PASS_SEG_ROOM)
 
-/* A segment whose checksum the NIC completes finds its TCP header at
- * l2_len + l3_len: grow l2_len by the tags inserted in front (out[0..kept)
- * are before[0..k) without the dropped ones, in order). */
 static void
-offload_fix_l2(struct rte_mbuf **out, uint16_t kept, struct rte_mbuf *const *before,
-	       const uint32_t *len, uint16_t k)
+pass_flush(struct fwd_stream *fs, struct rte_mbuf **out, uint16_t k)
 {
-	for (uint16_t i = 0, j = 0; i < k && j < kept; i++) {
-		if (before[i] != out[j])
-			continue;
-		if (out[j]->ol_flags & RTE_MBUF_F_TX_L4_MASK)
-			out[j]->l2_len += out[j]->pkt_len - len[i];
-		j++;
-	}
-}
-
-static void
-pass_flush(struct fwd_stream *fs, struct rte_mbuf **out, uint16_t k, bool offload)
-{
-	struct rte_mbuf *drops[PASS_OUT_MAX], *before[PASS_OUT_MAX];
-	uint32_t len[PASS_OUT_MAX];
+	struct rte_mbuf *drops[PASS_OUT_MAX];
 	uint8_t why[PASS_OUT_MAX];
 	struct tp_vlan_stats vs = { 0 };
 	uint16_t kept, sent;
 
 	if (k == 0)
 		return;
-	if (offload) {
-		for (uint16_t i = 0; i < k; i++) {
-			before[i] = out[i];
-			len[i] = out[i]->pkt_len;
-		}
-	}
+	/* a segment whose checksum the NIC completes keeps its l2_len true
+	 * behind the tags inserted here (tp_vlan.h) */
 	kept = tp_vlan_insert_burst_reasons(NULL, out, k, drops, why, &vs);
-	if (offload)
-		offload_fix_l2(out, kept, before, len, k);
 	for (uint16_t i = 0; i < k - kept; i++)
 		tp_pipeline_pass_drop(fs->ctx, TP_DROP_VLAN_BASE + why[i], &drops[i], 1);
 	fs->dropped += k - kept;
@@ -96,7 +73,6 @@ fwd_pipeline_pass(void *arg, uint16_t port, uint16_t queue,
 
 	/* the TX port completes TCP checksums of the segments (ports.c) */
 	const bool offload = fwd.tx_tcp_csum[fs->tx_port];
-	bool offloaded = false;
 
 	RTE_SET_USED(port);
 	RTE_SET_USED(queue);
@@ -120,11 +96,10 @@ fwd_pipeline_pass(void *arg, uint16_t port, uint16_t queue,
 				m->ol_flags |= RTE_MBUF_F_TX_TCP_CKSUM |
 					       ((ip[0] >> 4) == 4 ? RTE_MBUF_F_TX_IPV4 :
 								    RTE_MBUF_F_TX_IPV6);
-				offloaded = true;
 			}
 			r = tp_pipeline_pass_segment(fs->ctx, m, &out[k], PASS_OUT_MAX - k);
 			if (r == -ENOSPC && k > 0) {
-				pass_flush(fs, out, k, offloaded);
+				pass_flush(fs, out, k);
 				k = 0;
 				r = tp_pipeline_pass_segment(fs->ctx, m, out, PASS_OUT_MAX);
 			}
@@ -139,11 +114,11 @@ fwd_pipeline_pass(void *arg, uint16_t port, uint16_t queue,
 		}
 		/* Keep room for the next packet's segments. */
 		if (PASS_OUT_MAX - k < PASS_SEG_ROOM) {
-			pass_flush(fs, out, k, offloaded);
+			pass_flush(fs, out, k);
 			k = 0;
 		}
 	}
-	pass_flush(fs, out, k, offloaded);
+	pass_flush(fs, out, k);
 }
 
 static void

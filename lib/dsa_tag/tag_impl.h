@@ -124,7 +124,11 @@ tag_tx_pad(struct rte_mbuf *m, uint32_t len)
 static inline uint8_t *
 tag_tx_before_da(struct rte_mbuf *m, uint16_t len)
 {
-	return (uint8_t *)rte_pktmbuf_prepend(m, len);
+	uint8_t *t = (uint8_t *)rte_pktmbuf_prepend(m, len);
+
+	if (t != NULL)
+		tp_mbuf_tx_l2_grow(m, len);
+	return t;
 }
 
 /* Room for `len` bytes after the SA (§1.1, dsa_alloc_etype_header):
@@ -139,6 +143,7 @@ tag_tx_after_sa(struct rte_mbuf *m, uint16_t len)
 	m->data_off -= len;
 	m->data_len += len;
 	m->pkt_len += len;
+	tp_mbuf_tx_l2_grow(m, len);
 	tag_move_macs(old, -(int)len);
 	return old - len + TAG_MACS;
 }

@@ -92,7 +92,11 @@
  * Insert takes the destination from conf (TP_DSA_CONF_F_TX_PORT) or else
  * from the meta (registered field with TP_DSA_META_F_VALID): port, device,
  * and prio as the TX traffic class where the tag has one. The meta is left
- * as it was. mbufs must be writable (not shared/indirect).
+ * as it was. mbufs must be writable (not shared/indirect). A tag inserted
+ * in front of the DA or after the SA into a frame that asks for TX
+ * checksum or segmentation offload grows the header length those read
+ * (l2_len; outer_l2_len with TX_OUTER_IPV4/6); a tail tag is not in the
+ * header and cannot follow TSO (every segment would need its own).
  */
 #ifndef TP_DSA_TAG_H
 #define TP_DSA_TAG_H

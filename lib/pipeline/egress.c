@@ -36,44 +36,18 @@ set_tso(struct rte_mbuf *m)
 	m->ol_flags = f;
 }
 
-/* After an insert burst: grow l2_len of kept TSO packets by what was added. */
-static void
-fix_l2(struct tp_pipeline *pl, uint16_t n0, struct rte_mbuf **kept, uint16_t nk)
-{
-	for (uint16_t i = 0, j = 0; i < n0 && j < nk; i++) {
-		struct rte_mbuf *m = kept[j];
-
-		if (pl->eg_orig[i] != m)
-			continue; /* dropped by the insert */
-		if (m->ol_flags & RTE_MBUF_F_TX_TCP_SEG)
-			m->l2_len += m->pkt_len - pl->eg_len[i];
-		j++;
-	}
-}
-
-static void
-remember(struct tp_pipeline *pl, uint16_t k)
-{
-	memcpy(pl->eg_orig, pl->eg, k * sizeof(pl->eg[0]));
-	for (uint16_t i = 0; i < k; i++)
-		pl->eg_len[i] = pl->eg[i]->pkt_len;
-}
-
 static uint16_t
 insert_tags(struct tp_pipeline *pl, const struct pl_port *op, int switch_port,
 	    uint16_t k)
 {
-	bool tso = pl->eg_has_tso;
 	uint16_t kept;
 
-	if (tso)
-		remember(pl, k);
+	/* the inserts grow l2_len of TSO aggregates themselves (tp_vlan.h,
+	 * tp_dsa_tag.h) */
 	kept = tp_vlan_insert_burst_reasons(&op->vlan, pl->eg, k, pl->eg_drops,
 					    pl->eg_why, &pl->vlan_tx);
 	if (kept < k)
 		pl_drop_lib(pl, TP_DROP_VLAN_BASE, pl->eg_drops, pl->eg_why, k - kept);
-	if (tso)
-		fix_l2(pl, k, pl->eg, kept);
 	k = kept;
 	if (!op->tag_insert || k == 0)
 		return k;
@@ -86,15 +60,11 @@ insert_tags(struct tp_pipeline *pl, const struct pl_port *op, int switch_port,
 			c.tx_port = (uint8_t)switch_port;
 			c.tx_device = 0;
 		}
-		if (tso)
-			remember(pl, k);
 		kept = tp_dsa_insert_burst_reasons(op->tagger, pl->eg, k, &c,
 						   pl->eg_drops, pl->eg_why, &pl->dsa_tx);
 		if (kept < k)
 			pl_drop_lib(pl, TP_DROP_DSA_BASE, pl->eg_drops, pl->eg_why,
 				    k - kept);
-		if (tso)
-			fix_l2(pl, k, pl->eg, kept);
 	}
 	return kept;
 }
@@ -127,7 +97,6 @@ send_chunk(struct tp_pipeline *pl, enum tp_verdict v, uint16_t port,
 	uint16_t sent = 0;
 
 	k = insert_tags(pl, op, switch_port, k);
-	pl->eg_has_tso = false;
 	if (k == 0)
 		return;
 	/* Weights first: once on a TX ring an mbuf may be freed at any time. */
@@ -169,7 +138,6 @@ pl_egress(struct tp_pipeline *pl, enum tp_verdict v, uint16_t port,
 		return;
 	}
 	op = &pl->port[port];
-	pl->eg_has_tso = false;
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		uint16_t segs = tp_gro_segs(m);
@@ -188,7 +156,6 @@ pl_egress(struct tp_pipeline *pl, enum tp_verdict v, uint16_t port,
 				/* Hardware TSO increments IP IDs: fixed-ID
 				 * aggregates take the software path instead. */
 				set_tso(m);
-				pl->eg_has_tso = true;
 				pl_cnt_add(&pl->st.tso, 1);
 			}
 			pl->eg[k++] = m;

@@ -352,8 +352,8 @@ flush_out(const struct tp_host_port *hp, struct tp_host_if *hif, struct hif_queu
 	kept = tp_dsa_insert_burst_reasons(hp->tagger, sc->out, k, &hif->dsa, sc->drops,
 					   sc->why, &sc->dsa_tx);
 	/* Match the kept ones to their weights (insert keeps the order);
-	 * TSO: the NIC copies l2_len bytes in front of every segment, so the
-	 * tag counts in it when it sits before the IP header. */
+	 * TSO: the NIC copies l2_len bytes (which the insert grew by the
+	 * tag, tp_dsa_tag.h) in front of every segment, tag included. */
 	for (uint16_t i = 0; i < k; i++) {
 		struct rte_mbuf *m = j < kept ? sc->out[j] : NULL;
 
@@ -365,7 +365,6 @@ flush_out(const struct tp_host_port *hp, struct tp_host_if *hif, struct hif_queu
 		if (m->ol_flags & RTE_MBUF_F_TX_TCP_SEG) {
 			uint32_t add = m->pkt_len - sc->len[i];
 
-			m->l2_len += add;
 			sc->len[j] = m->pkt_len + (uint32_t)(sc->w[i] - 1) * (sc->hdr[i] + add);
 		} else {
 			sc->len[j] = m->pkt_len;

@@ -267,7 +267,7 @@ scratch_size(uint16_t b)
 
 	return e * (7 * sizeof(struct rte_mbuf *) + 11 * sizeof(uint32_t) +
 		    sizeof(uint64_t) + 3 * sizeof(uint16_t) + 2 * sizeof(uint8_t)) +
-	       TP_EGRESS_MAX_SEGS * (3 * sizeof(struct rte_mbuf *) + 2 * sizeof(uint32_t) +
+	       TP_EGRESS_MAX_SEGS * (2 * sizeof(struct rte_mbuf *) + sizeof(uint32_t) +
 				     sizeof(uint8_t));
 }
 
@@ -291,7 +291,6 @@ scratch_carve(struct tp_pipeline *pl, uint8_t *p)
 	CARVE(bx, e);
 	CARVE(gword, e);
 	CARVE(eg, g);
-	CARVE(eg_orig, g);
 	CARVE(eg_drops, g);
 	CARVE(wt, e);
 	CARVE(gwt, e);
@@ -304,7 +303,6 @@ scratch_carve(struct tp_pipeline *pl, uint8_t *p)
 	CARVE(bmkey, e);
 	CARVE(bxwt, e);
 	CARVE(bxkey, e);
-	CARVE(eg_len, g);
 	CARVE(eg_w, g);
 	CARVE(gidx, e);
 	CARVE(gcount, e);

@@ -55,7 +55,6 @@ struct tp_pipeline {
 	struct tp_redirect_map *rmap;
 	uint64_t fixedid_flag;            /* lib/gro's fixed-IP-ID dynflag,
 					   * resolved at create (0: no TSO port) */
-	bool eg_has_tso;
 	bool time_stages;                 /* conf.stage_cycles */
 	bool in_pass_cb;                  /* conf.pass_cb runs (the app may
 					   * call tp_pipeline_pass_drop) */
@@ -102,9 +101,7 @@ struct tp_pipeline {
 	/* Egress scratch: one chunk (a merged packet may split into up to
 	 * TP_EGRESS_MAX_SEGS frames); touched only by TX / REDIRECT. */
 	struct rte_mbuf **eg;
-	struct rte_mbuf **eg_orig;
 	struct rte_mbuf **eg_drops;
-	uint32_t *eg_len;
 	uint32_t *eg_w;
 	uint8_t *eg_why;                  /* library drop reason of eg_drops[j] */
 

@@ -45,7 +45,10 @@
  * Otherwise the tags are written in software (needs 4 or 8 bytes of headroom
  * in the first segment). In both cases the RX_*_STRIPPED flags are cleared so
  * a second insert does nothing more; the software path also clears
- * RTE_MBUF_F_TX_VLAN/_TX_QINQ.
+ * RTE_MBUF_F_TX_VLAN/_TX_QINQ. A software insert into a frame that asks
+ * for TX checksum or segmentation offload grows the header length those
+ * read by the tag bytes (l2_len; outer_l2_len with TX_OUTER_IPV4/6), so
+ * TSO aggregates and checksum-offloaded frames stay right behind it.
  *
  * Drops and mbuf ownership (both bursts): kept mbufs are compacted to the
  * front of pkts[] in their original order and their number is returned.

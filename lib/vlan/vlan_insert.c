@@ -6,7 +6,8 @@
 #define F_RX_ALL (F_RX_STRIPPED | RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_QINQ)
 #define F_TX (RTE_MBUF_F_TX_VLAN | RTE_MBUF_F_TX_QINQ)
 
-/* Make room for `len` tag bytes after the SA and return where they go. */
+/* Make room for `len` tag bytes after the SA and return where they go;
+ * a TX offload's l2_len counts them. */
 static inline uint8_t *
 open_gap(struct rte_mbuf *m, uint16_t len)
 {
@@ -15,6 +16,7 @@ open_gap(struct rte_mbuf *m, uint16_t len)
 	m->data_off -= len;
 	m->data_len += len;
 	m->pkt_len += len;
+	tp_mbuf_tx_l2_grow(m, len);
 	tp_vlan_move_macs(old, -(int)len);
 	return old - len + TP_VLAN_MACS;
 }

@@ -724,6 +724,54 @@ test_frame(uint8_t *out, int vlan, size_t len)
 	return len > off ? len : off;
 }
 
+/* Insert into a frame that asks the NIC to segment it (TSO): the NIC
+ * finds the IP header at l2_len, so after the tag went in the bytes there
+ * are still the IP header's, for every tagger (tail tags leave l2_len as
+ * it was); a frame asking for no offload keeps its l2_len. */
+static void
+test_tx_l2_len(void **state)
+{
+	const struct tp_dsa_tagger *all[64];
+	unsigned int start = tp_test_pool_in_use(mp);
+	unsigned int n = tp_dsa_tagger_list(all, 64), total = 0;
+
+	(void)state;
+	for (unsigned int i = 0; i < n; i++) {
+		const struct tp_dsa_tagger *t = all[i];
+
+		if (t->position == TP_DSA_POS_NONE)
+			continue;
+		for (unsigned int v = 0; v < 4; v++) {   /* bit 0: 802.1Q; bit 1: no offload */
+			struct tp_dsa_conf c = {
+				.flags = TP_DSA_CONF_F_TX_PORT | TP_DSA_CONF_F_CPU_PORT,
+				.cpu_port = 9,
+			};
+			struct tp_dsa_stats st = { 0 };
+			uint8_t f[128], got[160];
+			size_t len = test_frame(f, (int)(v & 1), 80);
+			struct rte_mbuf *m = tp_test_mbuf_from_bytes(mp, f, (uint32_t)len);
+			uint8_t l2 = (v & 1) ? 18 : 14;
+
+			m->ol_flags = (v & 2) ? 0 : RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4 |
+						    RTE_MBUF_F_TX_IP_CKSUM;
+			m->l2_len = l2;
+			assert_int_equal(tp_dsa_insert_burst(t, &m, 1, &c, NULL, &st), 1);
+			assert_true(tp_test_mbuf_to_bytes(m, got, sizeof(got)) >= len);
+			if (v & 2) {
+				assert_int_equal(m->l2_len, l2);
+			} else if (memcmp(got + m->l2_len, f + l2, 20) != 0) {
+				fprintf(stderr, "%s vlan %u: l2_len %u is not the IP header\n",
+					t->name, v & 1, m->l2_len);
+				fail();
+			}
+			rte_pktmbuf_free(m);
+			total++;
+		}
+	}
+	assert_true(total >= 4 * 20);
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+}
+
 static void
 test_roundtrip_all(void **state)
 {
@@ -1261,6 +1309,7 @@ main(void)
 		cmocka_unit_test(test_tx_cases),
 		cmocka_unit_test(test_tx_8021q_convert),
 		cmocka_unit_test(test_tx_from_meta),
+		cmocka_unit_test(test_tx_l2_len),
 		cmocka_unit_test(test_roundtrip_all),
 		cmocka_unit_test(test_roundtrip_padding),
 		cmocka_unit_test(test_too_short_all),

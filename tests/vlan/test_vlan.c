@@ -409,6 +409,57 @@ test_insert(void **state)
 	TP_TEST_ASSERT_POOL_BACK(mp, start);
 }
 
+/* Insert keeps the header lengths a TX offload reads true: l2_len grows by
+ * the tag bytes written in software when the frame asks for checksum or
+ * segmentation offload; outer_l2_len instead when the outer lengths are in
+ * use; nothing without such an offload, and nothing when the NIC inserts. */
+static void
+test_insert_tx_l2_len(void **state)
+{
+	static const struct {
+		uint64_t ask;       /* ol_flags besides the VLAN request */
+		uint64_t vlan;      /* TX_VLAN, or TX_VLAN | TX_QINQ */
+		bool nic;           /* the port inserts the tags */
+		uint8_t l2, outer;  /* l2_len, outer_l2_len after insert */
+	} cases[] = {
+		{ RTE_MBUF_F_TX_TCP_CKSUM | RTE_MBUF_F_TX_IPV4, RTE_MBUF_F_TX_VLAN, false, 18, 7 },
+		{ RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV6, RTE_MBUF_F_TX_VLAN | RTE_MBUF_F_TX_QINQ,
+		  false, 22, 7 },
+		{ RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_IPV4, RTE_MBUF_F_TX_VLAN, false, 18, 7 },
+		{ RTE_MBUF_F_TX_UDP_CKSUM | RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_TUNNEL_VXLAN |
+		  RTE_MBUF_F_TX_OUTER_IPV4 | RTE_MBUF_F_TX_OUTER_IP_CKSUM,
+		  RTE_MBUF_F_TX_VLAN, false, 14, 11 },
+		{ RTE_MBUF_F_TX_TCP_CKSUM | RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_TUNNEL_VXLAN,
+		  RTE_MBUF_F_TX_VLAN, false, 18, 7 },
+		{ RTE_MBUF_F_TX_IPV4, RTE_MBUF_F_TX_VLAN, false, 14, 7 },
+		{ 0, RTE_MBUF_F_TX_VLAN, false, 14, 7 },
+		{ RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4, RTE_MBUF_F_TX_VLAN, true, 14, 7 },
+	};
+	unsigned int start = tp_test_pool_in_use(mp);
+	struct tp_vlan_stats st = { 0 };
+	struct tp_vlan_conf c;
+
+	(void)state;
+	for (unsigned int i = 0; i < RTE_DIM(cases); i++) {
+		struct rte_mbuf *m = tp_test_mbuf_from_bytes(mp, base, (uint32_t)base_len);
+
+		tp_vlan_conf_init(&c);
+		if (cases[i].nic)
+			c.tx_offload = TP_VLAN_TX_OFFLOAD_VLAN | TP_VLAN_TX_OFFLOAD_QINQ;
+		m->ol_flags = cases[i].ask | cases[i].vlan;
+		m->vlan_tci = 0x0123;
+		m->vlan_tci_outer = 0x0456;
+		m->l2_len = 14;
+		m->outer_l2_len = 7;
+		assert_int_equal(tp_vlan_insert_burst(&c, &m, 1, NULL, &st), 1);
+		assert_int_equal(m->l2_len, cases[i].l2);
+		assert_int_equal(m->outer_l2_len, cases[i].outer);
+		assert_int_equal(m->ol_flags & cases[i].ask, cases[i].ask);
+		rte_pktmbuf_free(m);
+	}
+	TP_TEST_ASSERT_POOL_BACK(mp, start);
+}
+
 /* All 4096 VIDs (with PCP/DEI varied), single and double, every TPID pair. */
 static void
 test_roundtrip_all_vids(void **state)
@@ -490,6 +541,7 @@ main(void)
 		cmocka_unit_test(test_drop_reasons),
 		cmocka_unit_test(test_conf),
 		cmocka_unit_test(test_insert),
+		cmocka_unit_test(test_insert_tx_l2_len),
 		cmocka_unit_test(test_roundtrip_all_vids),
 	};
 
