@@ -1,8 +1,20 @@
-"""The runner both replay test scripts share: CASE names a case_CASE
-function, run in a fresh work directory; exit 0 prints 'CASE: ok'."""
+"""What the replay test scripts share: main() runs the case CASE names
+(a case_CASE function) in a fresh work directory, exit 0 printing
+'CASE: ok'; run_tool() runs tagpipe-replay and stops the test on an
+unexpected exit status, with both outputs."""
 import os
+import subprocess
 import sys
 import tempfile
+
+
+def run_tool(tool, args, expect_rc=0, cwd=None):
+    p = subprocess.run([tool] + args, capture_output=True, text=True, timeout=300,
+                       cwd=cwd)
+    if p.returncode != expect_rc:
+        sys.exit(f"exit {p.returncode}, expected {expect_rc}: {args}\n"
+                 f"stdout:\n{p.stdout}\nstderr:\n{p.stderr}")
+    return p
 
 
 def main(namespace):

@@ -5,10 +5,10 @@ usage: replay_cli.py REPLAY_BINARY CASE
 Every case asserts exact frames or exact counters; bad-input cases assert exit
 status 2, a one-line error naming the problem, and no output file left behind.
 """
+import functools
 import json
 import struct
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -26,12 +26,8 @@ REPLAY = sys.argv[1]
 IDENTITY = ["--gro", "off", "--vlan", "keep"]
 
 
-def run(args, expect_rc=0):
-    p = subprocess.run([REPLAY] + args, capture_output=True, text=True, timeout=120)
-    if p.returncode != expect_rc:
-        sys.exit(f"exit {p.returncode}, expected {expect_rc}: {args}\n"
-                 f"stdout:\n{p.stdout}\nstderr:\n{p.stderr}")
-    return p
+# run(args, expect_rc=0, cwd=None): tagpipe-replay, exit status checked
+run = functools.partial(cases.run_tool, REPLAY)
 
 
 def stats_from_stdout(out):

@@ -8,6 +8,7 @@ usage: replay_output.py REPLAY_BINARY CASE
 Expected frames come from pcaps/pipeline (built by tests/gen/gen_pipeline.py
 from the wire formats) and from hand-made timestamps, never from our output.
 """
+import functools
 import json
 import os
 import shutil
@@ -37,13 +38,8 @@ def errors(stderr):
     return "\n".join(l for l in stderr.splitlines() if l.startswith("tagpipe-replay: error:"))
 
 
-def run(args, expect_rc=0, cwd=None):
-    p = subprocess.run([REPLAY] + args, capture_output=True, text=True, timeout=120,
-                       cwd=cwd)
-    if p.returncode != expect_rc:
-        sys.exit(f"exit {p.returncode}, expected {expect_rc}: {args}\n"
-                 f"stdout:\n{p.stdout}\nstderr:\n{p.stderr}")
-    return p
+# run(args, expect_rc=0, cwd=None): tagpipe-replay, exit status checked
+run = functools.partial(cases.run_tool, REPLAY)
 
 
 def write_pcap_ts(path, frames, stamps_ns, linktype, nsec):

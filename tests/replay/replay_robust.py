@@ -7,14 +7,17 @@ Inputs are built here with scapy and struct; every expected output is built
 from the input by hand (MACs swapped, the tagger's documented TX tag
 appended), never recorded from tagpipe-replay.
 """
+import functools
 import json
 import os
 import struct
-import subprocess
 import sys
 import tempfile
 
 from scapy.all import IP, IPv6, TCP, Ether, Raw  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases  # noqa: E402
 
 REPLAY = sys.argv[1]
 SNAPLEN = 262144  # what output pcaps must declare (apps/replay/replay.h)
@@ -50,12 +53,8 @@ def read_pcap(path):
     return snaplen, linktype, frames
 
 
-def run(args, expect_rc=0):
-    p = subprocess.run([REPLAY] + args, capture_output=True, text=True, timeout=300)
-    if p.returncode != expect_rc:
-        sys.exit(f"exit {p.returncode}, expected {expect_rc}: {args}\n"
-                 f"stdout:\n{p.stdout}\nstderr:\n{p.stderr}")
-    return p
+# run(args, expect_rc=0, cwd=None): tagpipe-replay, exit status checked
+run = functools.partial(cases.run_tool, REPLAY)
 
 
 def replay(tmp, frames, args, verdict="pass", linktype=1):

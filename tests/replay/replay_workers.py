@@ -15,6 +15,7 @@ merges do depend on it (a worker's burst holds only its share's flows),
 which is why GRO output is compared share by share. Every mbuf returns to
 the pool.
 """
+import functools
 import json
 import os
 import struct
@@ -29,6 +30,9 @@ import tpgen  # noqa: E402
 SRC = os.environ.get("TP_SOURCE_ROOT", os.path.join(HERE, "..", ".."))
 DEMO = os.path.join(SRC, "pcaps", "demo.pcap")
 GEN_FLOWS = os.path.join(SRC, "tests", "bench", "gen_flows.py")
+sys.path.insert(0, HERE)
+import cases  # noqa: E402
+
 REPLAY = sys.argv[1]
 
 # Microsoft's RSS key, and its verification vectors ("Verifying the RSS
@@ -126,12 +130,8 @@ def eal(lcores=("-l", "0-1")):
             "--file-prefix=tp_workers_scale_%d_%d" % (os.getpid(), _runs[0]), "--"]
 
 
-def run(args, expect_rc=0):
-    p = subprocess.run([REPLAY] + args, capture_output=True, text=True, timeout=300)
-    if p.returncode != expect_rc:
-        sys.exit(f"exit {p.returncode}, expected {expect_rc}: {args}\n"
-                 f"stdout:\n{p.stdout}\nstderr:\n{p.stderr}")
-    return p
+# run(args, expect_rc=0, cwd=None): tagpipe-replay, exit status checked
+run = functools.partial(cases.run_tool, REPLAY)
 
 
 def replay_json(args, lcores=("-l", "0-1")):
