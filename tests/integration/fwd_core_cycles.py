@@ -19,12 +19,12 @@ io and in pipeline mode with both options. Checked, exactly:
 """
 import os
 import re
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fwdlib  # noqa: E402
+import ptyprompt  # noqa: E402
 
 CYC = re.compile(r'^  CPU cycles/packet=(\d+\.\d\d) \(total cycles=(\d+) / total (\w+) '
                  r'packets=(\d+)\) at (\d+) MHz Clock$', re.M)
@@ -86,21 +86,25 @@ def main():
         eal = fwdlib.eal_args('tpfwd_cyc_tpmd', [
             'net_pcap0,rx_pcap=%s,tx_pcap=/dev/null' % demo,
             'net_pcap1,rx_pcap=%s,tx_pcap=/dev/null' % demo])
-        p = subprocess.Popen([TESTPMD] + eal + ['--', '-i', '--no-numa', '--record-core-cycles',
+        # In a terminal, command by command: its lines are out before the
+        # next prompt, and nothing is sent before testpmd is up.
+        p = ptyprompt.Prompt([TESTPMD] + eal + ['--', '-i', '--no-numa', '--record-core-cycles',
                                                 '--record-burst-stats', '--forward-mode=io',
                                                 '--total-num-mbufs=8192', '--no-flush-rx'],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True)
+                             'testpmd> ', timeout=60)
         try:
-            for line, wait in (('start', 1.5), ('stop', 0.5)):
-                time.sleep(1.0 if line == 'start' else 0)
-                p.stdin.write(line + '\n')
-                p.stdin.flush()
-                time.sleep(wait)
-            tout, _ = p.communicate('quit\n', timeout=30)
+            p.cmd('start')
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                st = fwdlib.last_port_stats(p.cmd('show port stats 0'))
+                if st.get(0, {}).get('rx', 0) >= 326:
+                    break
+                time.sleep(0.05)
+            tout = p.cmd('stop')
+            p.close()
         except BaseException:
             p.kill()
-            tout, _ = p.communicate()
+            raise
         finally:
             fwdlib.cleanup_runtime(eal)
         c.true('dpdk-testpmd prints the same CPU cycles line', CYC.search(tout) is not None)

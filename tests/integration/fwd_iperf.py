@@ -21,10 +21,10 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fwdlib  # noqa: E402
+import hostif_topo  # noqa: E402
 
 SECONDS = 3
 # Documentation ranges (RFC 5737); the first pair this host does not use.
@@ -124,7 +124,7 @@ def run_mode(c, topo, mode):
         server = subprocess.Popen(['ip', 'netns', 'exec', topo.ns[1], 'iperf3', '-s',
                                    '-1', '-B', topo.addrs[1]], stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL)
-        time.sleep(0.5)
+        hostif_topo.wait_listening(topo.ns[1], 5201)
         r = sh('ip', 'netns', 'exec', topo.ns[0], 'iperf3', '-c', topo.addrs[1],
                '-B', topo.addrs[0],
                '-t', str(SECONDS), '-J', '--connect-timeout', '5000', check=False,
