@@ -12,9 +12,9 @@
  * call per library and one transmit per chunk.
  *
  * TSO and tags inserted in software: the NIC copies the first l2_len +
- * l3_len + l4_len bytes in front of every segment, so l2_len grows by what
- * the inserts add in front of the IP header (not allowed for tail taggers,
- * refused at create).
+ * l3_len + l4_len bytes in front of every segment; the inserts grow l2_len
+ * by what they add in front of the IP header (tp_vlan.h, tp_dsa_tag.h).
+ * Tail taggers cannot follow TSO and are refused at create.
  */
 #include <errno.h>
 #include <string.h>
@@ -42,8 +42,6 @@ insert_tags(struct tp_pipeline *pl, const struct pl_port *op, int switch_port,
 {
 	uint16_t kept;
 
-	/* the inserts grow l2_len of TSO aggregates themselves (tp_vlan.h,
-	 * tp_dsa_tag.h) */
 	kept = tp_vlan_insert_burst_reasons(&op->vlan, pl->eg, k, pl->eg_drops,
 					    pl->eg_why, &pl->vlan_tx);
 	if (kept < k)
