@@ -265,7 +265,7 @@ parse_encap(struct tp_gro *g, struct gro_pkt *p, const uint8_t *d, uint32_t l2,
 	if (p->has_key)
 		tkey_build(p, d);
 	/* the inner level's refusals: early as for a plain packet */
-	p->early = p->pass != GRO_HOLDABLE && kernel_overtakes(p->pass);
+	p->early = p->pass != GRO_HOLDABLE && kernel_overtakes(p->pass) && !p->late;
 	if (opass != GRO_HOLDABLE) {
 		p->pass = opass;
 		p->early = 1;

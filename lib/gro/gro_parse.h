@@ -385,7 +385,10 @@ parse_ipv4(struct tp_gro *g, struct gro_pkt *p, const uint8_t *ip,
 	p->l3w = (uint32_t)ip[8] << 16 | (uint32_t)ip[1] << 8 | ((fragw >> 14) & 1);
 	if (parse_tcp(g, p, ip, avail, frame, ip[9]) < 0)
 		return;
-	/* docs/ref/gro.md §1.2: IHL != 5, MF, reserved bit: never held */
+	/* docs/ref/gro.md §1.2: IHL != 5, MF, reserved bit: never held. The
+	 * first two are refused before the flow lookup; the reserved bit only
+	 * sets inet_gro_receive's flush word (id & ~IP_DF), so Linux looks the
+	 * flow up and completes its held aggregate first (late). */
 	if (ihl != 20) {
 		p->pass = TP_GRO_PASS_IP_OPTS;
 		return;
@@ -396,6 +399,7 @@ parse_ipv4(struct tp_gro *g, struct gro_pkt *p, const uint8_t *ip,
 	}
 	if (fragw & 0x8000) {
 		p->pass = TP_GRO_PASS_IP_HDR;
+		p->late = 1;
 		return;
 	}
 	if (trailer(p, frame))
@@ -502,7 +506,8 @@ parse_ipv6(struct tp_gro *g, struct gro_pkt *p, const uint8_t *ip,
 
 /* Refused by Linux before its TCP flow lookup (inet_gro_receive,
  * ipv6_gro_receive, the checksum check of tcp4/6_gro_receive): in kernel
- * order such a packet overtakes its flow's held aggregate. */
+ * order such a packet overtakes its flow's held aggregate. An ip_header
+ * pass marked late (the IPv4 reserved bit) does not. */
 static inline int
 kernel_overtakes(uint8_t reason)
 {
@@ -531,6 +536,7 @@ gro_parse(struct tp_gro *g, struct gro_pkt *p, struct rte_mbuf *m)
 	p->l4p = NH_TCP;
 	p->want_udp = g->udp;
 	p->early = 0;
+	p->late = 0;
 	p->tun = GRO_TUN_NONE;
 	p->ov6 = 0;
 	p->ucsum = 0;
@@ -580,7 +586,7 @@ gro_parse(struct tp_gro *g, struct gro_pkt *p, struct rte_mbuf *m)
 			parse_ipv6(g, p, d + l2, dlen - l2, m->pkt_len - l2);
 		/* UDP GRO refuses every packet before its flow lookup */
 		p->early = p->pass != GRO_HOLDABLE &&
-			   (p->l4p == NH_UDP || kernel_overtakes(p->pass));
+			   (p->l4p == NH_UDP || (kernel_overtakes(p->pass) && !p->late));
 	}
 	if (p->has_key)
 		p->hash = (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH) ? m->hash.rss :

@@ -125,6 +125,8 @@ struct gro_pkt {
 	uint8_t l4p;           /* NH_TCP or NH_UDP */
 	uint8_t want_udp;      /* UDP GRO asked for at this level */
 	uint8_t early;         /* kernel order: refused before its flow lookup */
+	uint8_t late;          /* refused through Linux's flush word only (IPv4
+				* reserved bit): its flow lookup still runs */
 	uint8_t tun;           /* GRO_TUN_* */
 	uint8_t ov6;           /* outer IPv6 */
 	uint8_t ucsum;         /* outer UDP checksum non-zero */

@@ -100,14 +100,16 @@
  *    included, for one burst = one NAPI poll (BURST mode). Differences
  *    from FLOW: a packet that Linux refuses before its TCP flow lookup
  *    (bad IPv4 header or TCP checksum, IPv4 options, fragments, bad IP
- *    header: inet_gro_receive / ipv6_gro_receive / tcp4_gro_receive's
- *    checksum check) passes at once and leaves its flow's aggregate held
- *    and open, so a later segment may still join it; the table is the
- *    kernel's, GRO_HASH_BUCKETS = 8 buckets of MAX_GRO_SKBS = 8, bucket =
- *    hash & 7 (include/net/gro.h, net/core/gro.c), where a frame without an
- *    RSS hash has hash 0, as an skb without one (so at most 8 aggregates are
- *    held, the oldest completed to make room); at the end of a burst the
- *    buckets are completed in index order, each oldest first
+ *    version or IPv6 extension headers: inet_gro_receive /
+ *    ipv6_gro_receive / tcp4_gro_receive's checksum check) passes at once
+ *    and leaves its flow's aggregate held and open, so a later segment may
+ *    still join it (the IPv4 reserved flag bit is not such a refusal: it
+ *    only sets the flush word, and the held aggregate leaves first); the
+ *    table is the kernel's, GRO_HASH_BUCKETS = 8 buckets of MAX_GRO_SKBS =
+ *    8, bucket = hash & 7 (include/net/gro.h, net/core/gro.c), where a
+ *    frame without an RSS hash has hash 0, as an skb without one (so at
+ *    most 8 aggregates are held, the oldest completed to make room); at the
+ *    end of a burst the buckets are completed in index order, each oldest first
  *    (__napi_gro_flush). Checked against the running kernel with a veth
  *    pair (tests/gro/kernel). The merge rules are the same in both modes.
  *

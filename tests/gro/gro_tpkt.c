@@ -148,7 +148,8 @@ tpkt_build(const struct tpkt *t, uint8_t *b)
 		ip[1] = t->tos;
 		w16(ip + 2, (uint16_t)ip_len);
 		w16(ip + 4, t->ip_id);
-		w16(ip + 6, (uint16_t)((t->df ? 0x4000 : 0) | (t->mf ? 0x2000 : 0)));
+		w16(ip + 6, (uint16_t)((t->rsv ? 0x8000 : 0) | (t->df ? 0x4000 : 0) |
+				       (t->mf ? 0x2000 : 0)));
 		ip[8] = t->ttl;
 		ip[9] = 6;
 		ip[10] = ip[11] = 0;

@@ -33,6 +33,7 @@ struct tpkt {
 	uint8_t ttl;           /* or hop limit */
 	uint16_t ip_id;
 	int df, mf;
+	int rsv;               /* IPv4 reserved flag bit (0x8000) */
 	uint8_t ipopt_len;     /* IPv4 options bytes (multiple of 4) */
 	uint32_t flow_label;
 	uint8_t ext_type;      /* IPv6: 0 none, 60 dstopts, 0x100-1 hop: use ext_hop */

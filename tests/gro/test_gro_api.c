@@ -740,10 +740,13 @@ assert_out(struct rte_mbuf **o, int n, const unsigned int *want, int nwant)
 	free_all(o, n);
 }
 
-/* Segments 0 and 1 of flow 0, a copy of segment 2 that GRO refuses (bad
- * TCP checksum, else IPv4 options), then segments 2 .. last of the flow. */
+enum odd_frame { ODD_IP_OPTS, ODD_BAD_TCP_CSUM, ODD_IP_RESERVED };
+
+/* Segments 0 and 1 of flow 0, a copy of segment 2 that GRO refuses (IPv4
+ * options, a bad TCP checksum or the IPv4 reserved bit), then segments
+ * 2 .. last of the flow. */
 static void
-odd_frame_case(struct tp_gro *g, int bad_csum, int last, const unsigned int *want,
+odd_frame_case(struct tp_gro *g, enum odd_frame odd, int last, const unsigned int *want,
 	       int nwant)
 {
 	struct rte_mbuf *in[8], *out[16];
@@ -756,8 +759,10 @@ odd_frame_case(struct tp_gro *g, int bad_csum, int last, const unsigned int *wan
 	t.sport = 3000;
 	t.seq = 300;
 	t.ip_id = 2;
-	if (bad_csum)
+	if (odd == ODD_BAD_TCP_CSUM)
 		t.bad_tcp_csum = 1;
+	else if (odd == ODD_IP_RESERVED)
+		t.rsv = 1;
 	else
 		t.ipopt_len = 4;
 	in[n++] = mk(&t);
@@ -777,7 +782,10 @@ odd_frame_case(struct tp_gro *g, int bad_csum, int last, const unsigned int *wan
  *  3. without RSS hashes every flow is in bucket 0 of 8: a ninth flow
  *     completes the oldest aggregate;
  *  4. at the end of a burst the buckets leave in index order (hash & 7),
- *     each oldest first.
+ *     each oldest first;
+ *  5. the IPv4 reserved flag bit, unlike 1 and 2, is the same in both: it
+ *     only sets inet_gro_receive's flush word, so the flow is looked up and
+ *     its aggregate leaves first.
  */
 static void
 test_kernel_order(void **state)
@@ -805,14 +813,20 @@ test_kernel_order(void **state)
 			static const unsigned int k1[] = { 3000, 1, 3000, 4 };
 			static const unsigned int f1[] = { 3000, 2, 3000, 1, 3000, 2 };
 
-			odd_frame_case(g, 1, 3, order ? f1 : k1, order ? 3 : 2);
+			odd_frame_case(g, ODD_BAD_TCP_CSUM, 3, order ? f1 : k1, order ? 3 : 2);
 		}
 		/* 2: A0 A1 A2(IPv4 options) A2 */
 		{
 			static const unsigned int k2[] = { 3000, 1, 3000, 3 };
 			static const unsigned int f2[] = { 3000, 2, 3000, 1, 3000, 1 };
 
-			odd_frame_case(g, 0, 2, order ? f2 : k2, order ? 3 : 2);
+			odd_frame_case(g, ODD_IP_OPTS, 2, order ? f2 : k2, order ? 3 : 2);
+		}
+		/* 5: A0 A1 A2(reserved bit) A2: the same in both orders */
+		{
+			static const unsigned int k5[] = { 3000, 2, 3000, 1, 3000, 1 };
+
+			odd_frame_case(g, ODD_IP_RESERVED, 2, k5, 3);
 		}
 
 		/* 3: nine flows, two segments each, interleaved, no RSS hash */

@@ -16,10 +16,10 @@ in-order full-size segments, pure ACKs between them, PSH, FIN, CWR,
 out-of-order pairs, retransmits, a timestamp option that changes, ACK number
 and window changes, short (< MSS) segments, IPv4 ID policies (incrementing;
 DF with a fixed ID; fixed ID without DF; jumps), TTL/TOS and IPv6 hop limit /
-flow label changes, bad TCP and IPv4 header checksums, IPv4 options, and
-copies of the latest segment with a bad TCP checksum or IPv4 options (they
-take no sequence space, so GRO may still append the next segment to what
-it held before them).
+flow label changes, bad TCP and IPv4 header checksums, IPv4 options, the
+IPv4 reserved flag bit, and copies of the latest segment with a bad TCP
+checksum, IPv4 options or the reserved bit (they take no sequence space, so
+GRO may still append the next segment to what it held before them).
 """
 import argparse
 import os
@@ -42,8 +42,10 @@ KINDS = {
     "ack_change": 3, "window_change": 3, "short": 4, "ipid_jump": 3, "bad_tcp_csum": 3,
     "bad_ip_csum": 2, "ip_options": 2, "ttl_change": 2, "tos_change": 1,
     "cwr": 1, "flow_label_change": 2, "hlim_change": 2, "dup_bad_tcp_csum": 3, "dup_ip_options": 2,
+    "ip_reserved": 2, "dup_ip_reserved": 1,
 }
-V4_ONLY = {"ipid_jump", "bad_ip_csum", "ip_options", "ttl_change", "tos_change", "dup_ip_options"}
+V4_ONLY = {"ipid_jump", "bad_ip_csum", "ip_options", "ttl_change", "tos_change", "dup_ip_options",
+           "ip_reserved", "dup_ip_reserved"}
 V6_ONLY = {"flow_label_change", "hlim_change"}
 ID_POLICIES = ("increment", "fixed_df", "fixed_no_df", "increment_df")
 
@@ -104,6 +106,17 @@ def corrupt_ip_csum(fr):
     fr[25] ^= 0x5A
 
 
+def set_ip_reserved(fr):
+    """The IPv4 reserved flag bit (RFC 791; "evil", RFC 3514) set and the
+    header checksum made right again: Linux only flush-marks such a packet
+    (inet_gro_receive: flush |= id & ~IP_DF), so its flow is looked up."""
+    p = Ether(bytes(fr))
+    p[IP].flags = int(p[IP].flags) | 0x4
+    del p[IP].chksum
+    fr[:] = bytes(p)
+    return fr
+
+
 def flow_frames(rng, f, n):
     """Up to n frames of flow f, in the flow's own send order."""
     out = []
@@ -111,7 +124,8 @@ def flow_frames(rng, f, n):
     while len(out) < n - fin:
         kinds = [k for k in KINDS if not ((k in V4_ONLY and f.v6) or (k in V6_ONLY and not f.v6))]
         k = rng.choices(kinds, [KINDS[x] for x in kinds])[0]
-        if (k in ("retransmit", "dup_bad_tcp_csum", "dup_ip_options") and not f.sent) or (k == "ooo" and len(out) + 2 > n - fin) \
+        if (k in ("retransmit", "dup_bad_tcp_csum", "dup_ip_options", "dup_ip_reserved")
+                and not f.sent) or (k == "ooo" and len(out) + 2 > n - fin) \
                 or (k == "ts_change" and not f.ts):
             k = "data"
         f.kinds.append(k)
@@ -132,6 +146,9 @@ def flow_frames(rng, f, n):
             p[IP].options = [IPOption_Router_Alert()]
             del p[IP].ihl, p[IP].len, p[IP].chksum, p[TCP].chksum
             out.append((bytearray(bytes(p)), k))
+            continue
+        if k == "dup_ip_reserved":
+            out.append((set_ip_reserved(bytearray(f.sent[-1])), k))
             continue
         if k == "retransmit":
             out.append((bytearray(rng.choice(f.sent[-4:])), k))
@@ -164,7 +181,9 @@ def flow_frames(rng, f, n):
             size = rng.randrange(1, f.mss)
         flags = {"psh": "PA", "cwr": "CA"}.get(k, "A")
         fr = f.frame(size, flags=flags, ip_opts=(k == "ip_options"))
-        if k == "bad_tcp_csum":
+        if k == "ip_reserved":
+            set_ip_reserved(fr)
+        elif k == "bad_tcp_csum":
             corrupt_tcp_csum(fr, f.v6)
         elif k == "bad_ip_csum":
             corrupt_ip_csum(fr)
