@@ -78,6 +78,28 @@ parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *v)
 	return 0;
 }
 
+/* "4789+8472": 1 to TP_GRO_VXLAN_PORTS_MAX ports, each 1..65535; the rest
+ * of ports[] zeroed. */
+static int
+parse_vxlan_ports(const char *s, uint16_t ports[TP_GRO_VXLAN_PORTS_MAX])
+{
+	char buf[64], *tok, *save = NULL;
+	unsigned int n = 0;
+	uint32_t v;
+
+	if (*s == '\0' || *s == '+' || strlen(s) >= sizeof(buf) || s[strlen(s) - 1] == '+' ||
+	    strstr(s, "++") != NULL)
+		return -1;
+	snprintf(buf, sizeof(buf), "%s", s);
+	memset(ports, 0, TP_GRO_VXLAN_PORTS_MAX * sizeof(ports[0]));
+	for (tok = strtok_r(buf, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
+		if (n == TP_GRO_VXLAN_PORTS_MAX || parse_u32(tok, 1, 65535, &v) < 0)
+			return -1;
+		ports[n++] = (uint16_t)v;
+	}
+	return 0;
+}
+
 int
 tp_pipeline_parse_gro(struct tp_pipeline_gro *gro, const char *s, char *err,
 		      size_t errlen)
@@ -117,9 +139,24 @@ tp_pipeline_parse_gro(struct tp_pipeline_gro *gro, const char *s, char *err,
 			g.no_sw_csum = true;
 		} else if (strcmp(tok, "kernel-order") == 0) {
 			g.kernel_order = true;
+		} else if (strcmp(tok, "udp") == 0) {
+			g.udp = true;
+		} else if (strcmp(tok, "ipip") == 0) {
+			g.tunnels |= TP_GRO_TUN_IPIP;
+		} else if (strcmp(tok, "geneve") == 0) {
+			g.tunnels |= TP_GRO_TUN_GENEVE;
+		} else if (strcmp(tok, "vxlan") == 0) {
+			g.tunnels |= TP_GRO_TUN_VXLAN;
+		} else if (strncmp(tok, "vxlan=", 6) == 0) {
+			if (parse_vxlan_ports(tok + 6, g.vxlan_ports) < 0)
+				return conf_err(err, errlen, "gro: bad VXLAN ports '%s' (1 to %d "
+						"ports 1..65535 joined by +)", tok + 6,
+						TP_GRO_VXLAN_PORTS_MAX);
+			g.tunnels |= TP_GRO_TUN_VXLAN;
 		} else {
 			return conf_err(err, errlen, "gro: bad option '%s' (flows=N, segs=N, nocsum, "
-					"kernel-order)", tok);
+					"kernel-order, udp, vxlan, vxlan=PORT[+PORT], geneve, "
+					"ipip)", tok);
 		}
 	}
 	if (first)

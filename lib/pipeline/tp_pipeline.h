@@ -204,7 +204,10 @@ struct tp_pipeline_conf {
 void tp_pipeline_conf_init(struct tp_pipeline_conf *conf);
 
 /* Parse "off", "burst" or "age:USEC", optionally followed by
- * ",flows=N", ",segs=N", ",nocsum", ",kernel-order". 0 or -EINVAL with err naming the token. */
+ * ",flows=N", ",segs=N", ",nocsum", ",kernel-order", and what to merge
+ * beyond plain TCP: ",udp", ",vxlan" (port 4789) or ",vxlan=PORT[+PORT]"
+ * (up to TP_GRO_VXLAN_PORTS_MAX), ",geneve", ",ipip" (tp_gro.h). Options
+ * not given keep gro's values. 0, or -EINVAL with err naming the token. */
 int tp_pipeline_parse_gro(struct tp_pipeline_gro *gro, const char *s,
 			  char *err, size_t errlen);
 /* Parse "strip", "keep", optionally ":TPID,TPID..." (hex) for the RX set.

@@ -185,8 +185,39 @@ test_parsers(void **state)
 	assert_int_equal(tp_pipeline_parse_gro(&g, "burst,flows=70000", err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "gro: bad flows '70000' (1..65535)");
 	assert_int_equal(tp_pipeline_parse_gro(&g, "burst,fast", err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "gro: bad option 'fast' (flows=N, segs=N, nocsum, kernel-order)");
+	assert_string_equal(err, "gro: bad option 'fast' (flows=N, segs=N, nocsum, kernel-order, "
+			    "udp, vxlan, vxlan=PORT[+PORT], geneve, ipip)");
 	assert_int_equal(g.mode, TP_GRO_OFF); /* unchanged on error */
+
+	/* beyond plain TCP: the same choices as --gro-tunnels / --gro-udp */
+	assert_int_equal(g.tunnels, 0);
+	assert_false(g.udp);
+	assert_int_equal(tp_pipeline_parse_gro(&g, "burst,vxlan=4789+8472,geneve,udp", err,
+					       sizeof(err)), 0);
+	assert_int_equal(g.tunnels, TP_GRO_TUN_VXLAN | TP_GRO_TUN_GENEVE);
+	assert_true(g.udp);
+	assert_int_equal(g.vxlan_ports[0], 4789);
+	assert_int_equal(g.vxlan_ports[1], 8472);
+	assert_int_equal(g.vxlan_ports[2], 0);
+	assert_int_equal(tp_pipeline_parse_gro(&g, "age:20,ipip,vxlan", err, sizeof(err)), 0);
+	assert_int_equal(g.tunnels, TP_GRO_TUN_ALL);
+	assert_int_equal(g.vxlan_ports[0], 4789);   /* kept */
+	{
+		static const char *const bad[] = {
+			"vxlan=", "vxlan=0", "vxlan=65536", "vxlan=1+2+3+4+5", "vxlan=+4789",
+			"vxlan=4789+", "vxlan=4789++8472", "vxlan=47x9",
+		};
+		char in[64], want[160];
+
+		for (unsigned int i = 0; i < RTE_DIM(bad); i++) {
+			snprintf(in, sizeof(in), "burst,%s", bad[i]);
+			snprintf(want, sizeof(want), "gro: bad VXLAN ports '%s' (1 to 4 ports "
+				 "1..65535 joined by +)", bad[i] + 6);
+			assert_int_equal(tp_pipeline_parse_gro(&g, in, err, sizeof(err)), -EINVAL);
+			assert_string_equal(err, want);
+		}
+	}
+	assert_int_equal(g.vxlan_ports[1], 8472);  /* unchanged on error */
 
 	tp_pipeline_conf_init(&c);
 	assert_int_equal(tp_pipeline_parse_vlan(&c.port[0], "keep", err, sizeof(err)), 0);
