@@ -149,6 +149,34 @@ open_elf(struct elf_obj *o, int fd, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* A function symbol's instruction index in its section, or -1 when its
+ * offset is not one of that section's instructions (a malformed object:
+ * the ELF does not promise it). */
+static int64_t
+func_insn(struct elf_obj *o, const GElf_Sym *sym)
+{
+	const uint64_t isz = sizeof(struct bpf_insn);
+	GElf_Shdr sh;
+
+	if (sec_name(o, sym->st_shndx, &sh) == NULL || sym->st_value % isz != 0 ||
+	    sym->st_value >= sh.sh_size / isz * isz)
+		return -1;
+	return (int64_t)(sym->st_value / isz);
+}
+
+static int
+bad_func_offset(struct tp_bpf *p, struct elf_obj *o, const GElf_Sym *sym, char *err,
+		size_t errlen)
+{
+	GElf_Shdr sh;
+	const char *sn = sec_name(o, sym->st_shndx, &sh);
+
+	return fail(err, errlen, -EINVAL, "%s: function '%s' at offset %llu is not an "
+		    "instruction of its section '%s' (%llu bytes)", p->path, sym_name(o, sym),
+		    (unsigned long long)sym->st_value, sn ? sn : "?",
+		    sn ? (unsigned long long)sh.sh_size : 0ull);
+}
+
 /* Pick the program: sel = section name or function name; NULL = the first
  * function of the first executable section other than .text. */
 static int
@@ -201,9 +229,11 @@ select_prog(struct tp_bpf *p, struct elf_obj *o, const char *sel, int *sec,
 			    p->path, sel ? "'" : "", sel ? sel : "section",
 			    sel ? "'" : "", list[0] ? list : "none");
 	}
+	if (func_insn(o, &best) < 0)
+		return bad_func_offset(p, o, &best, err, errlen);
 	snprintf(p->section, sizeof(p->section), "%s", sec_name(o, found_sec, &sh));
 	snprintf(p->func, sizeof(p->func), "%s", sym_name(o, &best));
-	p->entry = (uint32_t)(best.st_value / sizeof(struct bpf_insn));
+	p->entry = (uint32_t)func_insn(o, &best);
 	p->frags = strncmp(p->section, "xdp.frags", 9) == 0;
 	if (strncmp(p->section, "xdp/devmap", 10) == 0 ||
 	    strncmp(p->section, "xdp/cpumap", 10) == 0 ||
@@ -626,6 +656,8 @@ list_programs(struct tp_bpf *p, struct elf_obj *o, int sel_sec,
 		    sec_base[sym.st_shndx] == UINT32_MAX ||
 		    ((int)sym.st_shndx == sel_sec && sym.st_value / 8 == p->entry))
 			continue;
+		if (func_insn(o, &sym) < 0)
+			return bad_func_offset(p, o, &sym, err, errlen);
 		if (p->nb_progs == BPF_MAX_PROGS)
 			return fail(err, errlen, -ENOSPC, "%s: more than %d programs",
 				    p->path, BPF_MAX_PROGS);
@@ -633,7 +665,7 @@ list_programs(struct tp_bpf *p, struct elf_obj *o, int sel_sec,
 		snprintf(e->name, sizeof(e->name), "%s", sym_name(o, &sym));
 		is_prog_section(o, sym.st_shndx, &sn);
 		snprintf(e->section, sizeof(e->section), "%s", sn ? sn : "?");
-		e->entry = sec_base[sym.st_shndx] + (uint32_t)(sym.st_value / 8);
+		e->entry = sec_base[sym.st_shndx] + (uint32_t)func_insn(o, &sym);
 	}
 	return 0;
 }

@@ -817,6 +817,11 @@ verify_one(struct tp_bpf *p, uint32_t entry, const uint8_t *prev, char *err,
 			      .err = err, .errlen = errlen };
 	int rc = -ENOMEM;
 
+	if (entry >= v.n) {     /* the loader checks it; never index past */
+		snprintf(err, errlen, "program entry %u past the last instruction (%u)",
+			 entry, v.n);
+		return -EINVAL;
+	}
 	v.func = malloc(v.n * sizeof(int32_t));
 	v.second = calloc(v.n, 1);
 	v.st = calloc(v.n, sizeof(struct vstate));

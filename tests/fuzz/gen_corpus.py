@@ -229,6 +229,42 @@ def bpf():
             bad[0x118f:0x1192] = b"\x03\x00\x00"
             write("bpf", "libbpf_btf_crash", struct.pack(">H", len(fr)) + fr + bytes(bad))
     write("bpf", "not_elf", struct.pack(">H", len(fr)) + fr + b"\x7fELF" + bytes(60))
+    # a CI run's finding: a program function whose symbol value lies past
+    # its section (or between instructions) was taken as the entry and the
+    # verifier indexed with it; the loader now refuses the object
+    elf = dict(BPF_OBJECTS)["t_adjust"]
+    for name, value in (("func_past_section", 0xFFFF0000), ("func_mid_insn", 4)):
+        write("bpf", name, struct.pack(">H", len(fr)) + fr + elf_set_func_value(elf, value))
+
+
+def elf_set_func_value(elf, value):
+    """A copy of an ELF64 little-endian BPF object with st_value of each
+    function symbol in an executable section other than .text set to
+    value (the ELF layout: e_shoff at 0x28, e_shentsize/e_shnum/e_shstrndx
+    at 0x3a; Elf64_Shdr and Elf64_Sym as in <elf.h>)."""
+    b = bytearray(elf)
+    shoff, = struct.unpack_from("<Q", b, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", b, 0x3a)
+
+    def shdr(i):
+        return struct.unpack_from("<IIQQQQIIQQ", b, shoff + i * shentsize)
+
+    strtab_off = shdr(shstrndx)[4]
+
+    def name(i):
+        off = strtab_off + shdr(i)[0]
+        return bytes(b[off:b.index(b"\0", off)]).decode()
+
+    execs = {i for i in range(shnum) if shdr(i)[2] & 0x4 and name(i) != ".text"}
+    for i in range(shnum):
+        if shdr(i)[1] != 2:          # SHT_SYMTAB
+            continue
+        off, size, entsize = shdr(i)[4], shdr(i)[5], shdr(i)[9]
+        for at in range(off, off + size, entsize):
+            info, shndx = b[at + 4], struct.unpack_from("<H", b, at + 6)[0]
+            if info & 0xF == 2 and shndx in execs:   # STT_FUNC
+                struct.pack_into("<Q", b, at + 8, value)
+    return bytes(b)
 
 
 BPF_OBJECTS = []  # (name, ELF bytes) that bpf() built
